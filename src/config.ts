@@ -1,0 +1,80 @@
+/**
+ * The gateway's configuration: a pure function of the environment, validated once at start-up.
+ * Every variable is documented in README.md ("Configuration"); names follow CONTRACT.md.
+ */
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Base URLs (origin plus optional path prefix, no trailing slash). */
+  metadataUrl: URL;
+  ordinalsUrl: URL;
+  runesUrl: URL;
+  platformUrl: URL;
+  /** Sent as x-api-key to the hiro services only. */
+  hiroApiKey: string | undefined;
+  upstreamTimeoutMs: number;
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+type Env = Record<string, string | undefined>;
+
+/** An empty variable counts as unset. */
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+function baseUrl(env: Env, name: string, fallback: string): URL {
+  const raw = read(env, name) ?? fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(`${name} must use http or https, got "${url.protocol}"`);
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`${name} must be a base URL without query, fragment or credentials`);
+  }
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  return url;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+export function loadConfig(env: Env): Config {
+  const hiroApiUrl = read(env, 'HIRO_API_URL') ?? 'https://api.hiro.so';
+  const hiro = baseUrl(env, 'HIRO_API_URL', hiroApiUrl);
+  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  return {
+    port: integer(env, 'PORT', 4000, 0, 65535),
+    host: read(env, 'HOST') ?? '0.0.0.0',
+    metadataUrl: baseUrl(env, 'METADATA_API_URL', hiro.href),
+    ordinalsUrl: baseUrl(env, 'ORDINALS_API_URL', hiro.href),
+    runesUrl: baseUrl(env, 'RUNES_API_URL', hiro.href),
+    platformUrl: baseUrl(env, 'HIRO_PLATFORM_URL', 'https://api.platform.hiro.so'),
+    hiroApiKey: read(env, 'HIRO_API_KEY'),
+    upstreamTimeoutMs: integer(env, 'UPSTREAM_TIMEOUT_MS', 10_000, 1, 600_000),
+    logLevel: logLevel as LogLevel,
+  };
+}

@@ -1,0 +1,117 @@
+import { GraphQLError } from 'graphql';
+import { maskError as yogaMaskError } from 'graphql-yoga';
+
+/** The error codes of CONTRACT.md ("Errors in GraphQL"). */
+export type ErrorCode =
+  | 'BAD_USER_INPUT'
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'RATE_LIMITED'
+  | 'UPSTREAM_TIMEOUT'
+  | 'UPSTREAM_UNAVAILABLE'
+  | 'UPSTREAM_ERROR';
+
+export type ServiceName = 'metadata' | 'ordinals' | 'runes' | 'platform';
+
+/**
+ * The one error the upstream layer throws. `kind` says what went wrong; `status` is the upstream's
+ * HTTP status where it answered. It never carries a URL, a header or a key.
+ */
+export class UpstreamError extends Error {
+  override name = 'UpstreamError';
+  constructor(
+    readonly service: ServiceName,
+    readonly kind: 'timeout' | 'unavailable' | 'status' | 'invalid-body',
+    readonly status?: number,
+    /** Seconds, from the upstream's Retry-After. */
+    readonly retryAfter?: number,
+  ) {
+    super(describe(service, kind, status));
+  }
+}
+
+function describe(service: ServiceName, kind: UpstreamError['kind'], status?: number): string {
+  switch (kind) {
+    case 'timeout':
+      return `The ${service} service did not answer in time`;
+    case 'unavailable':
+      return `The ${service} service could not be reached`;
+    case 'invalid-body':
+      return `The ${service} service sent an answer that is not valid JSON`;
+    case 'status':
+      return `The ${service} service answered with HTTP ${status}`;
+  }
+}
+
+export function badUserInput(message: string, argument?: string): GraphQLError {
+  return new GraphQLError(message, {
+    extensions: { code: 'BAD_USER_INPUT' satisfies ErrorCode, ...(argument ? { argument } : {}) },
+  });
+}
+
+export function unauthenticated(message: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED' satisfies ErrorCode } });
+}
+
+/** The single mapping from an upstream failure to the contract's GraphQL error codes. */
+export function toGraphQLError(error: UpstreamError): GraphQLError {
+  const extensions: Record<string, unknown> = { code: graphQLCode(error), service: error.service };
+  if (error.status !== undefined) extensions.httpStatus = error.status;
+  if (error.retryAfter !== undefined) extensions.retryAfter = error.retryAfter;
+  return new GraphQLError(error.message, { extensions });
+}
+
+function graphQLCode(error: UpstreamError): ErrorCode {
+  if (error.kind === 'timeout') return 'UPSTREAM_TIMEOUT';
+  if (error.kind === 'unavailable') return 'UPSTREAM_UNAVAILABLE';
+  if (error.kind === 'invalid-body') return 'UPSTREAM_ERROR';
+  switch (error.status) {
+    case 401:
+      return 'UNAUTHENTICATED';
+    case 403:
+      return 'FORBIDDEN';
+    case 404:
+      return 'NOT_FOUND';
+    case 429:
+      return 'RATE_LIMITED';
+    default:
+      return 'UPSTREAM_ERROR';
+  }
+}
+
+/** Retry-After is either delta-seconds or an HTTP date; answer whole seconds, or undefined. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
+}
+
+/** A user-supplied proxy path that could leave the bitcoin-node root (see upstream/paths.ts). */
+export class UnsafePathError extends Error {
+  override name = 'UnsafePathError';
+}
+
+/**
+ * yoga's maskError, extended: upstream failures and unsafe input become the contract's codes; any
+ * other unexpected error is masked as yoga does (a generic message, no stack, no internals).
+ */
+export function maskError(error: unknown, message: string, isDev?: boolean): Error {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  const mapped =
+    original instanceof UpstreamError
+      ? toGraphQLError(original)
+      : original instanceof UnsafePathError
+        ? badUserInput(`Unsafe path: ${original.message}`, 'path')
+        : undefined;
+  if (!mapped) return yogaMaskError(error, message, isDev);
+  if (!(error instanceof GraphQLError)) return mapped;
+  return new GraphQLError(mapped.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions: mapped.extensions,
+  });
+}

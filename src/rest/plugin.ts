@@ -1,0 +1,152 @@
+/**
+ * useRestCompat: answers the REST paths of CONTRACT.md as the upstream would, through the same
+ * upstream layer as GraphQL, or lets the request fall through to GraphQL.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
+import { UnsafePathError, UpstreamError } from '../errors.js';
+import type { UpstreamResponse } from '../upstream/http.js';
+import type { Upstreams } from '../upstream/index.js';
+import { UPSTREAM_PREFIXES, routes, type RestRoute } from './routes.js';
+
+/** Fastify's default maxParamLength: a longer parameter is a route 404 upstream. */
+const MAX_PARAM_LENGTH = 100;
+
+interface CompiledRoute {
+  route: RestRoute;
+  method: string;
+  segments: string[];
+  wildcard: boolean;
+}
+
+const compiled: CompiledRoute[] = routes.flatMap((route) =>
+  route.paths.map((path) => {
+    const wildcard = path.endsWith('/*');
+    const segments = (wildcard ? path.slice(0, -2) : path).split('/').slice(1);
+    return { route, method: route.method, segments, wildcard };
+  }),
+);
+
+type Match = { route: RestRoute; params: Record<string, string>; rest: string } | 'bad-url' | undefined;
+
+/** Matches the raw (still percent-encoded) path against the table; params come back decoded. */
+function match(method: string, rawPath: string, search: string): Match {
+  const parts = rawPath.split('/').slice(1);
+  for (const candidate of compiled) {
+    if (candidate.method !== method) continue;
+    const { segments, wildcard } = candidate;
+    if (wildcard ? parts.length <= segments.length : parts.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    let matched = true;
+    for (let i = 0; i < segments.length && matched; i++) {
+      const expected = segments[i]!;
+      const actual = parts[i]!;
+      if (expected.startsWith(':')) {
+        let value: string;
+        try {
+          value = decodeURIComponent(actual);
+        } catch {
+          return 'bad-url';
+        }
+        if (value.length > MAX_PARAM_LENGTH) matched = false;
+        params[expected.slice(1)] = value;
+      } else if (expected !== actual) {
+        matched = false;
+      }
+    }
+    if (matched) {
+      const rest = wildcard ? parts.slice(segments.length).join('/') + search : '';
+      return { route: candidate.route, params, rest };
+    }
+  }
+  return undefined;
+}
+
+/** A body in the upstreams' (Fastify's) error format. */
+export function fastifyError(status: number, message: string, extra: Record<string, unknown> = {}): Response {
+  return Response.json(
+    { statusCode: status, ...extra, error: STATUS_CODES[status], message },
+    { status, headers: { 'content-type': 'application/json; charset=utf-8' } },
+  );
+}
+
+const MIRRORED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after'] as const;
+
+/** The upstream's status, body, ETag and Cache-Control, as the client would have got them. */
+function mirror(response: UpstreamResponse, method: string): Response {
+  const headers = new Headers();
+  for (const name of MIRRORED_HEADERS) {
+    const value = response.headers[name];
+    if (value !== undefined) headers.set(name, value);
+  }
+  const empty = method === 'HEAD' || response.status === 204 || response.status === 304;
+  return new Response(empty ? null : new Uint8Array(response.body), { status: response.status, headers });
+}
+
+function queryObject(params: URLSearchParams): Record<string, unknown> {
+  const query: Record<string, unknown> = {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    query[key] = values.length === 1 ? values[0] : values;
+  }
+  return query;
+}
+
+export function useRestCompat(upstreams: Upstreams, logger: Logger): Plugin {
+  return {
+    async onRequest({ request, url, endResponse }) {
+      const rawPath = url.pathname;
+      if (!UPSTREAM_PREFIXES.some((prefix) => rawPath.startsWith(prefix))) return;
+      // HEAD works on every GET route upstream.
+      const method = request.method === 'HEAD' ? 'GET' : request.method;
+      const found = match(method, rawPath, url.search);
+      const requestUrl = rawPath + url.search;
+      if (found === 'bad-url') {
+        return endResponse(fastifyError(400, `'${rawPath}' is not a valid url component`, { code: 'FST_ERR_BAD_URL' }));
+      }
+      if (!found) {
+        return endResponse(
+          Response.json(
+            { message: `Route ${request.method}:${requestUrl} not found`, error: 'Not Found', statusCode: 404 },
+            { status: 404, headers: { 'content-type': 'application/json; charset=utf-8' } },
+          ),
+        );
+      }
+      endResponse(await answer(found.route, found.params, found.rest, url, request));
+    },
+  };
+
+  async function answer(
+    route: RestRoute,
+    params: Record<string, string>,
+    rest: string,
+    url: URL,
+    request: Request,
+  ): Promise<Response> {
+    let query: unknown = {};
+    if (route.query) {
+      const result = route.query(queryObject(url.searchParams));
+      if ('message' in result) return fastifyError(400, result.message);
+      query = result.value;
+    }
+    try {
+      const [service, upstreamRequest] = route.upstream(upstreams, { params, query, rest });
+      const response = await service.request({
+        ...upstreamRequest,
+        method: request.method === 'HEAD' ? 'HEAD' : upstreamRequest.method,
+        ifNoneMatch: request.headers.get('if-none-match') ?? undefined,
+        signal: request.signal,
+      });
+      return mirror(response, request.method);
+    } catch (error) {
+      if (error instanceof UnsafePathError) return fastifyError(400, error.message);
+      if (error instanceof UpstreamError) {
+        return fastifyError(error.kind === 'timeout' ? 504 : 502, error.message);
+      }
+      if (request.signal.aborted) return new Response(null, { status: 499 });
+      logger.error({ err: error }, 'REST route failed');
+      return fastifyError(500, 'Internal Server Error');
+    }
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The REST compatibility layer as one declarative table: each route names its method, every path
+ * the upstream serves it under, its querystring schema, and the upstream request it becomes.
+ * Upstream requests are built by the typed clients, never here.
+ */
+import type { UpstreamRequest, UpstreamService } from '../upstream/http.js';
+import type { Upstreams } from '../upstream/index.js';
+import {
+  PageQuerySchema,
+  TransfersQuerySchema,
+  querystringValidator,
+  type PageQueryInput,
+  type TransfersQueryInput,
+  type Validator,
+} from './schemas.js';
+
+export interface RouteInput<Q> {
+  params: Record<string, string>;
+  query: Q;
+  /** The raw remainder of a `*` pattern, query string included (bitcoin-node paths). */
+  rest: string;
+}
+
+export interface RestRoute<Q = unknown> {
+  method: 'GET' | 'DELETE';
+  /** Patterns: `:name` matches one segment, a final `*` matches the rest of the path. */
+  paths: string[];
+  query?: Validator<Q>;
+  upstream(upstreams: Upstreams, input: RouteInput<Q>): [UpstreamService, UpstreamRequest];
+}
+
+/** Each hiro API is mounted with and without its version segment. */
+const versioned = (service: string, path: string) => [`/${service}/v1${path}`, `/${service}${path}`];
+
+function route<Q>(definition: RestRoute<Q>): RestRoute {
+  return definition as RestRoute;
+}
+
+export const routes: RestRoute[] = [
+  route({
+    method: 'GET',
+    paths: ['/metadata/v1', '/metadata/v1/', '/metadata', '/metadata/'],
+    upstream: ({ metadata }) => [metadata.service, metadata.statusRequest()],
+  }),
+  route({
+    method: 'GET',
+    paths: versioned('ordinals', '/brc-20/tokens/:ticker'),
+    upstream: ({ ordinals }, { params }) => [ordinals.service, ordinals.brc20TokenRequest(params.ticker ?? '')],
+  }),
+  route<TransfersQueryInput>({
+    method: 'GET',
+    paths: versioned('ordinals', '/inscriptions/transfers'),
+    query: querystringValidator(TransfersQuerySchema),
+    upstream: ({ ordinals }, { query: { block, offset = 0, limit = 20 } }) => [
+      ordinals.service,
+      ordinals.transfersRequest(block, { offset, limit }),
+    ],
+  }),
+  route<PageQueryInput>({
+    method: 'GET',
+    paths: versioned('runes', '/etchings'),
+    query: querystringValidator(PageQuerySchema),
+    upstream: ({ runes }, { query: { offset = 0, limit = 20 } }) => [
+      runes.service,
+      runes.etchingsRequest({ offset, limit }),
+    ],
+  }),
+  route({
+    method: 'DELETE',
+    paths: ['/v1/ext/:apiKey/chainhooks/:chainhookUuid'],
+    upstream: ({ platform }, { params }) => [
+      platform.service,
+      platform.deleteChainhookRequest(params.apiKey ?? '', params.chainhookUuid ?? ''),
+    ],
+  }),
+  route({
+    method: 'GET',
+    paths: ['/v1/ext/:apiKey/bitcoin-node/*'],
+    upstream: ({ platform }, { params, rest }) => [
+      platform.service,
+      platform.bitcoinNodeRequest(params.apiKey ?? '', rest),
+    ],
+  }),
+];
+
+/** Paths under these prefixes belong to the upstreams: unmatched ones get Fastify's route 404. */
+export const UPSTREAM_PREFIXES = ['/metadata', '/ordinals', '/runes', '/v1/ext/'];

@@ -1,0 +1,49 @@
+import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse } from '../upstream/types.js';
+import { builder } from './builder.js';
+
+const Brc20TokenRef = builder.objectRef<Brc20Token>('Brc20Token').implement({
+  fields: (t) => ({
+    id: t.exposeString('id', { description: 'The deploy inscription id.' }),
+    number: t.exposeInt('number', { description: 'The deploy inscription number.' }),
+    blockHeight: t.exposeInt('block_height'),
+    txId: t.exposeString('tx_id'),
+    address: t.exposeString('address'),
+    ticker: t.exposeString('ticker', { description: 'Lowercase, as the upstream stores it.' }),
+    maxSupply: t.expose('max_supply', { type: 'Decimal' }),
+    mintLimit: t.expose('mint_limit', { type: 'Decimal', nullable: true }),
+    decimals: t.exposeInt('decimals'),
+    deployTimestamp: t.expose('deploy_timestamp', { type: 'Timestamp' }),
+    mintedSupply: t.expose('minted_supply', { type: 'Decimal' }),
+    txCount: t.exposeInt('tx_count'),
+    selfMint: t.boolean({
+      nullable: true,
+      description: 'A 5-byte self-mint ticker. Null where the upstream is too old to say.',
+      resolve: (token) => token.self_mint ?? null,
+    }),
+  }),
+});
+
+const Brc20SupplyRef = builder.objectRef<Brc20Supply>('Brc20Supply').implement({
+  fields: (t) => ({
+    maxSupply: t.expose('max_supply', { type: 'Decimal' }),
+    mintedSupply: t.expose('minted_supply', { type: 'Decimal' }),
+    holders: t.exposeInt('holders', { description: 'Addresses holding a balance above zero.' }),
+  }),
+});
+
+const Brc20TokenDetails = builder.objectRef<Brc20TokenDetailsResponse>('Brc20TokenDetails').implement({
+  fields: (t) => ({
+    token: t.expose('token', { type: Brc20TokenRef }),
+    supply: t.expose('supply', { type: Brc20SupplyRef }),
+  }),
+});
+
+builder.queryField('brc20Token', (t) =>
+  t.field({
+    type: Brc20TokenDetails,
+    nullable: true,
+    description: 'Case-insensitive. Null when no such token exists.',
+    args: { ticker: t.arg.string({ required: true }) },
+    resolve: (_root, { ticker }, { loaders }) => loaders.brc20Token.load(ticker),
+  }),
+);

@@ -1,0 +1,10 @@
+import { builder } from './builder.js';
+import './scalars.js';
+import './status.js';
+import './brc20.js';
+import './transfers.js';
+import './runes.js';
+import './platform.js';
+
+/** Assembles the domain files into the schema; nothing else happens here. */
+export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,55 @@
+import { badUserInput, unauthenticated } from '../errors.js';
+import type { GraphQLContext } from '../context.js';
+import type { ChainhookDeletion } from '../upstream/types.js';
+import { builder } from './builder.js';
+
+/** 8-4-4-4-12 hexadecimal digits, any case. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The platform key: the `apiKey` argument, else the request's `x-api-key` header. */
+function platformKey(apiKey: string | null | undefined, context: GraphQLContext): string {
+  const key = apiKey?.trim() || context.apiKeyHeader;
+  if (!key) throw unauthenticated('This field needs a platform API key: pass apiKey or send an x-api-key header');
+  return key;
+}
+
+const apiKeyArg = {
+  description: 'The Hiro Platform API key. Defaults to the request\'s x-api-key header.',
+} as const;
+
+builder.queryField('bitcoinNode', (t) =>
+  t.field({
+    type: 'JSON',
+    nullable: true,
+    description: 'GET a path of the devnet Bitcoin node through the platform.',
+    args: {
+      path: t.arg.string({
+        required: true,
+        description: 'Below the node root, e.g. "rest/chaininfo.json"; a query string is kept.',
+      }),
+      apiKey: t.arg.string(apiKeyArg),
+    },
+    resolve: (_root, { path, apiKey }, context) =>
+      context.upstreams.platform.bitcoinNode(platformKey(apiKey, context), path, context.signal),
+  }),
+);
+
+const ChainhookDeletionRef = builder.objectRef<ChainhookDeletion>('ChainhookDeletion').implement({
+  fields: (t) => ({
+    status: t.exposeString('status'),
+    chainhookUuid: t.exposeString('chainhookUuid'),
+    message: t.string({ nullable: true, resolve: (deletion) => deletion.message ?? null }),
+  }),
+});
+
+builder.mutationField('deleteChainhook', (t) =>
+  t.field({
+    type: ChainhookDeletionRef,
+    description: 'Sends exactly one DELETE to the platform; never retried.',
+    args: { uuid: t.arg.string({ required: true }), apiKey: t.arg.string(apiKeyArg) },
+    resolve: (_root, { uuid, apiKey }, context) => {
+      if (!UUID.test(uuid)) throw badUserInput('uuid must be a UUID (8-4-4-4-12 hexadecimal digits)', 'uuid');
+      return context.upstreams.platform.deleteChainhook(platformKey(apiKey, context), uuid, context.signal);
+    },
+  }),
+);

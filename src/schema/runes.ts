@@ -1,0 +1,70 @@
+import type { RuneEtching } from '../upstream/types.js';
+import { builder } from './builder.js';
+import { pageArgs, pageQuery, pageType } from './pagination.js';
+
+const RuneMintTerms = builder.objectRef<RuneEtching['mint_terms']>('RuneMintTerms').implement({
+  description: 'Null where the rune sets no such term (the upstream also reports a stored 0 as null).',
+  fields: (t) => ({
+    amount: t.expose('amount', { type: 'Decimal', nullable: true }),
+    cap: t.expose('cap', { type: 'Decimal', nullable: true }),
+    heightStart: t.exposeInt('height_start', { nullable: true }),
+    heightEnd: t.exposeInt('height_end', { nullable: true }),
+    offsetStart: t.exposeInt('offset_start', { nullable: true }),
+    offsetEnd: t.exposeInt('offset_end', { nullable: true }),
+  }),
+});
+
+const RuneSupply = builder.objectRef<RuneEtching['supply']>('RuneSupply').implement({
+  fields: (t) => ({
+    current: t.expose('current', { type: 'Decimal' }),
+    minted: t.expose('minted', { type: 'Decimal' }),
+    totalMints: t.expose('total_mints', { type: 'Decimal' }),
+    mintPercentage: t.expose('mint_percentage', { type: 'Decimal' }),
+    mintable: t.exposeBoolean('mintable'),
+    burned: t.expose('burned', { type: 'Decimal' }),
+    totalBurns: t.expose('total_burns', { type: 'Decimal' }),
+    premine: t.expose('premine', { type: 'Decimal' }),
+  }),
+});
+
+const RuneLocation = builder.objectRef<RuneEtching['location']>('RuneLocation').implement({
+  fields: (t) => ({
+    blockHash: t.exposeString('block_hash'),
+    blockHeight: t.exposeInt('block_height'),
+    txId: t.exposeString('tx_id'),
+    txIndex: t.exposeInt('tx_index'),
+    vout: t.int({ nullable: true, resolve: (location) => location.vout ?? null }),
+    output: t.string({ nullable: true, resolve: (location) => location.output ?? null }),
+    timestamp: t.field({
+      type: 'Timestamp',
+      description: 'Milliseconds: the Runes API answers seconds, converted here.',
+      resolve: (location) => location.timestamp * 1000,
+    }),
+  }),
+});
+
+const RuneEtchingRef = builder.objectRef<RuneEtching>('RuneEtching').implement({
+  fields: (t) => ({
+    id: t.exposeString('id', { description: '`block:tx`' }),
+    name: t.exposeString('name'),
+    spacedName: t.exposeString('spaced_name'),
+    number: t.exposeInt('number'),
+    divisibility: t.exposeInt('divisibility'),
+    symbol: t.exposeString('symbol'),
+    turbo: t.exposeBoolean('turbo'),
+    mintTerms: t.expose('mint_terms', { type: RuneMintTerms }),
+    supply: t.expose('supply', { type: RuneSupply }),
+    location: t.expose('location', { type: RuneLocation }),
+  }),
+});
+
+const RuneEtchingPage = pageType('RuneEtchingPage', RuneEtchingRef);
+
+builder.queryField('etchings', (t) =>
+  t.field({
+    type: RuneEtchingPage,
+    description: 'Newest first. limit 1..60, offset >= 0.',
+    args: pageArgs(t.arg),
+    resolve: (_root, args, { loaders }) => loaders.etchings.load(pageQuery(args)),
+  }),
+);

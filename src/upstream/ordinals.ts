@@ -1,0 +1,33 @@
+import type { UpstreamRequest, UpstreamService } from './http.js';
+import { joinPath, segment } from './paths.js';
+import type { Brc20TokenDetailsResponse, InscriptionTransfer, Page } from './types.js';
+
+export interface PageQuery {
+  offset: number;
+  limit: number;
+}
+
+/** Ordinals API: BRC-20 token details and inscription transfers per block. */
+export function createOrdinalsClient(service: UpstreamService) {
+  return {
+    service,
+    brc20TokenRequest: (ticker: string): UpstreamRequest => ({
+      path: joinPath('ordinals', 'v1', 'brc-20', 'tokens', segment(ticker)),
+      route: '/ordinals/v1/brc-20/tokens/:ticker',
+    }),
+    transfersRequest: (block: string, page: PageQuery): UpstreamRequest => ({
+      path: '/ordinals/v1/inscriptions/transfers',
+      route: '/ordinals/v1/inscriptions/transfers',
+      query: { block, offset: page.offset, limit: page.limit },
+    }),
+    /** Null when the token does not exist (the upstream's 404). */
+    brc20Token(ticker: string, signal?: AbortSignal) {
+      return service.json<Brc20TokenDetailsResponse>({ ...this.brc20TokenRequest(ticker), signal }, 'null');
+    },
+    /** Null when the upstream reports the block unknown (404). */
+    transfers(block: string, page: PageQuery, signal?: AbortSignal) {
+      return service.json<Page<InscriptionTransfer>>({ ...this.transfersRequest(block, page), signal }, 'null');
+    },
+  };
+}
+export type OrdinalsClient = ReturnType<typeof createOrdinalsClient>;

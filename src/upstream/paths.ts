@@ -1,0 +1,72 @@
+/**
+ * The one place where user input becomes part of an upstream URL. Every path segment that comes
+ * from a user goes through `segment()`; the devnet proxy path goes through `proxyPath()`.
+ */
+
+import { UnsafePathError } from '../errors.js';
+
+/** Encodes one path segment, so `/`, `?`, `#`, `%` and `..` can never change the route. */
+export function segment(value: string): string {
+  const encoded = encodeURIComponent(value);
+  // encodeURIComponent leaves dots alone; a lone "." or ".." segment would be resolved by the upstream.
+  return encoded === '.' || encoded === '..' ? encoded.replace(/\./g, '%2E') : encoded;
+}
+
+/** Joins literal and already-encoded segments under the service root. */
+export function joinPath(...segments: string[]): string {
+  return '/' + segments.join('/');
+}
+
+export interface ProxyPath {
+  /** The encoded, relative path below the proxy root, e.g. `rest/chaininfo.json` (may be empty). */
+  path: string;
+  /** The normalised query string without `?`, or empty. */
+  query: string;
+}
+
+const MAX_DECODE_ROUNDS = 4;
+
+/**
+ * Validates a user-supplied path below the devnet bitcoin-node proxy. It must stay below that root
+ * however the upstream decodes it: no `..`/`.` segments in any encoding, no encoded slashes or
+ * backslashes, no scheme, no `//host`, no control characters. Each segment is re-encoded.
+ */
+export function proxyPath(input: string): ProxyPath {
+  if (input.length > 2048) throw new UnsafePathError('path is longer than 2048 characters');
+  if (/[\u0000-\u001f\u007f\\#]/.test(input)) {
+    throw new UnsafePathError('path must not contain backslashes, fragments or control characters');
+  }
+  const queryStart = input.indexOf('?');
+  const rawPath = queryStart === -1 ? input : input.slice(0, queryStart);
+  const rawQuery = queryStart === -1 ? '' : input.slice(queryStart + 1);
+  if (/^[a-z][a-z0-9+.-]*:/i.test(rawPath)) throw new UnsafePathError('path must be relative, not a URL');
+  if (rawPath.startsWith('//')) throw new UnsafePathError('path must not start with //');
+
+  const segments = rawPath.replace(/^\//, '').split('/');
+  const encoded = segments.map((raw, index) => {
+    if (raw === '' && index !== segments.length - 1) {
+      throw new UnsafePathError('path must not contain empty segments');
+    }
+    return segment(fullyDecoded(raw));
+  });
+  return { path: encoded.join('/'), query: new URLSearchParams(rawQuery).toString() };
+}
+
+/** Decodes until stable, rejecting any round that reveals a separator or a dot segment. */
+function fullyDecoded(raw: string): string {
+  let current = raw;
+  for (let round = 0; round <= MAX_DECODE_ROUNDS; round++) {
+    if (current === '.' || current === '..') throw new UnsafePathError('path must not contain . or .. segments');
+    if (round > 0 && /[/\\]/.test(current)) throw new UnsafePathError('path must not contain encoded slashes');
+    if (/[\u0000-\u001f\u007f]/.test(current)) throw new UnsafePathError('path must not contain control characters');
+    let next: string;
+    try {
+      next = decodeURIComponent(current);
+    } catch {
+      throw new UnsafePathError('path has a malformed percent-encoding');
+    }
+    if (next === current) return round === 0 ? current : decodeURIComponent(raw);
+    current = next;
+  }
+  throw new UnsafePathError('path is encoded too many times');
+}

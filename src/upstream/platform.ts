@@ -1,0 +1,38 @@
+import type { UpstreamRequest, UpstreamService } from './http.js';
+import { joinPath, proxyPath, segment } from './paths.js';
+import type { ChainhookDeletion } from './types.js';
+
+/** Hiro Platform: the key is a path segment, so routes (for logs) name it `:apiKey`. */
+export function createPlatformClient(service: UpstreamService) {
+  return {
+    service,
+    deleteChainhookRequest: (apiKey: string, uuid: string): UpstreamRequest => ({
+      method: 'DELETE',
+      path: joinPath('v1', 'ext', segment(apiKey), 'chainhooks', segment(uuid)),
+      route: '/v1/ext/:apiKey/chainhooks/:chainhookUuid',
+    }),
+    /** Throws UnsafePathError for a path that could leave the bitcoin-node proxy root. */
+    bitcoinNodeRequest: (apiKey: string, path: string): UpstreamRequest => {
+      const safe = proxyPath(path);
+      return {
+        path: joinPath('v1', 'ext', segment(apiKey), 'bitcoin-node', safe.path),
+        route: '/v1/ext/:apiKey/bitcoin-node/*',
+        query: safe.query,
+      };
+    },
+    /** Exactly one DELETE, never retried: the answer decides, whatever it is. */
+    async deleteChainhook(apiKey: string, uuid: string, signal?: AbortSignal): Promise<ChainhookDeletion> {
+      const response = await service.request({ ...this.deleteChainhookRequest(apiKey, uuid), signal });
+      if (response.status < 200 || response.status >= 300) throw service.statusError(response);
+      return service.parse<ChainhookDeletion>(response);
+    },
+    /** The node's JSON; a 2xx answer that is not JSON comes back as a string. */
+    async bitcoinNode(apiKey: string, path: string, signal?: AbortSignal): Promise<unknown> {
+      const response = await service.request({ ...this.bitcoinNodeRequest(apiKey, path), signal });
+      if (response.status < 200 || response.status >= 300) throw service.statusError(response);
+      const isJson = /^application\/([\w.+-]*\+)?json\b/i.test(response.headers['content-type'] ?? '');
+      return isJson ? service.parse(response) : response.body.toString('utf8');
+    },
+  };
+}
+export type PlatformClient = ReturnType<typeof createPlatformClient>;
