@@ -1,11 +1,16 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // Node loads graphql's CommonJS build for the dependencies (Pothos, yoga); make the test files
+    // use the same one, or graphql-js sees two copies of itself.
+    alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
+  },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // Each file starts its own sample upstream on 127.0.0.1:0, so files run in parallel safely.
+    // Each file starts its own sample upstream and gateway on ephemeral ports: files run in parallel.
     pool: 'forks',
   },
 });

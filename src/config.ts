@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * The gateway's configuration: a pure function of the environment, validated once at start-up.
  * Every variable is documented in README.md ("Configuration"); names follow CONTRACT.md.
@@ -18,6 +20,18 @@ export interface Config {
   hiroApiKey: string | undefined;
   upstreamTimeoutMs: number;
   logLevel: LogLevel;
+  /** Freshness window of a cached upstream answer; 0 revalidates every time. */
+  cacheTtlMs: number;
+  /** Freshness window of a cached 404. */
+  cacheNotFoundTtlMs: number;
+  /** Bound of the in-process cache (LRU by bytes). */
+  cacheMaxBytes: number;
+  /** When set, the cache lives in Redis and is shared by every worker and replica. */
+  redisUrl: URL | undefined;
+  /** node:cluster workers sharing the port; `auto` is one per core. */
+  workers: number;
+  /** How long past freshness a cached answer may still be served when the upstream fails. */
+  staleIfErrorMs: number;
 }
 
 export class ConfigError extends Error {
@@ -76,5 +90,28 @@ export function loadConfig(env: Env): Config {
     hiroApiKey: read(env, 'HIRO_API_KEY'),
     upstreamTimeoutMs: integer(env, 'UPSTREAM_TIMEOUT_MS', 10_000, 1, 600_000),
     logLevel: logLevel as LogLevel,
+    cacheTtlMs: integer(env, 'CACHE_TTL_MS', 1000, 0, 86_400_000),
+    cacheNotFoundTtlMs: integer(env, 'CACHE_NOT_FOUND_TTL_MS', 1000, 0, 86_400_000),
+    cacheMaxBytes: integer(env, 'CACHE_MAX_BYTES', 64 * 1024 * 1024, 0, 2 ** 40),
+    redisUrl: redisUrl(env),
+    workers: workers(env),
+    staleIfErrorMs: integer(env, 'STALE_IF_ERROR_MS', 300_000, 0, 86_400_000),
   };
+}
+
+function redisUrl(env: Env): URL | undefined {
+  const raw = read(env, 'REDIS_URL');
+  if (raw === undefined) return undefined;
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'redis:' || url.protocol === 'rediss:') return url;
+  } catch {
+    // reported below
+  }
+  throw new ConfigError('REDIS_URL must be a redis:// or rediss:// URL');
+}
+
+function workers(env: Env): number {
+  if (read(env, 'WORKERS')?.toLowerCase() === 'auto') return availableParallelism();
+  return integer(env, 'WORKERS', 1, 1, 256);
 }

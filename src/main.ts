@@ -1,13 +1,19 @@
 /** The process: configuration → upstream pools → server → listen; SIGTERM/SIGINT drain and exit. */
 import { createServer as createHttpServer } from 'node:http';
+import type { DestinationStream } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { createServer } from './server.js';
 import { createUpstreams } from './upstream/index.js';
 
-export async function start(env: Record<string, string | undefined> = process.env) {
+export interface StartOptions {
+  /** Where logs go (default stdout): tests capture them to check that no key is ever written. */
+  logDestination?: DestinationStream;
+}
+
+export async function start(env: Record<string, string | undefined> = process.env, options: StartOptions = {}) {
   const config = loadConfig(env);
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, options.logDestination);
   const upstreams = createUpstreams(config, logger);
   const yoga = createServer({ upstreams, logger });
   const http = createHttpServer(yoga);
@@ -31,7 +37,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       });
       await upstreams.close();
     })());
-  return { url, port, http, logger, stop };
+  return { url, port, http, logger, config, stop };
 }
 
 const isMain = import.meta.url === new URL(process.argv[1] ?? '', 'file://').href;

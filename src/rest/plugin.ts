@@ -84,6 +84,17 @@ function mirror(response: UpstreamResponse, method: string): Response {
   return new Response(empty ? null : new Uint8Array(response.body), { status: response.status, headers });
 }
 
+/**
+ * The upstream's If-None-Match parsing (hirosystems/api-toolkit): quotes and W/ prefixes stripped,
+ * comma-separated lists accepted, `*` without special meaning.
+ */
+export function etagMatches(ifNoneMatch: string | null, etag: string | undefined): boolean {
+  if (!ifNoneMatch || !etag) return false;
+  const bare = (tag: string) => tag.trim().replace(/^W\//, '').replace(/"/g, '');
+  const wanted = bare(etag);
+  return ifNoneMatch.split(',').some((tag) => bare(tag) === wanted);
+}
+
 function queryObject(params: URLSearchParams): Record<string, unknown> {
   const query: Record<string, unknown> = {};
   for (const key of new Set(params.keys())) {
@@ -132,12 +143,11 @@ export function useRestCompat(upstreams: Upstreams, logger: Logger): Plugin {
     }
     try {
       const [service, upstreamRequest] = route.upstream(upstreams, { params, query, rest });
-      const response = await service.request({
-        ...upstreamRequest,
-        method: request.method === 'HEAD' ? 'HEAD' : upstreamRequest.method,
-        ifNoneMatch: request.headers.get('if-none-match') ?? undefined,
-        signal: request.signal,
-      });
+      const response = await service.request({ ...upstreamRequest, signal: request.signal });
+      if (etagMatches(request.headers.get('if-none-match'), response.headers.etag)) {
+        // As the upstream's cache hook answers: 304, empty body, only Cache-Control.
+        return new Response(null, { status: 304, headers: { 'cache-control': response.headers['cache-control'] ?? '' } });
+      }
       return mirror(response, request.method);
     } catch (error) {
       if (error instanceof UnsafePathError) return fastifyError(400, error.message);

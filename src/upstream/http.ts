@@ -6,6 +6,7 @@
 import { Pool } from 'undici';
 import type { Logger } from 'pino';
 import { UpstreamError, parseRetryAfter, type ServiceName } from '../errors.js';
+import { cacheKey, type CacheStore } from './cache.js';
 
 export interface UpstreamRequest {
   method?: 'GET' | 'HEAD' | 'DELETE';
@@ -25,6 +26,32 @@ export interface UpstreamResponse {
   /** The headers a client may see: content-type, etag, cache-control, retry-after (lowercase). */
   headers: Record<string, string>;
   body: Buffer;
+  /** The parsed body, memoised: a cached answer is parsed once, not once per request. */
+  parsed?: unknown;
+}
+
+export interface CachePolicy {
+  store: CacheStore;
+  /** Freshness window: inside it no upstream call is made. 0 revalidates every time. */
+  ttlMs: number;
+  notFoundTtlMs: number;
+  /** How long an entry is kept past freshness, for revalidation. */
+  retainMs: number;
+  /**
+   * The service's ETag is global (one value for every route: ordinals, runes), so one
+   * revalidation answered 304 proves every entry carrying that ETag current.
+   */
+  globalEtag: boolean;
+}
+
+/** Counters for tests, the benchmark and metrics. */
+export interface ServiceStats {
+  /** Requests sent to the upstream. */
+  sent: number;
+  hits: number;
+  misses: number;
+  revalidated: number;
+  coalesced: number;
 }
 
 export interface ServiceOptions {
@@ -35,6 +62,8 @@ export interface ServiceOptions {
   timeoutMs: number;
   logger: Logger;
   connections?: number;
+  /** GETs are cached and coalesced when set. */
+  cache?: CachePolicy;
 }
 
 const PASSED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after'] as const;
@@ -49,8 +78,15 @@ export class UpstreamService {
   private readonly apiKey: string | undefined;
   private readonly timeoutMs: number;
   private readonly logger: Logger;
+  private readonly cache: CachePolicy | undefined;
+  /** In-flight GETs by cache key: concurrent identical requests share one upstream call. */
+  private readonly inflight = new Map<string, Promise<UpstreamResponse>>();
+  /** The last global ETag the upstream confirmed, and when. */
+  private lastValidation: { etag: string; at: number } | undefined;
+  readonly stats: ServiceStats = { sent: 0, hits: 0, misses: 0, revalidated: 0, coalesced: 0 };
 
   constructor(options: ServiceOptions) {
+    this.cache = options.cache;
     this.name = options.name;
     this.basePath = options.baseUrl.pathname.replace(/\/+$/, '');
     this.apiKey = options.apiKey;
@@ -67,9 +103,65 @@ export class UpstreamService {
     });
   }
 
-  /** Sends one request and reads the whole body; throws UpstreamError only when no answer came. */
-  async request(req: UpstreamRequest): Promise<UpstreamResponse> {
+  /**
+   * Answers a request: GETs of a cached service through the cache, with identical concurrent GETs
+   * coalesced; anything else straight to the upstream. Throws UpstreamError only when no answer came.
+   */
+  request(req: UpstreamRequest): Promise<UpstreamResponse> {
+    if ((req.method ?? 'GET') !== 'GET' || !this.cache) return this.send(req);
+    const query = queryString(req.query);
+    const key = cacheKey(this.name, req.path, query);
+    let shared = this.inflight.get(key);
+    if (shared) {
+      this.stats.coalesced++;
+    } else {
+      // The shared call is bounded by its deadline, not by one client's signal: others wait on it.
+      shared = this.throughCache(key, this.cache, { ...req, signal: undefined }).finally(() =>
+        this.inflight.delete(key),
+      );
+      this.inflight.set(key, shared);
+    }
+    return abortable(shared, req.signal);
+  }
+
+  private async throughCache(key: string, cache: CachePolicy, req: UpstreamRequest): Promise<UpstreamResponse> {
+    const entry = await cache.store.get(key);
+    const now = Date.now();
+    if (entry && now - this.confirmedAt(entry.response, entry.validatedAt) < freshFor(cache, entry.response)) {
+      this.stats.hits++;
+      return entry.response;
+    }
+    this.stats.misses++;
+    const etag = entry?.response.headers.etag;
+    const response = await this.send({ ...req, ifNoneMatch: etag });
+    if (response.status === 304 && entry) {
+      this.stats.revalidated++;
+      this.noteValidation(etag);
+      await cache.store.set(key, { response: entry.response, validatedAt: now }, cache.retainMs);
+      return entry.response;
+    }
+    // 5xx, 429 and every other failure are never cached.
+    if (response.status === 200 || response.status === 404) {
+      this.noteValidation(response.headers.etag);
+      await cache.store.set(key, { response, validatedAt: now }, cache.retainMs);
+    }
+    return response;
+  }
+
+  /** When the upstream last confirmed this answer: its own validation, or a later global one. */
+  private confirmedAt(response: UpstreamResponse, validatedAt: number): number {
+    const last = this.lastValidation;
+    return last && last.etag === response.headers.etag && last.at > validatedAt ? last.at : validatedAt;
+  }
+
+  private noteValidation(etag: string | undefined): void {
+    if (etag && this.cache?.globalEtag) this.lastValidation = { etag, at: Date.now() };
+  }
+
+  /** Sends one request and reads the whole body. */
+  private async send(req: UpstreamRequest): Promise<UpstreamResponse> {
     const method = req.method ?? 'GET';
+    this.stats.sent++;
     const deadline = AbortSignal.timeout(this.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
     const headers: Record<string, string> = { accept: 'application/json' };
@@ -118,8 +210,10 @@ export class UpstreamService {
   }
 
   parse<T>(response: UpstreamResponse): T {
+    if (response.parsed !== undefined) return response.parsed as T;
     try {
-      return JSON.parse(response.body.toString('utf8')) as T;
+      response.parsed = JSON.parse(response.body.toString('utf8'));
+      return response.parsed as T;
     } catch {
       throw new UpstreamError(this.name, 'invalid-body', response.status);
     }
@@ -139,6 +233,7 @@ export class UpstreamService {
   }
 }
 
+/** The query as sent: `?a=1&b=2`, or empty. Built from an object, never by concatenation. */
 function queryString(query: UpstreamRequest['query']): string {
   if (query === undefined) return '';
   if (typeof query === 'string') return query ? `?${query}` : '';
@@ -148,6 +243,30 @@ function queryString(query: UpstreamRequest['query']): string {
   }
   const text = params.toString();
   return text ? `?${text}` : '';
+}
+
+function freshFor(cache: CachePolicy, response: UpstreamResponse): number {
+  return response.status === 404 ? cache.notFoundTtlMs : cache.ttlMs;
+}
+
+/** Waits for a shared promise, but lets one waiter leave when its own client goes away. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 function errorCode(error: unknown): string {

@@ -1,15 +1,41 @@
+import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { ServiceName } from '../errors.js';
-import { UpstreamService } from './http.js';
+import { MemoryStore, RedisStore, type CacheStore } from './cache.js';
+import { UpstreamService, type CachePolicy } from './http.js';
 import { createMetadataClient } from './metadata.js';
 import { createOrdinalsClient } from './ordinals.js';
 import { createPlatformClient } from './platform.js';
 import { createRunesClient } from './runes.js';
 
+/** Redis, when configured, is a cache only: it may be down, and must never stall a request. */
+function createStore(config: Config, logger: Logger): CacheStore {
+  if (!config.redisUrl) return new MemoryStore(config.cacheMaxBytes);
+  const redis = new Redis(config.redisUrl.href, {
+    lazyConnect: false,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: 250,
+    connectTimeout: 1000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+  // Failures are reported by the store, once per outage; ioredis would otherwise log every retry.
+  redis.on('error', () => {});
+  return new RedisStore(redis, logger.child({ component: 'cache' }));
+}
+
 /** One pool per upstream service, created at start and closed on shutdown. */
 export function createUpstreams(config: Config, logger: Logger) {
-  const service = (name: ServiceName, baseUrl: URL) =>
+  const store = createStore(config, logger);
+  const policy = (globalEtag: boolean): CachePolicy => ({
+    store,
+    ttlMs: config.cacheTtlMs,
+    notFoundTtlMs: config.cacheNotFoundTtlMs,
+    retainMs: config.cacheTtlMs + Math.max(config.staleIfErrorMs, 60_000),
+    globalEtag,
+  });
+  const service = (name: ServiceName, baseUrl: URL, cache?: CachePolicy) =>
     new UpstreamService({
       name,
       baseUrl,
@@ -17,11 +43,14 @@ export function createUpstreams(config: Config, logger: Logger) {
       apiKey: name === 'platform' ? undefined : config.hiroApiKey,
       timeoutMs: config.upstreamTimeoutMs,
       logger,
+      cache,
     });
   const services = [
-    service('metadata', config.metadataUrl),
-    service('ordinals', config.ordinalsUrl),
-    service('runes', config.runesUrl),
+    service('metadata', config.metadataUrl, policy(false)),
+    // The ordinals and runes ETags are global: one per index state, shared by every route.
+    service('ordinals', config.ordinalsUrl, policy(true)),
+    service('runes', config.runesUrl, policy(true)),
+    // Platform answers are per key and change under the user (devnet, chainhooks): never cached.
     service('platform', config.platformUrl),
   ] as const;
   const [metadata, ordinals, runes, platform] = services;
@@ -30,8 +59,11 @@ export function createUpstreams(config: Config, logger: Logger) {
     ordinals: createOrdinalsClient(ordinals),
     runes: createRunesClient(runes),
     platform: createPlatformClient(platform),
+    store,
+    services,
     async close() {
       await Promise.all(services.map((s) => s.close()));
+      await store.close();
     },
   };
 }

@@ -1,0 +1,111 @@
+// The three api.hiro.so services (token metadata, ordinals, runes) as Fastify plugins, each
+// meant to be registered twice (with and without the version prefix) like the upstream does.
+import type { Static } from '@sinclair/typebox';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  findBrc20Token,
+  findEtching,
+  findTransferBlock,
+  ORDINALS_ETAG,
+  RUNES_ETAG,
+  sampleData,
+  STATUS_V1_ETAG,
+  STATUS_V2_ETAG,
+} from './data.js';
+import {
+  Brc20TokenDetailsResponse,
+  EtchingParams,
+  EtchingResponse,
+  EtchingsResponse,
+  NotFoundResponse,
+  PageQuery,
+  StatusV1Response,
+  StatusV2Response,
+  TickerParams,
+  TransfersQuery,
+  TransfersResponse,
+} from './schemas.js';
+
+const DEFAULT_LIMIT = 20;
+export const CACHE_CONTROL = 'public, no-cache, must-revalidate';
+
+/** api-toolkit's permissive If-None-Match parsing: quotes and W/ stripped, lists split. */
+function parseIfNoneMatch(value: string | undefined): string[] | undefined {
+  if (!value) return undefined;
+  const normalized = /^(?:"|W\/")?(.*?)"?$/i.exec(value.trim())?.[1];
+  if (!normalized) return undefined;
+  return normalized.includes(',') ? normalized.split(/(?:W\/"|")?(?:\s*),(?:\s*)(?:W\/"|")?/i) : [normalized];
+}
+
+/**
+ * The upstream's cache preHandler: it runs after validation (400s carry no ETag) and before the
+ * handler (404s from the handler do). A match answers 304 with only Cache-Control.
+ */
+function etagHook(etag: string) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (parseIfNoneMatch(request.headers['if-none-match'])?.includes(etag)) {
+      return reply.header('Cache-Control', CACHE_CONTROL).code(304).send();
+    }
+    void reply.headers({ 'Cache-Control': CACHE_CONTROL, ETag: `"${etag}"` });
+  };
+}
+
+export function metadataApi(shape: 'v1' | 'v2'): FastifyPluginAsync {
+  return async (app) => {
+    app.addHook('preHandler', etagHook(shape === 'v1' ? STATUS_V1_ETAG : STATUS_V2_ETAG));
+    // '/' under a prefix answers both '/metadata/v1' and '/metadata/v1/'.
+    app.get(
+      '/',
+      { schema: { response: { 200: shape === 'v1' ? StatusV1Response : StatusV2Response } } },
+      async () => (shape === 'v1' ? sampleData.statusV1 : sampleData.statusV2),
+    );
+  };
+}
+
+export const ordinalsApi: FastifyPluginAsync = async (app) => {
+  // The ordinals ETag is global: the same for every ticker and block, found or not.
+  app.addHook('preHandler', etagHook(ORDINALS_ETAG));
+
+  app.get(
+    '/brc-20/tokens/:ticker',
+    { schema: { params: TickerParams, response: { 200: Brc20TokenDetailsResponse, 404: NotFoundResponse } } },
+    async (request, reply) => {
+      const { ticker } = request.params as Static<typeof TickerParams>;
+      const token = findBrc20Token(ticker);
+      if (!token) return reply.code(404).send({ error: 'Not found' });
+      return token;
+    },
+  );
+
+  app.get(
+    '/inscriptions/transfers',
+    { schema: { querystring: TransfersQuery, response: { 200: TransfersResponse, 404: NotFoundResponse } } },
+    async (request) => {
+      const { block, offset = 0, limit = DEFAULT_LIMIT } = request.query as Static<typeof TransfersQuery>;
+      // Unknown blocks are a 200 with an empty page, never a 404.
+      const transfers = findTransferBlock(block)?.transfers ?? [];
+      const results = [...transfers].reverse().slice(offset, offset + limit);
+      // The upstream reads total from the first row, so an empty page reports 0.
+      return { limit, offset, total: results.length > 0 ? transfers.length : 0, results };
+    },
+  );
+};
+
+export const runesApi: FastifyPluginAsync = async (app) => {
+  app.addHook('preHandler', etagHook(RUNES_ETAG));
+
+  app.get('/etchings', { schema: { querystring: PageQuery, response: { 200: EtchingsResponse } } }, async (request) => {
+    const { offset = 0, limit = DEFAULT_LIMIT } = request.query as Static<typeof PageQuery>;
+    const results = sampleData.etchings.slice(offset, offset + limit);
+    return { limit, offset, total: results.length > 0 ? sampleData.etchingsTotal : 0, results };
+  });
+
+  app.get(
+    '/etchings/:etching',
+    { schema: { params: EtchingParams, response: { 200: EtchingResponse, 404: NotFoundResponse } } },
+    async (request, reply) => {
+      const { etching } = request.params as Static<typeof EtchingParams>;
+      return findEtching(etching) ?? reply.code(404).send({ error: 'Not found' });
+    },
+  );
+};

@@ -1,0 +1,151 @@
+// The sample upstream: one real HTTP server playing every upstream service (token metadata,
+// ordinals, runes, platform) on one origin. Used by the offline demo and by the tests, which read
+// its request log and script failures with inject().
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import FastifyCors from '@fastify/cors';
+import Fastify from 'fastify';
+import { DELETABLE_CHAINHOOK_UUIDS } from './data.js';
+import { metadataApi, ordinalsApi, runesApi } from './hiro.js';
+import { platformApi } from './platform.js';
+
+export interface LoggedRequest {
+  method: string;
+  /** Raw path and query as received. */
+  url: string;
+  /** Raw pathname, not decoded. */
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** A scripted failure. Faults are checked in order, before any route. */
+export interface Fault {
+  /** Default: any method. */
+  method?: string;
+  /** Matched against the raw pathname: a string is an exact match, or a prefix if it ends with '*'. */
+  path: string | RegExp;
+  /** How many requests it applies to (default: all). */
+  times?: number;
+  status?: number;
+  /** A JSON value, or a string sent as text/plain. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Wait before answering (then answer normally if no status is given). */
+  delayMs?: number;
+  /** Never answer; the connection stays open until the client gives up or the server closes. */
+  hang?: boolean;
+  /** Destroy the socket without answering. */
+  reset?: boolean;
+}
+
+export interface SampleUpstream {
+  /** e.g. http://127.0.0.1:43567 (no trailing slash) */
+  url: string;
+  /** Every request that reached the server, in order (faulted ones too). */
+  requests: LoggedRequest[];
+  clearLog(): void;
+  inject(fault: Fault): void;
+  clearFaults(): void;
+  /** clearLog + clearFaults + restore mutable data (deleted chainhooks). */
+  reset(): void;
+  /** Closes promptly, even with hung or keep-alive connections. */
+  close(): Promise<void>;
+}
+
+export interface SampleOptions {
+  host?: string;
+  port?: number;
+  platformApiKeys?: string[];
+  statusShape?: 'v1' | 'v2';
+}
+
+/** The platform key the sample accepts by default (docs example keys are 32 hex chars). */
+export const SAMPLE_PLATFORM_KEY = '5f2c9a7e41b84d0f9e63a1c7d2b85e04';
+
+function matches(fault: Fault, method: string, path: string): boolean {
+  if (fault.method && fault.method.toUpperCase() !== method) return false;
+  if (fault.path instanceof RegExp) return fault.path.test(path);
+  return fault.path.endsWith('*') ? path.startsWith(fault.path.slice(0, -1)) : path === fault.path;
+}
+
+function sendFault(fault: Fault, res: ServerResponse): void {
+  const isText = typeof fault.body === 'string';
+  const payload = fault.body === undefined ? '' : isText ? String(fault.body) : JSON.stringify(fault.body);
+  const headers: Record<string, string | number> = { 'content-length': Buffer.byteLength(payload) };
+  if (fault.body !== undefined) headers['content-type'] = isText ? 'text/plain; charset=utf-8' : 'application/json; charset=utf-8';
+  for (const [name, value] of Object.entries(fault.headers ?? {})) headers[name.toLowerCase()] = value;
+  res.writeHead(fault.status ?? 500, headers);
+  res.end(payload);
+}
+
+export async function startSampleUpstream(opts: SampleOptions = {}): Promise<SampleUpstream> {
+  const requests: LoggedRequest[] = [];
+  let faults: { fault: Fault; left: number }[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  const chainhooks = new Set<string>(DELETABLE_CHAINHOOK_UUIDS);
+
+  // Wrapping at the node http level logs and faults every request, even those Fastify would
+  // reject before any hook runs (bad URLs, 503 while closing).
+  const serverFactory = (handler: (req: IncomingMessage, res: ServerResponse) => void) =>
+    createServer((req, res) => {
+      const url = req.url ?? '/';
+      const method = req.method ?? 'GET';
+      const path = url.split('?', 1)[0] ?? url;
+      requests.push({ method, url, path, headers: { ...req.headers } });
+
+      const entry = faults.find((f) => f.left > 0 && matches(f.fault, method, path));
+      if (!entry) return handler(req, res);
+      entry.left -= 1;
+      const { fault } = entry;
+      const act = () => {
+        if (fault.reset) req.socket.destroy();
+        else if (fault.hang) return; // close() destroys the socket
+        else if (fault.status !== undefined) sendFault(fault, res);
+        else handler(req, res);
+      };
+      if (!fault.delayMs) return act();
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        act();
+      }, fault.delayMs);
+      timers.add(timer);
+    });
+
+  // forceCloseConnections: close() destroys keep-alive and hung sockets instead of waiting.
+  const app = Fastify({ serverFactory, forceCloseConnections: true });
+  await app.register(FastifyCors);
+  const metadata = metadataApi(opts.statusShape ?? 'v1');
+  for (const [plugin, prefixes] of [
+    [metadata, ['/metadata/v1', '/metadata']],
+    [ordinalsApi, ['/ordinals/v1', '/ordinals']],
+    [runesApi, ['/runes/v1', '/runes']],
+  ] as const) {
+    for (const prefix of prefixes) await app.register(plugin, { prefix });
+  }
+  await app.register(platformApi, { apiKeys: opts.platformApiKeys ?? [SAMPLE_PLATFORM_KEY], chainhooks });
+
+  await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string') throw new Error('sample upstream: no TCP address');
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  const upstream: SampleUpstream = {
+    url: `http://${host}:${address.port}`,
+    requests,
+    clearLog: () => void requests.splice(0),
+    inject: (fault) => void faults.push({ fault, left: fault.times ?? Infinity }),
+    clearFaults: () => {
+      faults = [];
+    },
+    reset: () => {
+      upstream.clearLog();
+      upstream.clearFaults();
+      DELETABLE_CHAINHOOK_UUIDS.forEach((uuid) => chainhooks.add(uuid));
+    },
+    close: async () => {
+      timers.forEach(clearTimeout);
+      timers.clear();
+      await app.close();
+    },
+  };
+  return upstream;
+}

@@ -1,0 +1,166 @@
+/**
+ * Where cached upstream answers live: in process (a byte-bounded LRU) or in Redis, shared by every
+ * worker and replica. A store never throws and never stalls a request: a failing store is a miss.
+ */
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { UpstreamResponse } from './http.js';
+
+export interface CacheEntry {
+  response: UpstreamResponse;
+  /** When the upstream last confirmed this answer (stored or revalidated), epoch ms. */
+  validatedAt: number;
+}
+
+export interface CacheStore {
+  get(key: string): Promise<CacheEntry | undefined>;
+  /** `retainMs`: how long the entry may be kept for revalidation and stale serving. */
+  set(key: string, entry: CacheEntry, retainMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Keys never hold a path in clear: paths may carry platform keys or user text. */
+export function cacheKey(service: string, path: string, query: string): string {
+  return `satgate:v1:${service}:${createHash('sha256').update(`${path}?${query}`).digest('base64url')}`;
+}
+
+export function entrySize(key: string, entry: CacheEntry): number {
+  let size = key.length + entry.response.body.length + 64;
+  for (const [name, value] of Object.entries(entry.response.headers)) size += name.length + value.length;
+  return size;
+}
+
+/** An LRU bounded by bytes: a Map keeps insertion order, and a hit moves the entry to the end. */
+export class MemoryStore implements CacheStore {
+  private readonly entries = new Map<string, { entry: CacheEntry; size: number; expiresAt: number }>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  async get(key: string): Promise<CacheEntry | undefined> {
+    const item = this.entries.get(key);
+    if (!item) return undefined;
+    this.entries.delete(key);
+    if (item.expiresAt <= Date.now()) {
+      this.bytes -= item.size;
+      return undefined;
+    }
+    this.entries.set(key, item);
+    return item.entry;
+  }
+
+  async set(key: string, entry: CacheEntry, retainMs: number): Promise<void> {
+    const size = entrySize(key, entry);
+    this.delete(key);
+    if (size > this.maxBytes) return;
+    this.entries.set(key, { entry, size, expiresAt: Date.now() + retainMs });
+    this.bytes += size;
+    for (const [oldest] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.delete(oldest);
+    }
+  }
+
+  /** Bytes held, for tests and metrics. */
+  get size(): number {
+    return this.bytes;
+  }
+
+  private delete(key: string): void {
+    const item = this.entries.get(key);
+    if (!item) return;
+    this.entries.delete(key);
+    this.bytes -= item.size;
+  }
+
+  async close(): Promise<void> {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+}
+
+/** The subset of ioredis the store uses. */
+export interface RedisLike {
+  getBuffer(key: string): Promise<Buffer | null>;
+  set(key: string, value: Buffer, mode: 'PX', ms: number): Promise<unknown>;
+  quit(): Promise<unknown>;
+  disconnect(): void;
+  status: string;
+}
+
+/**
+ * Entries in Redis: a JSON header line, a newline, then the raw body bytes. Any Redis failure
+ * (down, slow past its command timeout) is a miss, logged once per outage.
+ */
+export class RedisStore implements CacheStore {
+  private failing = false;
+
+  constructor(
+    private readonly redis: RedisLike,
+    private readonly logger: Logger,
+  ) {}
+
+  async get(key: string): Promise<CacheEntry | undefined> {
+    try {
+      const raw = await this.redis.getBuffer(key);
+      this.recovered();
+      return raw ? decode(raw) : undefined;
+    } catch (error) {
+      this.failed(error);
+      return undefined;
+    }
+  }
+
+  async set(key: string, entry: CacheEntry, retainMs: number): Promise<void> {
+    try {
+      await this.redis.set(key, encode(entry), 'PX', Math.max(1, Math.ceil(retainMs)));
+      this.recovered();
+    } catch (error) {
+      this.failed(error);
+    }
+  }
+
+  async close(): Promise<void> {
+    try {
+      await this.redis.quit();
+    } catch {
+      this.redis.disconnect();
+    }
+  }
+
+  private failed(error: unknown): void {
+    if (this.failing) return;
+    this.failing = true;
+    this.logger.warn({ err: errorMessage(error) }, 'Redis cache unavailable: serving from the upstream');
+  }
+
+  private recovered(): void {
+    if (!this.failing) return;
+    this.failing = false;
+    this.logger.info('Redis cache available again');
+  }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function encode(entry: CacheEntry): Buffer {
+  const head = JSON.stringify({ s: entry.response.status, h: entry.response.headers, v: entry.validatedAt });
+  return Buffer.concat([Buffer.from(head + '\n'), entry.response.body]);
+}
+
+function decode(raw: Buffer): CacheEntry | undefined {
+  const newline = raw.indexOf(10);
+  if (newline === -1) return undefined;
+  try {
+    const head = JSON.parse(raw.subarray(0, newline).toString('utf8')) as {
+      s: number;
+      h: Record<string, string>;
+      v: number;
+    };
+    return { response: { status: head.s, headers: head.h, body: raw.subarray(newline + 1) }, validatedAt: head.v };
+  } catch {
+    return undefined;
+  }
+}

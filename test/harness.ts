@@ -1,0 +1,99 @@
+/**
+ * Test harness: the real sample upstream on 127.0.0.1:0 and the real gateway process code on
+ * another ephemeral port, talking HTTP. Nothing is mocked; the sample's request log is the truth
+ * about upstream calls.
+ */
+import { Writable } from 'node:stream';
+import { start } from '../src/main.js';
+import { startSampleUpstream, type SampleOptions, type SampleUpstream } from '../src/sample/server.js';
+
+export const HIRO_KEY = 'hiro-secret-key-7f3a9c';
+
+export interface Stack {
+  sample: SampleUpstream;
+  gatewayUrl: string;
+  /** Every log line the gateway wrote, parsed. */
+  logs: string[];
+  /** POSTs a GraphQL document; answers the HTTP status and the parsed body. */
+  graphql(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: GraphQLBody }>;
+  /** Upstream requests (method and raw url) since the last reset. */
+  upstreamCalls(): string[];
+  close(): Promise<void>;
+}
+
+export interface GraphQLBody {
+  data?: Record<string, unknown> | null;
+  errors?: Array<{ message: string; path?: Array<string | number>; extensions?: Record<string, unknown> }>;
+}
+
+export async function startStack(
+  env: Record<string, string> = {},
+  sampleOptions: SampleOptions = {},
+): Promise<Stack> {
+  const sample = await startSampleUpstream(sampleOptions);
+  const logs: string[] = [];
+  const logDestination = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  const gateway = await start(
+    {
+      PORT: '0',
+      HOST: '127.0.0.1',
+      HIRO_API_URL: sample.url,
+      HIRO_PLATFORM_URL: sample.url,
+      HIRO_API_KEY: HIRO_KEY,
+      LOG_LEVEL: 'info',
+      UPSTREAM_TIMEOUT_MS: '2000',
+      // Revalidate on every request unless a test is about freshness: upstream calls stay countable.
+      CACHE_TTL_MS: '0',
+      CACHE_NOT_FOUND_TTL_MS: '0',
+      ...env,
+    },
+    { logDestination },
+  );
+  const gatewayUrl = `http://127.0.0.1:${gateway.port}`;
+  return {
+    sample,
+    gatewayUrl,
+    logs,
+    async graphql(query, variables, headers = {}) {
+      const response = await fetch(`${gatewayUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+        body: JSON.stringify({ query, variables }),
+      });
+      return { status: response.status, body: (await response.json()) as GraphQLBody };
+    },
+    upstreamCalls: () => sample.requests.map((r) => `${r.method} ${r.url}`),
+    async close() {
+      await gateway.stop();
+      await sample.close();
+    },
+  };
+}
+
+/** GETs a URL and answers what a REST client sees: status, JSON body (or text), and caching headers. */
+export async function rest(url: string, init: RequestInit = {}) {
+  const response = await fetch(url, init);
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // not JSON: compared as text
+  }
+  return {
+    status: response.status,
+    body,
+    etag: response.headers.get('etag'),
+    cacheControl: response.headers.get('cache-control'),
+    contentType: response.headers.get('content-type'),
+  };
+}

@@ -1,0 +1,54 @@
+import { expect, test } from 'vitest';
+import { UnsafePathError } from '../src/errors.js';
+import { proxyPath, segment } from '../src/upstream/paths.js';
+
+test.each([
+  ['rest/chaininfo.json', { path: 'rest/chaininfo.json', query: '' }],
+  ['/rest/chaininfo.json', { path: 'rest/chaininfo.json', query: '' }],
+  ['rest/headers/000abc.json?count=5', { path: 'rest/headers/000abc.json', query: 'count=5' }],
+  ['rest/a b/x', { path: 'rest/a%20b/x', query: '' }],
+  ['rest/a%20b', { path: 'rest/a%20b', query: '' }],
+  ['', { path: '', query: '' }],
+  ['wallet/', { path: 'wallet/', query: '' }],
+  ['x?a=1&b=two words', { path: 'x', query: 'a=1&b=two+words' }],
+])('a safe path stays below the node root: %j', (input, expected) => {
+  expect(proxyPath(input)).toEqual(expected);
+});
+
+test.each([
+  '..',
+  '../chainhooks',
+  'rest/../../chainhooks/x',
+  'rest/%2e%2e/x',
+  '%2E%2E/%2e%2e/chainhooks',
+  '.%2e/x',
+  'rest/%252e%252e/x',
+  'rest/%2fchainhooks',
+  'rest%2F..%2Fx',
+  'rest\\..\\x',
+  '%5c..%5cx',
+  './x',
+  '//evil.example/x',
+  'http://evil.example/x',
+  'file:///etc/passwd',
+  'javascript:alert(1)',
+  'rest//x',
+  'rest/%zz',
+  'rest/\u0000',
+  'rest/x#frag',
+])('an unsafe path is refused: %j', (input) => {
+  expect(() => proxyPath(input)).toThrow(UnsafePathError);
+});
+
+test('segment() encodes everything that could change a route', () => {
+  expect(['x%y', 'a b', 'or/di', '?q', '#h', '..', '.', '🐸'].map(segment)).toEqual([
+    'x%25y',
+    'a%20b',
+    'or%2Fdi',
+    '%3Fq',
+    '%23h',
+    '%2E%2E',
+    '%2E',
+    '%F0%9F%90%B8',
+  ]);
+});
