@@ -63,13 +63,14 @@ let assets: Promise<Assets> | undefined;
 /** ~9 MB of strings: loaded on the first GraphiQL request, not at start-up. */
 const loadAssets = () => (assets ??= import('@graphql-yoga/render-graphiql/graphiql'));
 
-const FILES: Record<string, { type: string; body: (a: Assets) => string }> = {
+const FILES: Record<string, { type: string; body: (a: Assets) => string | Uint8Array<ArrayBuffer> }> = {
   'graphiql.js': { type: 'text/javascript', body: (a) => a.js },
   'graphiql.css': { type: 'text/css', body: (a) => a.css },
   'editor.worker.js': { type: 'text/javascript', body: (a) => a.editorWorkerService },
   'json.worker.js': { type: 'text/javascript', body: (a) => a.jsonWorker },
   'graphql.worker.js': { type: 'text/javascript', body: (a) => a.graphqlWorker },
   'init.js': { type: 'text/javascript', body: () => INIT_SCRIPT },
+  'favicon.ico': { type: 'image/x-icon', body: (a) => new Uint8Array(Buffer.from(a.favicon.split(',')[1] ?? '', 'base64')) },
 };
 
 const INIT_SCRIPT = `
@@ -93,6 +94,7 @@ export function renderGraphiQL(options: Record<string, unknown>): string {
   <head>
     <meta charset="utf-8" />
     <title>satgate GraphiQL</title>
+    <link rel="icon" href="/graphiql/favicon.ico" />
     <link rel="stylesheet" href="/graphiql/graphiql.css" />
   </head>
   <body id="body" class="no-focus-outline">
@@ -115,7 +117,7 @@ export function useGraphiQLAssets(): Plugin {
       endResponse(
         new Response(file.body(await loadAssets()), {
           headers: {
-            'content-type': `${file.type}; charset=utf-8`,
+            'content-type': file.type.startsWith('text/') ? `${file.type}; charset=utf-8` : file.type,
             'cache-control': 'public, max-age=3600',
             'x-content-type-options': 'nosniff',
           },
