@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import type { PageQuery } from './upstream/ordinals.js';
+import { normalizeTicker, type PageQuery } from './upstream/ordinals.js';
 import type { Upstreams } from './upstream/index.js';
 
 /**
@@ -9,8 +9,8 @@ import type { Upstreams } from './upstream/index.js';
 export function createLoaders(upstreams: Upstreams, signal: AbortSignal) {
   return {
     status: loader((_: 'status') => upstreams.metadata.status(signal)),
-    /** Tickers are case-insensitive upstream, so `ORDI`, `ordi` and `Ordi` share one call. */
-    brc20Token: loader((ticker: string) => upstreams.ordinals.brc20Token(ticker, signal), (t) => t.toLowerCase()),
+    /** Tickers are case-insensitive upstream: `ORDI`, `ordi` and `Ordi` share one call. */
+    brc20Token: loader((ticker: string) => upstreams.ordinals.brc20Token(ticker, signal), normalizeTicker),
     transfers: loader(
       ({ block, ...page }: PageQuery & { block: string }) => upstreams.ordinals.transfers(block, page, signal),
       ({ block, offset, limit }) => `${block}|${offset}|${limit}`,

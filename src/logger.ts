@@ -14,7 +14,7 @@ export function createLogger(level: LogLevel, destination?: DestinationStream): 
   return pino(
     {
       level,
-      base: { service: 'satgate' },
+      base: { app: 'satgate', pid: process.pid },
       redact: {
         paths: ['apiKey', '*.apiKey', 'headers["x-api-key"]', '*.headers["x-api-key"]', 'headers.authorization'],
         censor: '<redacted>',

@@ -1,4 +1,5 @@
 /** The process: configuration → upstream pools → server → listen; SIGTERM/SIGINT drain and exit. */
+import cluster from 'node:cluster';
 import { createServer as createHttpServer } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
@@ -40,9 +41,32 @@ export async function start(env: Record<string, string | undefined> = process.en
   return { url, port, http, logger, config, stop };
 }
 
-const isMain = import.meta.url === new URL(process.argv[1] ?? '', 'file://').href;
-if (isMain) {
+/**
+ * With WORKERS > 1 the primary only supervises: node:cluster workers share the port, each with its
+ * own pools (and its own in-process cache, or the shared Redis one). A worker that dies is replaced.
+ */
+function supervise(workers: number): void {
+  let stopping = false;
+  for (let i = 0; i < workers; i++) cluster.fork();
+  cluster.on('exit', (worker, code) => {
+    if (!stopping && code !== 0) {
+      console.error(`satgate: worker ${worker.process.pid} exited with ${code}; starting another`);
+      cluster.fork();
+    }
+    if (stopping && Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
+  });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      stopping = true;
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    });
+  }
+}
+
+async function runProcess(): Promise<void> {
   try {
+    const config = loadConfig(process.env);
+    if (config.workers > 1 && cluster.isPrimary) return supervise(config.workers);
     const server = await start();
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.once(signal, () => void server.stop().then(() => process.exit(0)));
@@ -55,3 +79,5 @@ if (isMain) {
     throw error;
   }
 }
+
+if (import.meta.url === new URL(process.argv[1] ?? '', 'file://').href) await runProcess();

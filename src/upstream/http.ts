@@ -91,7 +91,7 @@ export class UpstreamService {
     this.basePath = options.baseUrl.pathname.replace(/\/+$/, '');
     this.apiKey = options.apiKey;
     this.timeoutMs = options.timeoutMs;
-    this.logger = options.logger.child({ service: options.name });
+    this.logger = options.logger.child({ upstream: options.name });
     // undici's defaults (300 s) are far too long for a gateway: every phase is bounded by the deadline.
     this.pool = new Pool(options.baseUrl.origin, {
       connections: options.connections ?? 64,

@@ -7,12 +7,21 @@ export interface PageQuery {
   limit: number;
 }
 
+/**
+ * The upstream looks tickers up by SQL `lower()`, which maps ASCII A-Z like this on every collation;
+ * other scripts are passed as given, so `ORDI`, `ordi` and `Ordi` are one upstream path (and one
+ * cache entry) while non-ASCII tickers keep their exact upstream semantics.
+ */
+export function normalizeTicker(ticker: string): string {
+  return ticker.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}
+
 /** Ordinals API: BRC-20 token details and inscription transfers per block. */
 export function createOrdinalsClient(service: UpstreamService) {
   return {
     service,
     brc20TokenRequest: (ticker: string): UpstreamRequest => ({
-      path: joinPath('ordinals', 'v1', 'brc-20', 'tokens', segment(ticker)),
+      path: joinPath('ordinals', 'v1', 'brc-20', 'tokens', segment(normalizeTicker(ticker))),
       route: '/ordinals/v1/brc-20/tokens/:ticker',
     }),
     transfersRequest: (block: string, page: PageQuery): UpstreamRequest => ({
