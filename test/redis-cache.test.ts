@@ -1,0 +1,116 @@
+/**
+ * REDIS_URL: two gateway instances share one cache in a real redis-server (installed by .ci/run),
+ * and keep answering correctly, without stalling, while Redis is stopped and after it returns.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startSampleUpstream, type SampleUpstream } from '../src/sample/server.js';
+import { sampleData } from '../src/sample/data.js';
+import { startStack, type Stack } from './harness.js';
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  probe.on('error', () => {});
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      await probe.connect();
+      await probe.ping();
+      probe.disconnect();
+      return child;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+  throw new Error('redis-server did not start');
+}
+
+async function stopRedis(child: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+const QUERY = '{ ordi: brc20Token(ticker: "ordi") { token { ticker mintLimit } supply { holders } } }';
+const ordi = sampleData.brc20Tokens.find((t) => t.token.ticker === 'ordi')!;
+const ORDI_DATA = {
+  ordi: { token: { ticker: 'ordi', mintLimit: ordi.token.mint_limit }, supply: { holders: ordi.supply.holders } },
+};
+
+let redisPort: number;
+let redis: ChildProcess;
+let sample: SampleUpstream;
+let a: Stack;
+let b: Stack;
+
+beforeAll(async () => {
+  redisPort = await freePort();
+  redis = await startRedis(redisPort);
+  sample = await startSampleUpstream();
+  // Both gateways use the one sample upstream, so its log counts the calls of both.
+  const env = {
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    CACHE_TTL_MS: '60000',
+    HIRO_API_URL: sample.url,
+    HIRO_PLATFORM_URL: sample.url,
+  };
+  a = await startStack(env);
+  b = await startStack(env);
+});
+
+afterAll(async () => {
+  await Promise.all([a?.close(), b?.close()]);
+  await sample?.close();
+  if (redis && redis.exitCode === null) await stopRedis(redis);
+});
+
+test('an answer cached by one gateway instance is served by another without an upstream call', async () => {
+  const first = await a.graphql(QUERY);
+  const second = await b.graphql(QUERY);
+  expect([first, second]).toEqual([
+    { status: 200, body: { data: ORDI_DATA } },
+    { status: 200, body: { data: ORDI_DATA } },
+  ]);
+  expect(sample.requests.map((r) => r.url)).toEqual(['/ordinals/v1/brc-20/tokens/ordi']);
+});
+
+test('with Redis stopped, answers come from the upstream, correct, and the outage is logged once', async () => {
+  await stopRedis(redis);
+  sample.clearLog();
+  const answers = [];
+  for (let i = 0; i < 5; i++) answers.push(await b.graphql(QUERY));
+  expect(answers).toEqual(Array.from({ length: 5 }, () => ({ status: 200, body: { data: ORDI_DATA } })));
+  expect(sample.requests.map((r) => r.url)).toEqual(
+    Array.from({ length: 5 }, () => '/ordinals/v1/brc-20/tokens/ordi'),
+  );
+  const outageLines = b.logs.filter((line) => line.includes('Redis cache unavailable'));
+  expect(outageLines).toHaveLength(1);
+});
+
+test('when Redis comes back, the shared cache works again', async () => {
+  redis = await startRedis(redisPort);
+  // ioredis reconnects with backoff; wait until gateway A's store writes again.
+  let shared = false;
+  for (let attempt = 0; attempt < 50 && !shared; attempt++) {
+    await a.graphql('{ pepe: brc20Token(ticker: "pepe") { token { ticker } } }');
+    sample.clearLog();
+    await b.graphql('{ pepe: brc20Token(ticker: "pepe") { token { ticker } } }');
+    shared = sample.requests.length === 0;
+    if (!shared) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  expect(shared).toBe(true);
+  expect(b.logs.filter((line) => line.includes('Redis cache available again'))).toHaveLength(1);
+});
