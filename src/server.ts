@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { createContext } from './context.js';
 import { maskError } from './errors.js';
 import { DEFAULT_QUERY, renderGraphiQL, useGraphiQLAssets } from './graphiql.js';
+import { useHttpCaching } from './http-caching.js';
 import { redactPath } from './logger.js';
 import { useRestCompat } from './rest/plugin.js';
 import { schema } from './schema/index.js';
@@ -29,7 +30,7 @@ export function createServer({ upstreams, logger }: ServerDeps) {
     maskedErrors: { maskError },
     // yoga's own logger would print at its own levels; ours is structured and redacted.
     logging: false,
-    plugins: [useAccessLog(logger), useGraphiQLAssets(), useRestCompat(upstreams, logger)],
+    plugins: [useAccessLog(logger), useGraphiQLAssets(), useRestCompat(upstreams, logger), useHttpCaching()],
   });
 }
 export type SatgateServer = ReturnType<typeof createServer>;

@@ -6,6 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { UnsafePathError, UpstreamError } from '../errors.js';
+import { etagMatches } from '../http-caching.js';
 import type { UpstreamResponse } from '../upstream/http.js';
 import type { Upstreams } from '../upstream/index.js';
 import { UPSTREAM_PREFIXES, routes, type RestRoute } from './routes.js';
@@ -82,17 +83,6 @@ function mirror(response: UpstreamResponse, method: string): Response {
   }
   const empty = method === 'HEAD' || response.status === 204 || response.status === 304;
   return new Response(empty ? null : new Uint8Array(response.body), { status: response.status, headers });
-}
-
-/**
- * The upstream's If-None-Match parsing (hirosystems/api-toolkit): quotes and W/ prefixes stripped,
- * comma-separated lists accepted, `*` without special meaning.
- */
-export function etagMatches(ifNoneMatch: string | null, etag: string | undefined): boolean {
-  if (!ifNoneMatch || !etag) return false;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, '').replace(/"/g, '');
-  const wanted = bare(etag);
-  return ifNoneMatch.split(',').some((tag) => bare(tag) === wanted);
 }
 
 function queryObject(params: URLSearchParams): Record<string, unknown> {

@@ -1,0 +1,65 @@
+/** GraphQL GET requests of public fields carry an ETag and answer 304, like the REST paths. */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startStack, type Stack } from './harness.js';
+import { isCacheableOperation } from '../src/http-caching.js';
+import { parse } from 'graphql';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+
+const get = (query: string, headers: Record<string, string> = {}) =>
+  fetch(`${stack.gatewayUrl}/graphql?query=${encodeURIComponent(query)}`, {
+    headers: { accept: 'application/graphql-response+json', ...headers },
+  });
+
+test('a cacheable GET answers an ETag, then 304 for a matching If-None-Match', async () => {
+  const query = '{ status { status } etchings(limit: 1) { total } }';
+  const first = await get(query);
+  const body = await first.json();
+  const etag = first.headers.get('etag');
+  expect({ status: first.status, cacheControl: first.headers.get('cache-control'), etag: /^"[\w-]+"$/.test(etag ?? '') }).toEqual({
+    status: 200,
+    cacheControl: 'public, no-cache, must-revalidate',
+    etag: true,
+  });
+  expect(body).toEqual({ data: { status: { status: 'ready' }, etchings: { total: expect.any(Number) } } });
+  const second = await get(query, { 'if-none-match': etag! });
+  expect({ status: second.status, body: await second.text(), etag: second.headers.get('etag') }).toEqual({
+    status: 304,
+    body: '',
+    etag,
+  });
+});
+
+test.each([
+  [
+    'a POST',
+    () =>
+      fetch(`${stack.gatewayUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ status { status } }' }),
+      }),
+  ],
+  ['a query with errors', () => get('{ etchings(limit: 0) { total } }')],
+  ['a platform field', () => get('{ bitcoinNode(path: "rest/chaininfo.json", apiKey: "k") }')],
+])('%s carries no ETag and no public Cache-Control', async (_name, send) => {
+  const answer = await send();
+  await answer.text();
+  expect([answer.headers.get('etag'), answer.headers.get('cache-control')]).toEqual([null, null]);
+});
+
+test('only queries whose root fields are all public are cacheable, through fragments too', () => {
+  const cases = [
+    '{ status { status } }',
+    'query Q { ...F } fragment F on Query { brc20Token(ticker: "x") { token { id } } }',
+    '{ ... on Query { etchings { total } } }',
+    '{ status { status } bitcoinNode(path: "x") }',
+    'query Q { ...F } fragment F on Query { bitcoinNode(path: "x") }',
+    'mutation { deleteChainhook(uuid: "x") { status } }',
+  ];
+  expect(cases.map((query) => isCacheableOperation(parse(query)))).toEqual([true, true, true, false, false, false]);
+});
