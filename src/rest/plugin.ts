@@ -37,7 +37,8 @@ function match(method: string, rawPath: string, search: string): Match {
   for (const candidate of compiled) {
     if (candidate.method !== method) continue;
     const { segments, wildcard } = candidate;
-    if (wildcard ? parts.length <= segments.length : parts.length !== segments.length) continue;
+    // A wildcard also matches its root without the trailing slash (`…/bitcoin-node`).
+    if (wildcard ? parts.length < segments.length : parts.length !== segments.length) continue;
     const params: Record<string, string> = {};
     let matched = true;
     for (let i = 0; i < segments.length && matched; i++) {
@@ -62,6 +63,12 @@ function match(method: string, rawPath: string, search: string): Match {
     }
   }
   return undefined;
+}
+
+/** node's `req.url`: the raw request target, when the server runs on node:http. */
+function rawTarget(serverContext: unknown): string | undefined {
+  const req = (serverContext as { req?: { url?: unknown } } | undefined)?.req;
+  return typeof req?.url === 'string' && req.url.startsWith('/') ? req.url : undefined;
 }
 
 /** A body in the upstreams' (Fastify's) error format. */
@@ -96,15 +103,25 @@ function queryObject(params: URLSearchParams): Record<string, unknown> {
 
 export function useRestCompat(upstreams: Upstreams, logger: Logger): Plugin {
   return {
-    async onRequest({ request, url, endResponse }) {
-      const rawPath = url.pathname;
+    async onRequest({ request, url, endResponse, serverContext }) {
+      // Match on the request target as sent: the URL parser resolves `..` and `%2e%2e`, which
+      // would let `/v1/ext/k/bitcoin-node/%2e%2e/chainhooks/x` become another route.
+      const target = rawTarget(serverContext) ?? url.pathname + url.search;
+      const queryStart = target.indexOf('?');
+      const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
       if (!UPSTREAM_PREFIXES.some((prefix) => rawPath.startsWith(prefix))) return;
       // HEAD works on every GET route upstream.
       const method = request.method === 'HEAD' ? 'GET' : request.method;
       const found = match(method, rawPath, url.search);
-      const requestUrl = rawPath + url.search;
+      const requestUrl = target;
       if (found === 'bad-url') {
-        return endResponse(fastifyError(400, `'${rawPath}' is not a valid url component`, { code: 'FST_ERR_BAD_URL' }));
+        // Fastify 4.15's FST_ERR_BAD_URL answer, as the upstream sends it.
+        return endResponse(
+          Response.json(
+            { error: 'Bad Request', message: `'${rawPath}' is not a valid url component`, statusCode: 400 },
+            { status: 400, headers: { 'content-type': 'application/json' } },
+          ),
+        );
       }
       if (!found) {
         return endResponse(
