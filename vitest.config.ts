@@ -12,5 +12,7 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Each file starts its own sample upstream and gateway on ephemeral ports: files run in parallel.
     pool: 'forks',
+    // The memory check of the fault suite collects garbage before it measures.
+    execArgv: ['--expose-gc'],
   },
 });

@@ -32,6 +32,22 @@ export interface Config {
   workers: number;
   /** How long past freshness a cached answer may still be served when the upstream fails. */
   staleIfErrorMs: number;
+  /** Extra attempts for idempotent upstream GETs. */
+  upstreamRetries: number;
+  /** Connections per upstream service; requests beyond them queue. */
+  upstreamMaxConnections: number;
+  /** Consecutive upstream failures that open a service's circuit breaker. */
+  breakerThreshold: number;
+  /** How long an open breaker fails fast before it lets one probe through. */
+  breakerCooldownMs: number;
+  /** Distinct upstream lookups one GraphQL request may cause. */
+  maxUpstreamCallsPerRequest: number;
+  /** Upstream lookups of one GraphQL request in flight at once. */
+  maxConcurrentUpstreamCallsPerRequest: number;
+  /** The whole time the server gives one client request. */
+  requestTimeoutMs: number;
+  /** How long SIGTERM waits for in-flight requests before closing their connections. */
+  shutdownTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -96,6 +112,14 @@ export function loadConfig(env: Env): Config {
     redisUrl: redisUrl(env),
     workers: workers(env),
     staleIfErrorMs: integer(env, 'STALE_IF_ERROR_MS', 300_000, 0, 86_400_000),
+    upstreamRetries: integer(env, 'UPSTREAM_RETRIES', 2, 0, 10),
+    upstreamMaxConnections: integer(env, 'UPSTREAM_MAX_CONNECTIONS', 64, 1, 10_000),
+    breakerThreshold: integer(env, 'BREAKER_THRESHOLD', 5, 1, 1000),
+    breakerCooldownMs: integer(env, 'BREAKER_COOLDOWN_MS', 5_000, 1, 600_000),
+    maxUpstreamCallsPerRequest: integer(env, 'MAX_UPSTREAM_CALLS_PER_REQUEST', 50, 1, 10_000),
+    maxConcurrentUpstreamCallsPerRequest: integer(env, 'MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST', 20, 1, 1000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1_000, 600_000),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
   };
 }
 

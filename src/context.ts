@@ -1,24 +1,39 @@
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { createLoaders, type Loaders } from './loaders.js';
+import { createLoaders, type LoaderLimits, type Loaders } from './loaders.js';
+import { requestIdOf } from './request-id.js';
+import type { CallOptions } from './upstream/http.js';
 import type { Upstreams } from './upstream/index.js';
 
 export interface GraphQLContext {
   loaders: Loaders;
   upstreams: Upstreams;
-  /** Aborts when the client goes away: threaded into every upstream call. */
-  signal: AbortSignal;
+  /** Threaded into every upstream call: the client's abort signal, the request id, stale marking. */
+  call: CallOptions;
   /** The request's `x-api-key` header: the platform key when a field has no `apiKey` argument. */
   apiKeyHeader: string | undefined;
+  /** The oldest stale answer this request was given, in seconds (see useStaleMarker). */
+  stale: { ageSeconds: number | undefined };
   logger: Logger;
 }
 
-export function createContext(upstreams: Upstreams, logger: Logger) {
-  return ({ request }: YogaInitialContext): GraphQLContext => ({
-    loaders: createLoaders(upstreams, request.signal),
-    upstreams,
-    signal: request.signal,
-    apiKeyHeader: request.headers.get('x-api-key')?.trim() || undefined,
-    logger,
-  });
+export function createContext(upstreams: Upstreams, logger: Logger, limits: LoaderLimits) {
+  return ({ request }: YogaInitialContext): GraphQLContext => {
+    const stale: GraphQLContext['stale'] = { ageSeconds: undefined };
+    const call: CallOptions = {
+      signal: request.signal,
+      requestId: requestIdOf(request),
+      onStale: (ageSeconds) => {
+        stale.ageSeconds = Math.max(stale.ageSeconds ?? 0, ageSeconds);
+      },
+    };
+    return {
+      loaders: createLoaders(upstreams, call, limits),
+      upstreams,
+      call,
+      apiKeyHeader: request.headers.get('x-api-key')?.trim() || undefined,
+      stale,
+      logger,
+    };
+  };
 }

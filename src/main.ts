@@ -4,6 +4,7 @@ import { createServer as createHttpServer } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
+import { createMetrics } from './metrics.js';
 import { createServer } from './server.js';
 import { createUpstreams } from './upstream/index.js';
 
@@ -15,9 +16,15 @@ export interface StartOptions {
 export async function start(env: Record<string, string | undefined> = process.env, options: StartOptions = {}) {
   const config = loadConfig(env);
   const logger = createLogger(config.logLevel, options.logDestination);
-  const upstreams = createUpstreams(config, logger);
-  const yoga = createServer({ upstreams, logger });
+  const metrics = createMetrics();
+  const upstreams = createUpstreams(config, logger, metrics.upstream);
+  let draining = false;
+  const yoga = createServer({ config, upstreams, logger, metrics, isDraining: () => draining });
   const http = createHttpServer(yoga);
+  // A client gets this long to send its request; upstream waits are bounded by UPSTREAM_TIMEOUT_MS.
+  http.requestTimeout = config.requestTimeoutMs;
+  http.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
+  http.timeout = config.requestTimeoutMs;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(config.port, config.host, resolve);
@@ -29,16 +36,28 @@ export async function start(env: Record<string, string | undefined> = process.en
   logger.info({ url }, 'satgate listening');
 
   let stopping: Promise<void> | undefined;
+  /**
+   * Graceful shutdown: stop accepting, let accepted requests finish (closing keep-alive connections
+   * as they go idle), force-close what is left after SHUTDOWN_TIMEOUT_MS, then close the pools.
+   */
   const stop = () =>
     (stopping ??= (async () => {
-      logger.info('shutting down');
-      await new Promise<void>((resolve) => {
-        http.close(() => resolve());
-        http.closeIdleConnections();
-      });
+      draining = true;
+      logger.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down: draining in-flight requests');
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      const idle = setInterval(() => http.closeIdleConnections(), 50);
+      http.closeIdleConnections();
+      const timer = setTimeout(() => {
+        logger.warn('shutdown timeout: closing the remaining connections');
+        http.closeAllConnections();
+      }, config.shutdownTimeoutMs);
+      await closed;
+      clearInterval(idle);
+      clearTimeout(timer);
       await upstreams.close();
+      logger.info('stopped');
     })());
-  return { url, port, http, logger, config, stop };
+  return { url, port, http, logger, config, metrics, upstreams, stop };
 }
 
 /**

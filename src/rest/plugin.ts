@@ -5,6 +5,8 @@
 import { STATUS_CODES } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
+import type { Metrics } from '../metrics.js';
+import { requestIdOf } from '../request-id.js';
 import { UnsafePathError, UpstreamError } from '../errors.js';
 import { etagMatches } from '../http-caching.js';
 import type { UpstreamResponse } from '../upstream/http.js';
@@ -16,6 +18,7 @@ const MAX_PARAM_LENGTH = 100;
 
 interface CompiledRoute {
   route: RestRoute;
+  template: string;
   method: string;
   segments: string[];
   wildcard: boolean;
@@ -25,11 +28,11 @@ const compiled: CompiledRoute[] = routes.flatMap((route) =>
   route.paths.map((path) => {
     const wildcard = path.endsWith('/*');
     const segments = (wildcard ? path.slice(0, -2) : path).split('/').slice(1);
-    return { route, method: route.method, segments, wildcard };
+    return { route, template: path, method: route.method, segments, wildcard };
   }),
 );
 
-type Match = { route: RestRoute; params: Record<string, string>; rest: string } | 'bad-url' | undefined;
+type Match = { route: RestRoute; template: string; params: Record<string, string>; rest: string } | 'bad-url' | undefined;
 
 /** Matches the raw (still percent-encoded) path against the table; params come back decoded. */
 function match(method: string, rawPath: string, search: string): Match {
@@ -59,10 +62,24 @@ function match(method: string, rawPath: string, search: string): Match {
     }
     if (matched) {
       const rest = wildcard ? parts.slice(segments.length).join('/') + search : '';
-      return { route: candidate.route, params, rest };
+      return { route: candidate.route, template: candidate.template, params, rest };
     }
   }
   return undefined;
+}
+
+/**
+ * No answer from the upstream: 504 after the deadline, 429 while its quota is spent (as it would
+ * answer itself), else 502, in the upstream's error format.
+ */
+function upstreamFailure(error: UpstreamError): Response {
+  if (error.kind === 'timeout') return fastifyError(504, error.message);
+  if (error.status === 429) {
+    const response = fastifyError(429, 'Rate limit exceeded: retry later');
+    if (error.retryAfter !== undefined) response.headers.set('retry-after', String(error.retryAfter));
+    return response;
+  }
+  return fastifyError(502, error.message);
 }
 
 /** node's `req.url`: the raw request target, when the server runs on node:http. */
@@ -88,6 +105,11 @@ function mirror(response: UpstreamResponse, method: string): Response {
     const value = response.headers[name];
     if (value !== undefined) headers.set(name, value);
   }
+  if (response.stale) {
+    // RFC 9111: a stored answer served because the upstream failed.
+    headers.set('age', String(response.stale.ageSeconds));
+    headers.set('warning', '111 - "Revalidation Failed"');
+  }
   const empty = method === 'HEAD' || response.status === 204 || response.status === 304;
   return new Response(empty ? null : new Uint8Array(response.body), { status: response.status, headers });
 }
@@ -101,7 +123,7 @@ function queryObject(params: URLSearchParams): Record<string, unknown> {
   return query;
 }
 
-export function useRestCompat(upstreams: Upstreams, logger: Logger): Plugin {
+export function useRestCompat(upstreams: Upstreams, logger: Logger, metrics: Metrics): Plugin {
   return {
     async onRequest({ request, url, endResponse, serverContext }) {
       // Match on the request target as sent: the URL parser resolves `..` and `%2e%2e`, which
@@ -131,7 +153,10 @@ export function useRestCompat(upstreams: Upstreams, logger: Logger): Plugin {
           ),
         );
       }
-      endResponse(await answer(found.route, found.params, found.rest, url, request));
+      const started = performance.now();
+      const response = await answer(found.route, found.params, found.rest, url, request);
+      metrics.restRequest(found.template, response.status, (performance.now() - started) / 1000);
+      endResponse(response);
     },
   };
 
@@ -150,7 +175,11 @@ export function useRestCompat(upstreams: Upstreams, logger: Logger): Plugin {
     }
     try {
       const [service, upstreamRequest] = route.upstream(upstreams, { params, query, rest });
-      const response = await service.request({ ...upstreamRequest, signal: request.signal });
+      const response = await service.request({
+        ...upstreamRequest,
+        signal: request.signal,
+        requestId: requestIdOf(request),
+      });
       if (etagMatches(request.headers.get('if-none-match'), response.headers.etag)) {
         // As the upstream's cache hook answers: 304, empty body, only Cache-Control.
         return new Response(null, { status: 304, headers: { 'cache-control': response.headers['cache-control'] ?? '' } });
@@ -158,9 +187,7 @@ export function useRestCompat(upstreams: Upstreams, logger: Logger): Plugin {
       return mirror(response, request.method);
     } catch (error) {
       if (error instanceof UnsafePathError) return fastifyError(400, error.message);
-      if (error instanceof UpstreamError) {
-        return fastifyError(error.kind === 'timeout' ? 504 : 502, error.message);
-      }
+      if (error instanceof UpstreamError) return upstreamFailure(error);
       if (request.signal.aborted) return new Response(null, { status: 499 });
       logger.error({ err: error }, 'REST route failed');
       return fastifyError(500, 'Internal Server Error');

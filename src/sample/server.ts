@@ -35,6 +35,8 @@ export interface Fault {
   hang?: boolean;
   /** Destroy the socket without answering. */
   reset?: boolean;
+  /** Send a 200 with its headers and half of a JSON body, then destroy the socket (reset mid-body). */
+  truncate?: boolean;
 }
 
 export interface SampleUpstream {
@@ -98,6 +100,11 @@ export async function startSampleUpstream(opts: SampleOptions = {}): Promise<Sam
       const { fault } = entry;
       const act = () => {
         if (fault.reset) req.socket.destroy();
+        else if (fault.truncate) {
+          res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': 4096 });
+          res.write('{"token":{"id":"');
+          setImmediate(() => req.socket.destroy());
+        }
         else if (fault.hang) return; // close() destroys the socket
         else if (fault.status !== undefined) sendFault(fault, res);
         else handler(req, res);

@@ -9,8 +9,8 @@ export const builder = new SchemaBuilder<{
     /** Amounts stay strings end to end: never a JS number. */
     Decimal: { Input: string; Output: string };
     Timestamp: { Input: number; Output: number };
-    /** Parsed into the upstream's query form: a digit string or a 64-hex hash. */
-    BlockId: { Input: string; Output: string };
+    /** Checked by the transfers resolver (parseBlockId), so a bad block fails only that field. */
+    BlockId: { Input: unknown; Output: string };
     JSON: { Input: unknown; Output: unknown };
   };
 }>({ defaultFieldNullability: false });

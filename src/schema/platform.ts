@@ -30,7 +30,7 @@ builder.queryField('bitcoinNode', (t) =>
       apiKey: t.arg.string(apiKeyArg),
     },
     resolve: (_root, { path, apiKey }, context) =>
-      context.upstreams.platform.bitcoinNode(platformKey(apiKey, context), path, context.signal),
+      context.upstreams.platform.bitcoinNode(platformKey(apiKey, context), path, context.call),
   }),
 );
 
@@ -49,7 +49,7 @@ builder.mutationField('deleteChainhook', (t) =>
     args: { uuid: t.arg.string({ required: true }), apiKey: t.arg.string(apiKeyArg) },
     resolve: (_root, { uuid, apiKey }, context) => {
       if (!UUID.test(uuid)) throw badUserInput('uuid must be a UUID (8-4-4-4-12 hexadecimal digits)', 'uuid');
-      return context.upstreams.platform.deleteChainhook(platformKey(apiKey, context), uuid, context.signal);
+      return context.upstreams.platform.deleteChainhook(platformKey(apiKey, context), uuid, context.call);
     },
   }),
 );

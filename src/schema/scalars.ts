@@ -46,7 +46,10 @@ builder.scalarType('Timestamp', {
 const BLOCK_ID_RULE =
   'BlockId must be a block height (an Int >= 0 or a string of digits) or a block hash (64 hex characters starting with eight zeros)';
 
-/** Normalises a BlockId to the upstream's `block` query value, or throws BAD_USER_INPUT. */
+/**
+ * Normalises a BlockId to the upstream's `block` query value, or throws BAD_USER_INPUT. Called by
+ * the resolver rather than by the scalar, so a bad block fails its own field, not the whole query.
+ */
 export function parseBlockId(value: unknown): string {
   if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) return String(value);
   if (typeof value === 'string' && (BLOCK_HEIGHT.test(value) || BLOCK_HASH.test(value))) return value;
@@ -57,10 +60,10 @@ builder.scalarType('BlockId', {
   description:
     'A block: a height (Int >= 0, or a String of digits) or a block hash (String: 64 hex characters, the first eight of them zeros, as the upstream requires).',
   serialize: (value) => value,
-  parseValue: parseBlockId,
+  parseValue: (value) => value,
   parseLiteral: (node) => {
-    if (node.kind === Kind.INT) return parseBlockId(Number(node.value));
-    if (node.kind === Kind.STRING) return parseBlockId(node.value);
+    if (node.kind === Kind.INT || node.kind === Kind.FLOAT) return Number(node.value);
+    if (node.kind === Kind.STRING || node.kind === Kind.BOOLEAN) return node.value;
     throw invalid(BLOCK_ID_RULE);
   },
 });

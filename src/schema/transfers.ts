@@ -1,6 +1,7 @@
 import type { InscriptionLocation, InscriptionTransfer } from '../upstream/types.js';
 import { builder } from './builder.js';
 import { pageArgs, pageQuery, pageType } from './pagination.js';
+import { parseBlockId } from './scalars.js';
 
 const InscriptionLocationRef = builder.objectRef<InscriptionLocation>('InscriptionLocation').implement({
   fields: (t) => ({
@@ -35,6 +36,6 @@ builder.queryField('transfers', (t) =>
       'Newest first. limit 1..60, offset >= 0. Null when the upstream reports the block unknown (404).',
     args: { block: t.arg({ type: 'BlockId', required: true }), ...pageArgs(t.arg) },
     resolve: (_root, { block, offset, limit }, { loaders }) =>
-      loaders.transfers.load({ block, ...pageQuery({ offset, limit }) }),
+      loaders.transfers.load({ block: parseBlockId(block), ...pageQuery({ offset, limit }) }),
   }),
 );

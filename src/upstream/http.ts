@@ -1,25 +1,40 @@
 /**
- * The only place that does HTTP to the upstreams: one keep-alive pool per service origin, a
- * deadline from connect to last body byte, the API key header, body hygiene and error classes.
+ * The only place that does HTTP to the upstreams. Per service: one keep-alive pool, a deadline from
+ * connect to last body byte (retries included), the API key header, body hygiene, and the HTTP
+ * policy in one pipeline:
+ *
+ *   request → [GET: coalesce → cache (fresh | revalidate | stale-if-error)] → send
+ *   send    → quota gate → circuit breaker → attempt → (retry with backoff, within budget and deadline)
+ *
  * Nothing here knows about GraphQL or the REST layer.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { Logger } from 'pino';
 import { UpstreamError, parseRetryAfter, type ServiceName } from '../errors.js';
+import { noUpstreamEvents, type UpstreamEvents } from '../metrics.js';
 import { cacheKey, type CacheStore } from './cache.js';
+import { CircuitBreaker, QuotaGate, RetryBudget, backoffMs, isRateLimitHeader } from './resilience.js';
 
 export interface UpstreamRequest {
   method?: 'GET' | 'HEAD' | 'DELETE';
   /** Encoded path below the service's base path, starting with `/` (built with paths.ts). */
   path: string;
-  /** Route template for logs, e.g. `/ordinals/v1/brc-20/tokens/:ticker`: never a raw path. */
+  /** Route template for logs and metrics, e.g. `/ordinals/v1/brc-20/tokens/:ticker`: never a raw path. */
   route: string;
   query?: Record<string, string | number | undefined> | string;
-  /** Only `if-none-match` is passed on from clients. */
+  /** Set by the cache when it revalidates a stored answer. */
   ifNoneMatch?: string;
   /** The client's abort signal: a client that leaves cancels its upstream work. */
   signal?: AbortSignal;
+  /** Passed upstream as x-request-id and logged. */
+  requestId?: string;
+  /** Told when the answer is a stored one served past freshness because the upstream failed. */
+  onStale?: (ageSeconds: number) => void;
 }
+
+/** What a caller adds to a client method's request. */
+export type CallOptions = Pick<UpstreamRequest, 'signal' | 'requestId' | 'onStale'>;
 
 export interface UpstreamResponse {
   status: number;
@@ -28,6 +43,8 @@ export interface UpstreamResponse {
   body: Buffer;
   /** The parsed body, memoised: a cached answer is parsed once, not once per request. */
   parsed?: unknown;
+  /** Set when a stored answer is served past its freshness because the upstream failed. */
+  stale?: { ageSeconds: number };
 }
 
 export interface CachePolicy {
@@ -35,8 +52,8 @@ export interface CachePolicy {
   /** Freshness window: inside it no upstream call is made. 0 revalidates every time. */
   ttlMs: number;
   notFoundTtlMs: number;
-  /** How long an entry is kept past freshness, for revalidation. */
-  retainMs: number;
+  /** How long past freshness a stored answer may be served when the upstream fails. */
+  staleIfErrorMs: number;
   /**
    * The service's ETag is global (one value for every route: ordinals, runes), so one
    * revalidation answered 304 proves every entry carrying that ETag current.
@@ -44,14 +61,11 @@ export interface CachePolicy {
   globalEtag: boolean;
 }
 
-/** Counters for tests, the benchmark and metrics. */
-export interface ServiceStats {
-  /** Requests sent to the upstream. */
-  sent: number;
-  hits: number;
-  misses: number;
-  revalidated: number;
-  coalesced: number;
+export interface RetryPolicy {
+  /** Extra attempts for idempotent requests (never for DELETE). */
+  retries: number;
+  breakerThreshold: number;
+  breakerCooldownMs: number;
 }
 
 export interface ServiceOptions {
@@ -61,40 +75,49 @@ export interface ServiceOptions {
   apiKey?: string;
   timeoutMs: number;
   logger: Logger;
-  connections?: number;
+  /** The pool's connection cap: requests beyond it queue in the pool. */
+  connections: number;
+  retry: RetryPolicy;
   /** GETs are cached and coalesced when set. */
   cache?: CachePolicy;
+  events?: UpstreamEvents;
 }
 
 const PASSED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after'] as const;
-
-/** Connection-level errors that mean "could not reach the upstream" (undici matches on err.code). */
+/** Connection-level errors that are a timeout rather than "could not reach" (undici's err.code). */
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
 export class UpstreamService {
   readonly name: ServiceName;
+  readonly breaker: CircuitBreaker;
+  readonly quota = new QuotaGate();
   private readonly pool: Pool;
   private readonly basePath: string;
-  private readonly apiKey: string | undefined;
-  private readonly timeoutMs: number;
+  private readonly options: ServiceOptions;
   private readonly logger: Logger;
-  private readonly cache: CachePolicy | undefined;
+  private readonly events: UpstreamEvents;
+  private readonly budget = new RetryBudget();
   /** In-flight GETs by cache key: concurrent identical requests share one upstream call. */
   private readonly inflight = new Map<string, Promise<UpstreamResponse>>();
   /** The last global ETag the upstream confirmed, and when. */
   private lastValidation: { etag: string; at: number } | undefined;
-  readonly stats: ServiceStats = { sent: 0, hits: 0, misses: 0, revalidated: 0, coalesced: 0 };
+  /** The outcome of the last attempt, for /readyz. */
+  lastOutcome: { outcome: string; at: number } | undefined;
 
   constructor(options: ServiceOptions) {
-    this.cache = options.cache;
+    this.options = options;
     this.name = options.name;
     this.basePath = options.baseUrl.pathname.replace(/\/+$/, '');
-    this.apiKey = options.apiKey;
-    this.timeoutMs = options.timeoutMs;
     this.logger = options.logger.child({ upstream: options.name });
+    this.events = options.events ?? noUpstreamEvents;
+    this.breaker = new CircuitBreaker(options.retry.breakerThreshold, options.retry.breakerCooldownMs, (state) => {
+      this.events.breaker(this.name, state);
+      this.logger.warn({ state }, 'circuit breaker');
+    });
     // undici's defaults (300 s) are far too long for a gateway: every phase is bounded by the deadline.
     this.pool = new Pool(options.baseUrl.origin, {
-      connections: options.connections ?? 64,
+      connections: options.connections,
       pipelining: 1,
       keepAliveTimeout: 4_000,
       connectTimeout: Math.min(options.timeoutMs, 5_000),
@@ -105,47 +128,68 @@ export class UpstreamService {
 
   /**
    * Answers a request: GETs of a cached service through the cache, with identical concurrent GETs
-   * coalesced; anything else straight to the upstream. Throws UpstreamError only when no answer came.
+   * coalesced; anything else straight to the upstream. Throws UpstreamError only when no answer
+   * (and no stale answer) could be had.
    */
   request(req: UpstreamRequest): Promise<UpstreamResponse> {
-    if ((req.method ?? 'GET') !== 'GET' || !this.cache) return this.send(req);
-    const query = queryString(req.query);
-    const key = cacheKey(this.name, req.path, query);
+    const cache = this.options.cache;
+    if ((req.method ?? 'GET') !== 'GET' || !cache) return this.send(req);
+    const key = cacheKey(this.name, req.path, queryString(req.query));
     let shared = this.inflight.get(key);
     if (shared) {
-      this.stats.coalesced++;
+      this.events.cache(this.name, 'coalesced');
     } else {
       // The shared call is bounded by its deadline, not by one client's signal: others wait on it.
-      shared = this.throughCache(key, this.cache, { ...req, signal: undefined }).finally(() =>
-        this.inflight.delete(key),
-      );
+      shared = this.throughCache(key, cache, { ...req, signal: undefined }).finally(() => this.inflight.delete(key));
       this.inflight.set(key, shared);
     }
-    return abortable(shared, req.signal);
+    return abortable(shared, req.signal).then((response) => {
+      if (response.stale) req.onStale?.(response.stale.ageSeconds);
+      return response;
+    });
   }
 
   private async throughCache(key: string, cache: CachePolicy, req: UpstreamRequest): Promise<UpstreamResponse> {
     const entry = await cache.store.get(key);
     const now = Date.now();
-    if (entry && now - this.confirmedAt(entry.response, entry.validatedAt) < freshFor(cache, entry.response)) {
-      this.stats.hits++;
+    const confirmedAt = entry ? this.confirmedAt(entry.response, entry.validatedAt) : 0;
+    const freshMs = entry ? (entry.response.status === 404 ? cache.notFoundTtlMs : cache.ttlMs) : 0;
+    if (entry && now - confirmedAt < freshMs) {
+      this.events.cache(this.name, 'hit');
       return entry.response;
     }
-    this.stats.misses++;
+    this.events.cache(this.name, 'miss');
+    const stale = (): UpstreamResponse | undefined => {
+      if (!entry || now - confirmedAt > freshMs + cache.staleIfErrorMs) return undefined;
+      this.events.cache(this.name, 'stale');
+      return { ...entry.response, stale: { ageSeconds: Math.floor((Date.now() - confirmedAt) / 1000) } };
+    };
     const etag = entry?.response.headers.etag;
-    const response = await this.send({ ...req, ifNoneMatch: etag });
+    let response: UpstreamResponse;
+    try {
+      response = await this.send({ ...req, ifNoneMatch: etag });
+    } catch (error) {
+      const answer = error instanceof UpstreamError ? stale() : undefined;
+      if (answer) return answer;
+      throw error;
+    }
     if (response.status === 304 && entry) {
-      this.stats.revalidated++;
+      this.events.cache(this.name, 'revalidated');
       this.noteValidation(etag);
-      await cache.store.set(key, { response: entry.response, validatedAt: now }, cache.retainMs);
+      await cache.store.set(key, { response: entry.response, validatedAt: now }, this.retainMs(cache));
       return entry.response;
     }
-    // 5xx, 429 and every other failure are never cached.
+    if (response.status >= 500 || response.status === 429) return stale() ?? response;
+    // Only answers that are the resource's state are stored: 5xx, 429 and the like never are.
     if (response.status === 200 || response.status === 404) {
       this.noteValidation(response.headers.etag);
-      await cache.store.set(key, { response, validatedAt: now }, cache.retainMs);
+      await cache.store.set(key, { response, validatedAt: now }, this.retainMs(cache));
     }
     return response;
+  }
+
+  private retainMs(cache: CachePolicy): number {
+    return Math.max(cache.ttlMs, cache.notFoundTtlMs) + Math.max(cache.staleIfErrorMs, 60_000);
   }
 
   /** When the upstream last confirmed this answer: its own validation, or a later global one. */
@@ -155,19 +199,69 @@ export class UpstreamService {
   }
 
   private noteValidation(etag: string | undefined): void {
-    if (etag && this.cache?.globalEtag) this.lastValidation = { etag, at: Date.now() };
+    if (etag && this.options.cache?.globalEtag) this.lastValidation = { etag, at: Date.now() };
   }
 
-  /** Sends one request and reads the whole body. */
+  /**
+   * Sends a request through the quota gate and the breaker, retrying idempotent requests on
+   * connection errors, 429 and 502/503/504 with backoff, within the retry budget and the one
+   * deadline. Answers the last response; throws UpstreamError when none came.
+   */
   private async send(req: UpstreamRequest): Promise<UpstreamResponse> {
-    const method = req.method ?? 'GET';
-    this.stats.sent++;
-    const deadline = AbortSignal.timeout(this.timeoutMs);
+    const deadline = AbortSignal.timeout(this.options.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
+    const started = Date.now();
+    const idempotent = (req.method ?? 'GET') !== 'DELETE';
+    this.budget.deposit();
+    for (let attempt = 0; ; attempt++) {
+      const wait = this.quota.waitSeconds();
+      // The upstream said its quota is spent: asking again now would only cost more of it.
+      if (wait > 0) throw new UpstreamError(this.name, 'status', 429, wait);
+      if (!this.breaker.allow()) {
+        throw new UpstreamError(this.name, 'unavailable', undefined, this.breaker.retryAfterSeconds());
+      }
+      let delay: number;
+      let failure: UpstreamError | undefined;
+      let response: UpstreamResponse | undefined;
+      try {
+        response = await this.attempt(req, signal, deadline);
+        if (!idempotent || !RETRYABLE_STATUS.has(response.status) || attempt >= this.options.retry.retries) {
+          return response;
+        }
+        const retryAfter = parseRetryAfter(response.headers['retry-after']);
+        delay = retryAfter !== undefined ? retryAfter * 1000 : backoffMs(attempt);
+      } catch (error) {
+        if (!(error instanceof UpstreamError)) throw error;
+        if (!idempotent || error.kind === 'timeout' || attempt >= this.options.retry.retries) throw error;
+        failure = error;
+        delay = backoffMs(attempt);
+      }
+      const reason = failure ? failure.kind : String(response?.status);
+      // A retry that cannot finish inside the deadline, or beyond the budget, is not worth sending.
+      if (Date.now() + delay >= started + this.options.timeoutMs || !this.budget.tryWithdraw()) {
+        if (failure) throw failure;
+        return response!;
+      }
+      this.events.retry(this.name, reason);
+      this.logger.debug({ route: req.route, attempt: attempt + 1, reason, delay, requestId: req.requestId }, 'retrying');
+      try {
+        await sleep(delay, undefined, { signal });
+      } catch {
+        if (req.signal?.aborted) throw req.signal.reason;
+        throw new UpstreamError(this.name, 'timeout');
+      }
+    }
+  }
+
+  /** One HTTP exchange: reads the whole body, feeds the breaker, the quota gate and the metrics. */
+  private async attempt(req: UpstreamRequest, signal: AbortSignal, deadline: AbortSignal): Promise<UpstreamResponse> {
+    const method = req.method ?? 'GET';
     const headers: Record<string, string> = { accept: 'application/json' };
-    if (this.apiKey) headers['x-api-key'] = this.apiKey;
+    if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
     if (req.ifNoneMatch) headers['if-none-match'] = req.ifNoneMatch;
+    if (req.requestId) headers['x-request-id'] = req.requestId;
     const started = performance.now();
+    let outcome = 'unavailable';
     try {
       const response = await this.pool.request({
         method,
@@ -177,24 +271,37 @@ export class UpstreamService {
       });
       // Always consume the body, error answers included, so the connection goes back to the pool.
       const body = Buffer.from(await response.body.arrayBuffer());
-      const passed: Record<string, string> = {};
-      for (const name of PASSED_HEADERS) {
-        const value = response.headers[name];
-        if (typeof value === 'string') passed[name] = value;
+      const kept: Record<string, string> = {};
+      const rateLimit: Record<string, string> = {};
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (typeof value !== 'string') continue;
+        if ((PASSED_HEADERS as readonly string[]).includes(name)) kept[name] = value;
+        if (isRateLimitHeader(name)) rateLimit[name] = value;
       }
+      outcome = String(response.statusCode);
+      this.quota.observe(response.statusCode, rateLimit);
+      if (this.quota.remaining !== undefined) this.events.quotaRemaining(this.name, this.quota.remaining);
+      if (response.statusCode >= 500) this.breaker.failure();
+      else this.breaker.success();
+      return { status: response.statusCode, headers: kept, body };
+    } catch (error) {
+      if (req.signal?.aborted) {
+        outcome = 'aborted';
+        throw req.signal.reason ?? error;
+      }
+      const kind = deadline.aborted || TIMEOUT_CODES.has(errorCode(error)) ? 'timeout' : 'unavailable';
+      outcome = kind;
+      this.breaker.failure();
+      this.logger.warn({ method, route: req.route, kind, code: errorCode(error), requestId: req.requestId }, 'upstream request failed');
+      throw new UpstreamError(this.name, kind);
+    } finally {
+      const seconds = (performance.now() - started) / 1000;
+      this.lastOutcome = { outcome, at: Date.now() };
+      this.events.request(this.name, req.route, outcome, seconds);
       this.logger.debug(
-        { method, route: req.route, status: response.statusCode, ms: elapsed(started) },
+        { method, route: req.route, outcome, ms: Math.round(seconds * 10_000) / 10, requestId: req.requestId },
         'upstream request',
       );
-      return { status: response.statusCode, headers: passed, body };
-    } catch (error) {
-      if (req.signal?.aborted) throw req.signal.reason ?? error;
-      const kind = deadline.aborted || TIMEOUT_CODES.has(errorCode(error)) ? 'timeout' : 'unavailable';
-      this.logger.warn(
-        { method, route: req.route, kind, code: errorCode(error), ms: elapsed(started) },
-        'upstream request failed',
-      );
-      throw new UpstreamError(this.name, kind);
     }
   }
 
@@ -220,12 +327,7 @@ export class UpstreamService {
   }
 
   statusError(response: UpstreamResponse): UpstreamError {
-    return new UpstreamError(
-      this.name,
-      'status',
-      response.status,
-      parseRetryAfter(response.headers['retry-after']),
-    );
+    return new UpstreamError(this.name, 'status', response.status, parseRetryAfter(response.headers['retry-after']));
   }
 
   async close(): Promise<void> {
@@ -243,10 +345,6 @@ function queryString(query: UpstreamRequest['query']): string {
   }
   const text = params.toString();
   return text ? `?${text}` : '';
-}
-
-function freshFor(cache: CachePolicy, response: UpstreamResponse): number {
-  return response.status === 404 ? cache.notFoundTtlMs : cache.ttlMs;
 }
 
 /** Waits for a shared promise, but lets one waiter leave when its own client goes away. */
@@ -271,8 +369,4 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
 
 function errorCode(error: unknown): string {
   return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'UNKNOWN';
-}
-
-function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 10) / 10;
 }

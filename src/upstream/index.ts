@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { ServiceName } from '../errors.js';
+import type { UpstreamEvents } from '../metrics.js';
 import { MemoryStore, RedisStore, type CacheStore } from './cache.js';
 import { UpstreamService, type CachePolicy } from './http.js';
 import { createMetadataClient } from './metadata.js';
@@ -26,13 +27,13 @@ function createStore(config: Config, logger: Logger): CacheStore {
 }
 
 /** One pool per upstream service, created at start and closed on shutdown. */
-export function createUpstreams(config: Config, logger: Logger) {
+export function createUpstreams(config: Config, logger: Logger, events?: UpstreamEvents) {
   const store = createStore(config, logger);
   const policy = (globalEtag: boolean): CachePolicy => ({
     store,
     ttlMs: config.cacheTtlMs,
     notFoundTtlMs: config.cacheNotFoundTtlMs,
-    retainMs: config.cacheTtlMs + Math.max(config.staleIfErrorMs, 60_000),
+    staleIfErrorMs: config.staleIfErrorMs,
     globalEtag,
   });
   const service = (name: ServiceName, baseUrl: URL, cache?: CachePolicy) =>
@@ -43,7 +44,14 @@ export function createUpstreams(config: Config, logger: Logger) {
       apiKey: name === 'platform' ? undefined : config.hiroApiKey,
       timeoutMs: config.upstreamTimeoutMs,
       logger,
+      connections: config.upstreamMaxConnections,
+      retry: {
+        retries: config.upstreamRetries,
+        breakerThreshold: config.breakerThreshold,
+        breakerCooldownMs: config.breakerCooldownMs,
+      },
       cache,
+      events,
     });
   const services = [
     service('metadata', config.metadataUrl, policy(false)),

@@ -1,4 +1,4 @@
-import type { UpstreamRequest, UpstreamService } from './http.js';
+import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
 import type { ApiStatusResponse } from './types.js';
 
 /** Token Metadata API (status only). */
@@ -6,8 +6,8 @@ export function createMetadataClient(service: UpstreamService) {
   return {
     service,
     statusRequest: (): UpstreamRequest => ({ path: '/metadata/v1', route: '/metadata/v1' }),
-    status(signal?: AbortSignal) {
-      return service.json<ApiStatusResponse>({ ...this.statusRequest(), signal }) as Promise<ApiStatusResponse>;
+    status(call: CallOptions = {}) {
+      return service.json<ApiStatusResponse>({ ...this.statusRequest(), ...call }) as Promise<ApiStatusResponse>;
     },
   };
 }

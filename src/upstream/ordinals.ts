@@ -1,4 +1,4 @@
-import type { UpstreamRequest, UpstreamService } from './http.js';
+import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
 import { joinPath, segment } from './paths.js';
 import type { Brc20TokenDetailsResponse, InscriptionTransfer, Page } from './types.js';
 
@@ -30,12 +30,12 @@ export function createOrdinalsClient(service: UpstreamService) {
       query: { block, offset: page.offset, limit: page.limit },
     }),
     /** Null when the token does not exist (the upstream's 404). */
-    brc20Token(ticker: string, signal?: AbortSignal) {
-      return service.json<Brc20TokenDetailsResponse>({ ...this.brc20TokenRequest(ticker), signal }, 'null');
+    brc20Token(ticker: string, call: CallOptions = {}) {
+      return service.json<Brc20TokenDetailsResponse>({ ...this.brc20TokenRequest(ticker), ...call }, 'null');
     },
     /** Null when the upstream reports the block unknown (404). */
-    transfers(block: string, page: PageQuery, signal?: AbortSignal) {
-      return service.json<Page<InscriptionTransfer>>({ ...this.transfersRequest(block, page), signal }, 'null');
+    transfers(block: string, page: PageQuery, call: CallOptions = {}) {
+      return service.json<Page<InscriptionTransfer>>({ ...this.transfersRequest(block, page), ...call }, 'null');
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { UpstreamRequest, UpstreamService } from './http.js';
+import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
 import { joinPath, proxyPath, segment } from './paths.js';
 import type { ChainhookDeletion } from './types.js';
 
@@ -21,14 +21,14 @@ export function createPlatformClient(service: UpstreamService) {
       };
     },
     /** Exactly one DELETE, never retried: the answer decides, whatever it is. */
-    async deleteChainhook(apiKey: string, uuid: string, signal?: AbortSignal): Promise<ChainhookDeletion> {
-      const response = await service.request({ ...this.deleteChainhookRequest(apiKey, uuid), signal });
+    async deleteChainhook(apiKey: string, uuid: string, call: CallOptions = {}): Promise<ChainhookDeletion> {
+      const response = await service.request({ ...this.deleteChainhookRequest(apiKey, uuid), ...call });
       if (response.status < 200 || response.status >= 300) throw service.statusError(response);
       return service.parse<ChainhookDeletion>(response);
     },
     /** The node's JSON; a 2xx answer that is not JSON comes back as a string. */
-    async bitcoinNode(apiKey: string, path: string, signal?: AbortSignal): Promise<unknown> {
-      const response = await service.request({ ...this.bitcoinNodeRequest(apiKey, path), signal });
+    async bitcoinNode(apiKey: string, path: string, call: CallOptions = {}): Promise<unknown> {
+      const response = await service.request({ ...this.bitcoinNodeRequest(apiKey, path), ...call });
       if (response.status < 200 || response.status >= 300) throw service.statusError(response);
       const isJson = /^application\/([\w.+-]*\+)?json\b/i.test(response.headers['content-type'] ?? '');
       return isJson ? service.parse(response) : response.body.toString('utf8');

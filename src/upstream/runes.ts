@@ -1,4 +1,4 @@
-import type { UpstreamRequest, UpstreamService } from './http.js';
+import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
 import type { PageQuery } from './ordinals.js';
 import type { Page, RuneEtching } from './types.js';
 
@@ -11,8 +11,8 @@ export function createRunesClient(service: UpstreamService) {
       route: '/runes/v1/etchings',
       query: { offset: page.offset, limit: page.limit },
     }),
-    etchings(page: PageQuery, signal?: AbortSignal) {
-      return service.json<Page<RuneEtching>>({ ...this.etchingsRequest(page), signal }) as Promise<Page<RuneEtching>>;
+    etchings(page: PageQuery, call: CallOptions = {}) {
+      return service.json<Page<RuneEtching>>({ ...this.etchingsRequest(page), ...call }) as Promise<Page<RuneEtching>>;
     },
   };
 }

@@ -1,0 +1,114 @@
+/**
+ * Prometheus metrics. Labels are route templates, services, operation types and error codes: a
+ * bounded set that never holds a raw path, a ticker or a key.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ServiceName } from './errors.js';
+
+export type CacheEvent = 'hit' | 'miss' | 'revalidated' | 'stale' | 'coalesced';
+
+/** What the upstream layer reports; it knows nothing of Prometheus. */
+export interface UpstreamEvents {
+  request(service: ServiceName, route: string, outcome: string, seconds: number): void;
+  retry(service: ServiceName, reason: string): void;
+  breaker(service: ServiceName, state: 'closed' | 'open' | 'half-open'): void;
+  cache(service: ServiceName, event: CacheEvent): void;
+  quotaRemaining(service: ServiceName, remaining: number): void;
+}
+
+export const noUpstreamEvents: UpstreamEvents = {
+  request() {},
+  retry() {},
+  breaker() {},
+  cache() {},
+  quotaRemaining() {},
+};
+
+const BREAKER_VALUE = { closed: 0, 'half-open': 1, open: 2 } as const;
+
+export function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'satgate_' });
+  const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+  const graphqlOperations = new Counter({
+    name: 'satgate_graphql_operations_total',
+    help: 'GraphQL operations by type',
+    labelNames: ['operation'],
+    registers: [registry],
+  });
+  const graphqlDuration = new Histogram({
+    name: 'satgate_graphql_duration_seconds',
+    help: 'GraphQL operation duration',
+    labelNames: ['operation'],
+    buckets: latencyBuckets,
+    registers: [registry],
+  });
+  const graphqlErrors = new Counter({
+    name: 'satgate_graphql_errors_total',
+    help: 'GraphQL errors by extensions.code',
+    labelNames: ['code'],
+    registers: [registry],
+  });
+  const restRequests = new Histogram({
+    name: 'satgate_rest_request_duration_seconds',
+    help: 'REST compatibility requests by route template and status',
+    labelNames: ['route', 'status'],
+    buckets: latencyBuckets,
+    registers: [registry],
+  });
+  const upstreamRequests = new Histogram({
+    name: 'satgate_upstream_request_duration_seconds',
+    help: 'Upstream requests by service, route template and outcome (HTTP status, timeout, unavailable)',
+    labelNames: ['service', 'route', 'outcome'],
+    buckets: latencyBuckets,
+    registers: [registry],
+  });
+  const retries = new Counter({
+    name: 'satgate_upstream_retries_total',
+    help: 'Upstream retries by service and reason',
+    labelNames: ['service', 'reason'],
+    registers: [registry],
+  });
+  const breakerState = new Gauge({
+    name: 'satgate_upstream_breaker_state',
+    help: 'Circuit breaker state by service: 0 closed, 1 half-open, 2 open',
+    labelNames: ['service'],
+    registers: [registry],
+  });
+  const cacheEvents = new Counter({
+    name: 'satgate_cache_events_total',
+    help: 'Response cache events by service: hit, miss, revalidated (304), stale (served past freshness on failure), coalesced',
+    labelNames: ['service', 'event'],
+    registers: [registry],
+  });
+  const quotaRemaining = new Gauge({
+    name: 'satgate_upstream_quota_remaining',
+    help: 'The lowest remaining request count the upstream reported in its rate-limit headers',
+    labelNames: ['service'],
+    registers: [registry],
+  });
+  for (const service of ['metadata', 'ordinals', 'runes', 'platform']) breakerState.set({ service }, 0);
+
+  const upstream: UpstreamEvents = {
+    request: (service, route, outcome, seconds) => upstreamRequests.observe({ service, route, outcome }, seconds),
+    retry: (service, reason) => retries.inc({ service, reason }),
+    breaker: (service, state) => breakerState.set({ service }, BREAKER_VALUE[state]),
+    cache: (service, event) => cacheEvents.inc({ service, event }),
+    quotaRemaining: (service, remaining) => quotaRemaining.set({ service }, remaining),
+  };
+
+  return {
+    registry,
+    upstream,
+    graphqlOperation(operation: string, seconds: number, errorCodes: string[]) {
+      graphqlOperations.inc({ operation });
+      graphqlDuration.observe({ operation }, seconds);
+      for (const code of errorCodes) graphqlErrors.inc({ code });
+    },
+    restRequest(route: string, status: number, seconds: number) {
+      restRequests.observe({ route, status: String(status) }, seconds);
+    },
+  };
+}
+export type Metrics = ReturnType<typeof createMetrics>;
