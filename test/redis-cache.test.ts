@@ -87,6 +87,23 @@ test('an answer cached by one gateway instance is served by another without an u
   expect(sample.requests.map((r) => r.url)).toEqual(['/ordinals/v1/brc-20/tokens/ordi']);
 });
 
+test("a quota block one instance learns stops the other's upstream calls too", async () => {
+  sample.inject({ path: '/runes/*', times: 1, status: 429, headers: { 'retry-after': '30' }, body: {} });
+  const limited = await a.graphql('{ etchings { total } }');
+  expect(limited.body.errors?.map((e) => [e.extensions?.code, e.extensions?.retryAfter])).toEqual([['RATE_LIMITED', 30]]);
+  sample.clearLog();
+  // B learns of it through Redis (polled every 500 ms), then answers without asking.
+  let blocked = false;
+  for (let attempt = 0; attempt < 30 && !blocked; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const answer = await b.graphql('{ etchings(limit: 3) { total } }');
+    blocked = answer.body.errors?.[0]?.extensions?.code === 'RATE_LIMITED';
+    if (!blocked) sample.clearLog();
+  }
+  expect(blocked).toBe(true);
+  expect(sample.requests).toEqual([]);
+});
+
 test('with Redis stopped, answers come from the upstream, correct, and the outage is logged once', async () => {
   await stopRedis(redis);
   sample.clearLog();

@@ -15,6 +15,7 @@ import { UpstreamError, parseRetryAfter, type ServiceName } from '../errors.js';
 import { noUpstreamEvents, type UpstreamEvents } from '../metrics.js';
 import { cacheKey, type CacheStore } from './cache.js';
 import { CircuitBreaker, QuotaGate, RetryBudget, backoffMs, isRateLimitHeader } from './resilience.js';
+import type { SharedSignals } from './shared-state.js';
 
 export interface UpstreamRequest {
   method?: 'GET' | 'HEAD' | 'DELETE';
@@ -81,6 +82,8 @@ export interface ServiceOptions {
   /** GETs are cached and coalesced when set. */
   cache?: CachePolicy;
   events?: UpstreamEvents;
+  /** With Redis: quota blocks and breaker openings are told to the other workers and replicas. */
+  shared?: SharedSignals;
 }
 
 const PASSED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after'] as const;
@@ -91,7 +94,7 @@ const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 export class UpstreamService {
   readonly name: ServiceName;
   readonly breaker: CircuitBreaker;
-  readonly quota = new QuotaGate();
+  readonly quota: QuotaGate;
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly options: ServiceOptions;
@@ -111,9 +114,11 @@ export class UpstreamService {
     this.basePath = options.baseUrl.pathname.replace(/\/+$/, '');
     this.logger = options.logger.child({ upstream: options.name });
     this.events = options.events ?? noUpstreamEvents;
+    this.quota = new QuotaGate((until) => options.shared?.quotaBlocked(this.name, until));
     this.breaker = new CircuitBreaker(options.retry.breakerThreshold, options.retry.breakerCooldownMs, (state) => {
       this.events.breaker(this.name, state);
       this.logger.warn({ state }, 'circuit breaker');
+      if (state === 'open') options.shared?.breakerOpened(this.name, this.breaker.openUntilTime);
     });
     // undici's defaults (300 s) are far too long for a gateway: every phase is bounded by the deadline.
     this.pool = new Pool(options.baseUrl.origin, {

@@ -4,16 +4,16 @@ import type { Config } from '../config.js';
 import type { ServiceName } from '../errors.js';
 import type { UpstreamEvents } from '../metrics.js';
 import { MemoryStore, RedisStore, type CacheStore } from './cache.js';
+import { createSharedSignals } from './shared-state.js';
 import { UpstreamService, type CachePolicy } from './http.js';
 import { createMetadataClient } from './metadata.js';
 import { createOrdinalsClient } from './ordinals.js';
 import { createPlatformClient } from './platform.js';
 import { createRunesClient } from './runes.js';
 
-/** Redis, when configured, is a cache only: it may be down, and must never stall a request. */
-function createStore(config: Config, logger: Logger): CacheStore {
-  if (!config.redisUrl) return new MemoryStore(config.cacheMaxBytes);
-  const redis = new Redis(config.redisUrl.href, {
+/** Redis, when configured, is a cache and a signal board only: it may be down, and must never stall a request. */
+function createRedis(url: URL): Redis {
+  const redis = new Redis(url.href, {
     lazyConnect: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
@@ -23,12 +23,16 @@ function createStore(config: Config, logger: Logger): CacheStore {
   });
   // Failures are reported by the store, once per outage; ioredis would otherwise log every retry.
   redis.on('error', () => {});
-  return new RedisStore(redis, logger.child({ component: 'cache' }));
+  return redis;
 }
 
 /** One pool per upstream service, created at start and closed on shutdown. */
 export function createUpstreams(config: Config, logger: Logger, events?: UpstreamEvents) {
-  const store = createStore(config, logger);
+  const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
+  const store: CacheStore = redis
+    ? new RedisStore(redis, logger.child({ component: 'cache' }))
+    : new MemoryStore(config.cacheMaxBytes);
+  const shared = redis ? createSharedSignals(redis, logger) : undefined;
   const policy = (globalEtag: boolean): CachePolicy => ({
     store,
     ttlMs: config.cacheTtlMs,
@@ -52,6 +56,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
       },
       cache,
       events,
+      shared,
     });
   const services = [
     service('metadata', config.metadataUrl, policy(false)),
@@ -62,6 +67,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
     service('platform', config.platformUrl),
   ] as const;
   const [metadata, ordinals, runes, platform] = services;
+  shared?.start([...services]);
   return {
     metadata: createMetadataClient(metadata),
     ordinals: createOrdinalsClient(ordinals),
@@ -70,6 +76,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
     store,
     services,
     async close() {
+      shared?.stop();
       await Promise.all(services.map((s) => s.close()));
       await store.close();
     },

@@ -92,6 +92,19 @@ export class CircuitBreaker {
     }
   }
 
+  /** Opens the breaker until `until` (another replica saw the service fail), unless it already is. */
+  openUntil(until: number, now = Date.now()): void {
+    if (this.state === 'open' || until <= now) return;
+    this.openedAt = until - this.cooldownMs;
+    this.probing = false;
+    this.set('open');
+  }
+
+  /** When an open breaker lets its probe through; 0 when not open. */
+  get openUntilTime(): number {
+    return this.state === 'open' ? this.openedAt + this.cooldownMs : 0;
+  }
+
   /** Seconds until a probe may go, for clients' retryAfter. */
   retryAfterSeconds(now = Date.now()): number {
     return Math.max(1, Math.ceil((this.openedAt + this.cooldownMs - now) / 1000));
@@ -109,6 +122,10 @@ export class CircuitBreaker {
  */
 export class QuotaGate {
   private blockedUntil = 0;
+
+  /** `onBlock` is told of each new block learned from the upstream (to share it with replicas). */
+  constructor(private readonly onBlock: (until: number) => void = () => {}) {}
+
   /** The last remaining count the upstream reported (most specific header wins), if any. */
   remaining: number | undefined;
 
@@ -118,11 +135,11 @@ export class QuotaGate {
     if (remaining !== undefined) this.remaining = remaining;
     const retryAfter = status === 429 ? parseRetryAfter(headers['retry-after'], now) : undefined;
     if (retryAfter !== undefined) {
-      this.blockUntil(now + retryAfter * 1000);
+      this.learn(now + retryAfter * 1000);
     } else if (remaining === 0) {
       const reset = parseSeconds(headers['ratelimit-reset']);
       // The docs say Unix time; the IETF draft says seconds from now. Small values are a delta.
-      if (reset !== undefined) this.blockUntil(reset > 1e9 ? reset * 1000 : now + reset * 1000);
+      if (reset !== undefined) this.learn(reset > 1e9 ? reset * 1000 : now + reset * 1000);
     }
   }
 
@@ -131,8 +148,19 @@ export class QuotaGate {
     return this.blockedUntil > now ? Math.ceil((this.blockedUntil - now) / 1000) : 0;
   }
 
+  /** Applies a block, learned here or from another replica. */
   blockUntil(until: number): void {
     this.blockedUntil = Math.max(this.blockedUntil, until);
+  }
+
+  get until(): number {
+    return this.blockedUntil;
+  }
+
+  private learn(until: number): void {
+    if (until <= this.blockedUntil) return;
+    this.blockUntil(until);
+    this.onBlock(until);
   }
 }
 
