@@ -48,6 +48,22 @@ export interface Config {
   requestTimeoutMs: number;
   /** How long SIGTERM waits for in-flight requests before closing their connections. */
   shutdownTimeoutMs: number;
+  /** Query shape limits, checked before anything executes. */
+  maxQueryTokens: number;
+  maxQueryDepth: number;
+  maxAliases: number;
+  maxDirectives: number;
+  /** 10 per upstream call plus 1 per page item a query may return. */
+  maxQueryCost: number;
+  maxBodyBytes: number;
+  /** Largest upstream answer read; a bigger one is an upstream error. */
+  upstreamMaxResponseBytes: number;
+  /** Allowed browser origins: `*` or a list. */
+  corsOrigins: string[];
+  /** When set, only the documents in this JSON file (`{ "<id>": "<document>" }`) run. */
+  persistedOperations: string | undefined;
+  /** GraphQL batching (several operations in one request): 0 is off. */
+  batchLimit: number;
 }
 
 export class ConfigError extends Error {
@@ -120,6 +136,16 @@ export function loadConfig(env: Env): Config {
     maxConcurrentUpstreamCallsPerRequest: integer(env, 'MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST', 20, 1, 1000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1_000, 600_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    maxQueryTokens: integer(env, 'MAX_QUERY_TOKENS', 2_000, 50, 1_000_000),
+    maxQueryDepth: integer(env, 'MAX_QUERY_DEPTH', 8, 2, 100),
+    maxAliases: integer(env, 'MAX_ALIASES', 30, 0, 10_000),
+    maxDirectives: integer(env, 'MAX_DIRECTIVES', 10, 0, 10_000),
+    maxQueryCost: integer(env, 'MAX_QUERY_COST', 1_000, 10, 1_000_000),
+    maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 100 * 1024, 1024, 100 * 1024 * 1024),
+    upstreamMaxResponseBytes: integer(env, 'UPSTREAM_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1024, 2 ** 31),
+    corsOrigins: corsOrigins(env),
+    persistedOperations: read(env, 'PERSISTED_OPERATIONS'),
+    batchLimit: integer(env, 'GRAPHQL_BATCH_LIMIT', 0, 0, 100),
   };
 }
 
@@ -138,4 +164,14 @@ function redisUrl(env: Env): URL | undefined {
 function workers(env: Env): number {
   if (read(env, 'WORKERS')?.toLowerCase() === 'auto') return availableParallelism();
   return integer(env, 'WORKERS', 1, 1, 256);
+}
+
+function corsOrigins(env: Env): string[] {
+  const origins = (read(env, 'CORS_ORIGINS') ?? '*').split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (origin !== '*' && !/^https?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(origin)) {
+      throw new ConfigError(`CORS_ORIGINS must be * or a comma-separated list of origins like https://app.example, got "${origin}"`);
+    }
+  }
+  return origins;
 }

@@ -22,7 +22,7 @@ export class UpstreamError extends Error {
   override name = 'UpstreamError';
   constructor(
     readonly service: ServiceName,
-    readonly kind: 'timeout' | 'unavailable' | 'status' | 'invalid-body',
+    readonly kind: 'timeout' | 'unavailable' | 'status' | 'invalid-body' | 'too-large',
     readonly status?: number,
     /** Seconds, from the upstream's Retry-After. */
     readonly retryAfter?: number,
@@ -39,6 +39,8 @@ function describe(service: ServiceName, kind: UpstreamError['kind'], status?: nu
       return `The ${service} service could not be reached`;
     case 'invalid-body':
       return `The ${service} service sent an answer that is not valid JSON`;
+    case 'too-large':
+      return `The ${service} service sent an answer larger than the gateway accepts`;
     case 'status':
       return `The ${service} service answered with HTTP ${status}`;
   }
@@ -65,7 +67,7 @@ export function toGraphQLError(error: UpstreamError): GraphQLError {
 function graphQLCode(error: UpstreamError): ErrorCode {
   if (error.kind === 'timeout') return 'UPSTREAM_TIMEOUT';
   if (error.kind === 'unavailable') return 'UPSTREAM_UNAVAILABLE';
-  if (error.kind === 'invalid-body') return 'UPSTREAM_ERROR';
+  if (error.kind === 'invalid-body' || error.kind === 'too-large') return 'UPSTREAM_ERROR';
   switch (error.status) {
     case 401:
       return 'UNAUTHENTICATED';

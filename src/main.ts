@@ -4,6 +4,7 @@ import { createServer as createHttpServer } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
+import { loadPersistedOperations } from './hardening.js';
 import { createMetrics } from './metrics.js';
 import { createServer } from './server.js';
 import { createUpstreams } from './upstream/index.js';
@@ -15,11 +16,12 @@ export interface StartOptions {
 
 export async function start(env: Record<string, string | undefined> = process.env, options: StartOptions = {}) {
   const config = loadConfig(env);
+  const persistedOperations = config.persistedOperations ? loadPersistedOperations(config.persistedOperations) : undefined;
   const logger = createLogger(config.logLevel, options.logDestination);
   const metrics = createMetrics();
   const upstreams = createUpstreams(config, logger, metrics.upstream);
   let draining = false;
-  const yoga = createServer({ config, upstreams, logger, metrics, isDraining: () => draining });
+  const yoga = createServer({ config, upstreams, logger, metrics, isDraining: () => draining, persistedOperations });
   const http = createHttpServer(yoga);
   // A client gets this long to send its request; upstream waits are bounded by UPSTREAM_TIMEOUT_MS.
   http.requestTimeout = config.requestTimeoutMs;

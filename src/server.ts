@@ -2,6 +2,10 @@
  * createServer: the yoga instance with the REST layer, GraphiQL, health and operator endpoints. It
  * never listens: main.ts and the tests decide where it runs.
  */
+import { useAPQ } from '@graphql-yoga/plugin-apq';
+import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
+import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
+import { GraphQLError } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -9,6 +13,7 @@ import { createContext } from './context.js';
 import { maskError } from './errors.js';
 import { DEFAULT_QUERY, renderGraphiQL, useGraphiQLAssets } from './graphiql.js';
 import { useHttpCaching } from './http-caching.js';
+import { useQueryLimits, useSecretScrubbing } from './hardening.js';
 import { redactPath } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { useGraphQLMetrics, useOperations, useStaleMarker } from './ops.js';
@@ -23,9 +28,18 @@ export interface ServerDeps {
   logger: Logger;
   metrics: Metrics;
   isDraining?: () => boolean;
+  /** PERSISTED_OPERATIONS, loaded: only these documents run. */
+  persistedOperations?: Map<string, string>;
 }
 
-export function createServer({ config, upstreams, logger, metrics, isDraining = () => false }: ServerDeps) {
+export function createServer({ config, upstreams, logger, metrics, isDraining = () => false, persistedOperations }: ServerDeps) {
+  const trusted: Plugin = persistedOperations
+    ? usePersistedOperations({
+        getPersistedOperation: (id) => persistedOperations.get(id) ?? null,
+        allowArbitraryOperations: false,
+      })
+    : // Automatic persisted queries: a client may send a hash instead of the document, so GET URLs stay short and cacheable.
+      useAPQ();
   return createYoga({
     schema,
     context: createContext(upstreams, logger, {
@@ -38,11 +52,31 @@ export function createServer({ config, upstreams, logger, metrics, isDraining = 
     graphiql: { title: 'satgate', defaultQuery: DEFAULT_QUERY, shouldPersistHeaders: false },
     renderGraphiQL,
     maskedErrors: { maskError },
+    cors: {
+      origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
+      methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+      allowedHeaders: ['content-type', 'x-api-key', 'x-request-id', 'if-none-match', 'x-graphql-yoga-csrf', 'apollo-require-preflight'],
+      exposedHeaders: ['etag', 'x-request-id', 'retry-after', 'age', 'warning'],
+    },
+    batching: config.batchLimit > 0 ? { limit: config.batchLimit } : false,
     // yoga's own logger would print at its own levels; ours is structured and redacted.
     logging: false,
     plugins: [
       useRequestId(),
       useAccessLog(logger),
+      useQueryLimits({
+        maxTokens: config.maxQueryTokens,
+        maxDepth: config.maxQueryDepth,
+        maxAliases: config.maxAliases,
+        maxDirectives: config.maxDirectives,
+        maxCost: config.maxQueryCost,
+        maxBodyBytes: config.maxBodyBytes,
+      }),
+      // Browsers send "simple" GETs and form POSTs without a preflight: those must carry a custom header.
+      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'] }),
+      trusted,
+      useSecretScrubbing(),
+      useUnexpectedErrorIds(),
       useOperations({ upstreams, metrics, isDraining }),
       useGraphiQLAssets(),
       useRestCompat(upstreams, logger, metrics),
@@ -73,6 +107,28 @@ function useAccessLog(logger: Logger): Plugin {
         },
         'request',
       );
+    },
+  };
+}
+
+/** A masked (unexpected) error names the request id, so an operator can find it in the logs. */
+function useUnexpectedErrorIds(): Plugin {
+  return {
+    onResultProcess({ request, result, setResult }) {
+      if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors?.length) return;
+      if (!result.errors.some((e) => e.extensions?.unexpected)) return;
+      const requestId = requestIdOf(request);
+      setResult({
+        ...result,
+        errors: result.errors.map((error) =>
+          error.extensions?.unexpected
+            ? new GraphQLError(`Unexpected error (request ${requestId})`, {
+                path: error.path,
+                extensions: { code: 'INTERNAL_SERVER_ERROR', requestId },
+              })
+            : error,
+        ),
+      });
     },
   };
 }

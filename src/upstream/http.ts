@@ -78,6 +78,8 @@ export interface ServiceOptions {
   logger: Logger;
   /** The pool's connection cap: requests beyond it queue in the pool. */
   connections: number;
+  /** A larger answer is refused (UPSTREAM_ERROR), never buffered. */
+  maxResponseBytes: number;
   retry: RetryPolicy;
   /** GETs are cached and coalesced when set. */
   cache?: CachePolicy;
@@ -128,6 +130,7 @@ export class UpstreamService {
       connectTimeout: Math.min(options.timeoutMs, 5_000),
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
+      maxResponseSize: options.maxResponseBytes,
     });
   }
 
@@ -237,7 +240,8 @@ export class UpstreamService {
         delay = retryAfter !== undefined ? retryAfter * 1000 : backoffMs(attempt);
       } catch (error) {
         if (!(error instanceof UpstreamError)) throw error;
-        if (!idempotent || error.kind === 'timeout' || attempt >= this.options.retry.retries) throw error;
+        // Only "could not reach" is worth another try: a timeout used the deadline up.
+        if (!idempotent || error.kind !== 'unavailable' || attempt >= this.options.retry.retries) throw error;
         failure = error;
         delay = backoffMs(attempt);
       }
@@ -294,10 +298,16 @@ export class UpstreamService {
         outcome = 'aborted';
         throw req.signal.reason ?? error;
       }
-      const kind = deadline.aborted || TIMEOUT_CODES.has(errorCode(error)) ? 'timeout' : 'unavailable';
+      const code = errorCode(error);
+      const kind =
+        code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE'
+          ? 'too-large'
+          : deadline.aborted || TIMEOUT_CODES.has(code)
+            ? 'timeout'
+            : 'unavailable';
       outcome = kind;
       this.breaker.failure();
-      this.logger.warn({ method, route: req.route, kind, code: errorCode(error), requestId: req.requestId }, 'upstream request failed');
+      this.logger.warn({ method, route: req.route, kind, code, requestId: req.requestId }, 'upstream request failed');
       throw new UpstreamError(this.name, kind);
     } finally {
       const seconds = (performance.now() - started) / 1000;

@@ -17,7 +17,7 @@ function createRedis(url: URL): Redis {
     lazyConnect: false,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
-    commandTimeout: 250,
+    commandTimeout: 500,
     connectTimeout: 1000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
@@ -49,6 +49,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
       timeoutMs: config.upstreamTimeoutMs,
       logger,
       connections: config.upstreamMaxConnections,
+      maxResponseBytes: config.upstreamMaxResponseBytes,
       retry: {
         retries: config.upstreamRetries,
         breakerThreshold: config.breakerThreshold,

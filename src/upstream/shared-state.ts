@@ -15,8 +15,8 @@ export interface SharedSignals {
 
 export interface SharedTarget {
   name: ServiceName;
-  quota: { blockUntil(until: number): void };
-  breaker: { openUntil(until: number): void };
+  quota: { blockUntil(until: number): void; readonly until: number };
+  breaker: { openUntil(until: number): void; readonly openUntilTime: number };
 }
 
 const key = (kind: 'quota' | 'breaker', service: ServiceName) => `satgate:v1:${kind}:${service}`;
@@ -33,10 +33,17 @@ export function createSharedSignals(redis: Redis, logger: Logger) {
   return {
     quotaBlocked: (service: ServiceName, until: number) => publish('quota', service, until),
     breakerOpened: (service: ServiceName, until: number) => publish('breaker', service, until),
-    /** Applies the other replicas' signals every `intervalMs`. */
+    /**
+     * Every `intervalMs`: publishes this instance's live signals again (a publish lost to a Redis
+     * hiccup is repaired on the next tick), then applies the other instances' signals.
+     */
     start(targets: SharedTarget[], intervalMs = 500) {
       const keys = targets.flatMap((t) => [key('quota', t.name), key('breaker', t.name)]);
       timer = setInterval(() => {
+        for (const target of targets) {
+          publish('quota', target.name, target.quota.until);
+          publish('breaker', target.name, target.breaker.openUntilTime);
+        }
         redis
           .mget(keys)
           .then((values) => {
