@@ -1,0 +1,211 @@
+/**
+ * Hostile queries and HTTP hygiene: every limit answers a clear error naming it, before any
+ * upstream call; introspection still works; trusted-operations modes; CSRF, CORS, body size,
+ * batching, mutations over GET.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getIntrospectionQuery, GraphQLError } from 'graphql';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { maskError } from '../src/errors.js';
+import { startStack, type Stack } from './harness.js';
+
+describe('query limits', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ MAX_QUERY_DEPTH: '3', MAX_ALIASES: '5', MAX_DIRECTIVES: '3', MAX_QUERY_COST: '150', MAX_QUERY_TOKENS: '400' });
+  });
+  afterAll(() => stack.close());
+
+  const aliases = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: status { status }`).join(' ')} }`;
+
+  test.each([
+    [
+      'depth',
+      '{ transfers(block: 1) { results { from { address } } } etchings { results { location { txId } } } }',
+      { message: 'Query depth 4 exceeds the limit of 3', extensions: { code: 'QUERY_TOO_COMPLEX', limit: 3, actual: 4 } },
+    ],
+    [
+      'aliases',
+      aliases(6),
+      { message: '6 aliases exceed the limit of 5', extensions: { code: 'QUERY_TOO_COMPLEX', limit: 5, actual: 6 } },
+    ],
+    [
+      'directives',
+      '{ status @include(if: true) { status @skip(if: false) serverVersion @include(if: true) chainTip @skip(if: false) { blockHeight } } }',
+      { message: '4 directives exceed the limit of 3', extensions: { code: 'QUERY_TOO_COMPLEX', limit: 3, actual: 4 } },
+    ],
+  ])('%s over the limit is refused before any upstream call', async (_name, query, error) => {
+    stack.sample.clearLog();
+    const answer = await stack.graphql(query);
+    expect(answer.body).toMatchObject({ errors: [error] });
+    expect(answer.body.data).toBeUndefined();
+    expect(stack.upstreamCalls()).toEqual([]);
+  });
+
+  test('cost counts 10 per upstream call and 1 per page item; over MAX_QUERY_COST nothing is sent', async () => {
+    // 2 × (10 + 60) = 140 is within 150 ...
+    const within = '{ a: etchings(limit: 60) { total } b: etchings(limit: 60, offset: 60) { total } }';
+    expect((await stack.graphql(within)).body.errors).toBeUndefined();
+    stack.sample.clearLog();
+    // ... and one more page of 1 (10 + 1) tips it over.
+    const over = await stack.graphql(within.replace(/ }$/, ' c: etchings(limit: 1) { total } }'));
+    expect(over.body).toEqual({
+      errors: [
+        {
+          message: 'Query cost 151 exceeds the limit of 150 (10 per upstream call, 1 per page item)',
+          extensions: { code: 'QUERY_TOO_COMPLEX', limit: 150, actual: 151 },
+        },
+      ],
+    });
+    expect(stack.upstreamCalls()).toEqual([]);
+  });
+
+  test('a depth of 3 passes (the limit is "more than")', async () => {
+    const answer = await stack.graphql('{ transfers(block: 775700, limit: 1) { results { id } } }');
+    expect(answer.body.errors).toBeUndefined();
+  });
+
+  test('tokens over MAX_QUERY_TOKENS are refused at parse time', async () => {
+    stack.sample.clearLog();
+    const answer = await stack.graphql(`{ status { ${'status '.repeat(400)} } }`);
+    expect(answer.body.errors?.[0]?.message).toBe('Syntax Error: Document contains more that 400 tokens. Parsing aborted.');
+    expect(stack.upstreamCalls()).toEqual([]);
+  });
+
+  test('introspection (what GraphiQL sends) is not limited by depth or cost', async () => {
+    const stackWithDefaults = await startStack();
+    try {
+      const answer = await stackWithDefaults.graphql(getIntrospectionQuery());
+      expect(answer.body.errors).toBeUndefined();
+      expect((answer.body.data as { __schema: { queryType: { name: string } } }).__schema.queryType).toEqual({ name: 'Query', kind: 'OBJECT' });
+    } finally {
+      await stackWithDefaults.close();
+    }
+  });
+});
+
+describe('HTTP hygiene', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ MAX_BODY_BYTES: '2048', CORS_ORIGINS: 'https://app.example' });
+  });
+  afterAll(() => stack.close());
+
+  test('a GET without a custom header is refused (CSRF prevention); with one it runs', async () => {
+    const url = `${stack.gatewayUrl}/graphql?query=${encodeURIComponent('{ status { status } }')}`;
+    const bare = await fetch(url);
+    const withHeader = await fetch(url, { headers: { 'x-graphql-yoga-csrf': '1' } });
+    expect([bare.status, (await bare.json()).errors[0].message]).toEqual([403, 'Required CSRF header(s) not present']);
+    expect([withHeader.status, await withHeader.json()]).toEqual([200, { data: { status: { status: 'ready' } } }]);
+  });
+
+  test('mutations only over POST', async () => {
+    stack.sample.clearLog();
+    const query = encodeURIComponent('mutation { deleteChainhook(uuid: "aa3626dc-2090-49cd-8f1e-8f9994393aed", apiKey: "k") { status } }');
+    const answer = await fetch(`${stack.gatewayUrl}/graphql?query=${query}`, { headers: { 'x-graphql-yoga-csrf': '1' } });
+    expect(answer.status).toBe(405);
+    expect(stack.upstreamCalls()).toEqual([]);
+  });
+
+  test('a body over MAX_BODY_BYTES is refused with 413', async () => {
+    const answer = await fetch(`${stack.gatewayUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: `{ status { status } } # ${'x'.repeat(3000)}` }),
+    });
+    expect([answer.status, await answer.json()]).toEqual([
+      413,
+      { errors: [{ message: 'Request body exceeds 2048 bytes', extensions: { code: 'PAYLOAD_TOO_LARGE' } }] },
+    ]);
+  });
+
+  test('batching is off by default', async () => {
+    const answer = await fetch(`${stack.gatewayUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify([{ query: '{ status { status } }' }, { query: '{ status { status } }' }]),
+    });
+    expect(answer.status).toBe(400);
+  });
+
+  test('CORS names the configured origin only: a browser on another origin is refused', async () => {
+    const preflight = (origin: string) =>
+      fetch(`${stack.gatewayUrl}/graphql`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+    const allowed = await preflight('https://app.example');
+    const other = await preflight('https://evil.example');
+    expect([allowed.headers.get('access-control-allow-origin'), other.headers.get('access-control-allow-origin')]).toEqual([
+      'https://app.example',
+      'https://app.example',
+    ]);
+  });
+
+  test('an unexpected error is masked: a generic message, no stack, no internals', () => {
+    const masked = maskError(new GraphQLError('boom', { originalError: new TypeError('secret internals at /srv/x.ts') }), 'Unexpected error.');
+    expect(JSON.parse(JSON.stringify(masked))).toEqual({
+      message: 'Unexpected error.',
+      extensions: { code: 'INTERNAL_SERVER_ERROR', unexpected: true },
+    });
+  });
+});
+
+describe('trusted operations', () => {
+  test('PERSISTED_OPERATIONS: only listed documents run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'satgate-'));
+    const file = join(dir, 'operations.json');
+    writeFileSync(file, JSON.stringify({ status1: '{ status { status } }' }));
+    const stack = await startStack({ PERSISTED_OPERATIONS: file });
+    try {
+      const post = (body: unknown) =>
+        fetch(`${stack.gatewayUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+          async (r) => [r.status, await r.json()],
+        );
+      expect(await post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'status1' } } })).toEqual([
+        200,
+        { data: { status: { status: 'ready' } } },
+      ]);
+      const arbitrary = await post({ query: '{ status { status } }' });
+      const unknown = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'nope' } } });
+      expect([arbitrary, unknown].map(([status, body]) => [status, (body as { errors: Array<{ message: string }> }).errors[0]!.message])).toEqual([
+        [200, 'PersistedQueryOnly'],
+        [200, 'PersistedQueryNotFound'],
+      ]);
+      expect(stack.upstreamCalls()).toEqual(['GET /metadata/v1']);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  test('a malformed PERSISTED_OPERATIONS file stops start-up naming the variable', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'satgate-'));
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, '{"x": "{ status { "}');
+    await expect(startStack({ PERSISTED_OPERATIONS: file })).rejects.toThrow(/^PERSISTED_OPERATIONS: "x" does not parse/);
+  });
+
+  test('automatic persisted queries: a hash registered once then runs by GET, cacheable', async () => {
+    const stack = await startStack();
+    try {
+      const query = '{ status { status } }';
+      const { createHash } = await import('node:crypto');
+      const hash = createHash('sha256').update(query).digest('hex');
+      const extensions = encodeURIComponent(JSON.stringify({ persistedQuery: { version: 1, sha256Hash: hash } }));
+      const headers = { 'x-graphql-yoga-csrf': '1' };
+      const before = await fetch(`${stack.gatewayUrl}/graphql?extensions=${extensions}`, { headers });
+      expect((await before.json()).errors[0].message).toBe('PersistedQueryNotFound');
+      await fetch(`${stack.gatewayUrl}/graphql?query=${encodeURIComponent(query)}&extensions=${extensions}`, { headers });
+      const after = await fetch(`${stack.gatewayUrl}/graphql?extensions=${extensions}`, { headers });
+      expect([after.status, await after.json(), after.headers.get('etag') !== null]).toEqual([
+        200,
+        { data: { status: { status: 'ready' } } },
+        true,
+      ]);
+    } finally {
+      await stack.close();
+    }
+  });
+});
