@@ -182,12 +182,16 @@ export function useSecretScrubbing(): Plugin {
     onResultProcess({ request, result, setResult }) {
       if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors?.length) return;
       const secrets = secretsOf(request, params.get(request));
-      if (!secrets.length) return;
-      const scrub = (text: string) => secrets.reduce((out, secret) => out.split(secret).join('<redacted>'), text);
+      const scrub = (text: string) =>
+        secrets.reduce(
+          (out, secret) => out.split(secret).join('<redacted>'),
+          // A document that does not parse cannot say which token was a key: its quoted tokens go.
+          text.startsWith('Syntax Error:') ? text.replace(/"(?:[^"\\]|\\.)*"/g, '"<redacted>"') : text,
+        );
       setResult({
         ...result,
         errors: result.errors.map((error) =>
-          error.message.includes('<redacted>') || !secrets.some((s) => error.message.includes(s))
+          scrub(error.message) === error.message
             ? error
             : new GraphQLError(scrub(error.message), {
                 nodes: (error as GraphQLError).nodes,

@@ -40,15 +40,16 @@ test.each([
   expect(() => proxyPath(input)).toThrow(UnsafePathError);
 });
 
-test('segment() encodes everything that could change a route', () => {
-  expect(['x%y', 'a b', 'or/di', '?q', '#h', '..', '.', '🐸'].map(segment)).toEqual([
+test('segment() encodes everything that could change a route, and refuses dot segments', () => {
+  expect(['x%y', 'a b', 'or/di', '?q', '#h', '...', '🐸'].map(segment)).toEqual([
     'x%25y',
     'a%20b',
     'or%2Fdi',
     '%3Fq',
     '%23h',
-    '%2E%2E',
-    '%2E',
+    '...',
     '%F0%9F%90%B8',
   ]);
+  expect(() => segment('..')).toThrow(UnsafePathError);
+  expect(() => segment('.')).toThrow(UnsafePathError);
 });

@@ -2,15 +2,16 @@
  * useRestCompat: answers the REST paths of CONTRACT.md as the upstream would, through the same
  * upstream layer as GraphQL, or lets the request fall through to GraphQL.
  */
-import { STATUS_CODES } from 'node:http';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
+import { redactPath } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import { requestIdOf } from '../request-id.js';
 import { UnsafePathError, UpstreamError } from '../errors.js';
 import { etagMatches } from '../http-caching.js';
 import type { UpstreamResponse } from '../upstream/http.js';
 import type { Upstreams } from '../upstream/index.js';
+import { fastifyError, jsonResponse } from './responses.js';
 import { UPSTREAM_PREFIXES, routes, type RestRoute } from './routes.js';
 
 /** Fastify's default maxParamLength: a longer parameter is a route 404 upstream. */
@@ -88,14 +89,6 @@ function rawTarget(serverContext: unknown): string | undefined {
   return typeof req?.url === 'string' && req.url.startsWith('/') ? req.url : undefined;
 }
 
-/** A body in the upstreams' (Fastify's) error format. */
-export function fastifyError(status: number, message: string, extra: Record<string, unknown> = {}): Response {
-  return Response.json(
-    { statusCode: status, ...extra, error: STATUS_CODES[status], message },
-    { status, headers: { 'content-type': 'application/json; charset=utf-8' } },
-  );
-}
-
 const MIRRORED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after'] as const;
 
 /** The upstream's status, body, ETag and Cache-Control, as the client would have got them. */
@@ -139,18 +132,21 @@ export function useRestCompat(upstreams: Upstreams, logger: Logger, metrics: Met
       if (found === 'bad-url') {
         // Fastify 4.15's FST_ERR_BAD_URL answer, as the upstream sends it.
         return endResponse(
-          Response.json(
+          jsonResponse(
+            400,
             { error: 'Bad Request', message: `'${rawPath}' is not a valid url component`, statusCode: 400 },
-            { status: 400, headers: { 'content-type': 'application/json' } },
+            'application/json',
           ),
         );
       }
       if (!found) {
         return endResponse(
-          Response.json(
-            { message: `Route ${request.method}:${requestUrl} not found`, error: 'Not Found', statusCode: 404 },
-            { status: 404, headers: { 'content-type': 'application/json; charset=utf-8' } },
-          ),
+          // Under /v1/ext/ the path holds the caller's platform key: never echo it.
+          jsonResponse(404, {
+            message: `Route ${request.method}:${redactPath(requestUrl)} not found`,
+            error: 'Not Found',
+            statusCode: 404,
+          }),
         );
       }
       const started = performance.now();
@@ -173,6 +169,8 @@ export function useRestCompat(upstreams: Upstreams, logger: Logger, metrics: Met
       if ('message' in result) return fastifyError(400, result.message);
       query = result.value;
     }
+    const local = route.local?.({ params, query, rest });
+    if (local) return local;
     try {
       const [service, upstreamRequest] = route.upstream(upstreams, { params, query, rest });
       const response = await service.request({

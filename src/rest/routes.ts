@@ -5,6 +5,8 @@
  */
 import type { UpstreamRequest, UpstreamService } from '../upstream/http.js';
 import type { Upstreams } from '../upstream/index.js';
+import { isDotSegment } from '../upstream/paths.js';
+import { jsonResponse } from './responses.js';
 import {
   PageQuerySchema,
   TransfersQuerySchema,
@@ -26,6 +28,8 @@ export interface RestRoute<Q = unknown> {
   /** Patterns: `:name` matches one segment, a final `*` matches the rest of the path. */
   paths: string[];
   query?: Validator<Q>;
+  /** Answers without the upstream where the answer is certain (and the request unsafe to send). */
+  local?(input: RouteInput<Q>): Response | undefined;
   upstream(upstreams: Upstreams, input: RouteInput<Q>): [UpstreamService, UpstreamRequest];
 }
 
@@ -45,6 +49,9 @@ export const routes: RestRoute[] = [
   route({
     method: 'GET',
     paths: versioned('ordinals', '/brc-20/tokens/:ticker'),
+    // No token is named `.` or `..`, and those segments are not safe to send on.
+    local: ({ params }) =>
+      isDotSegment(params.ticker ?? '') ? jsonResponse(404, { error: 'Not found' }) : undefined,
     upstream: ({ ordinals }, { params }) => [ordinals.service, ordinals.brc20TokenRequest(params.ticker ?? '')],
   }),
   route<TransfersQueryInput>({

@@ -1,5 +1,5 @@
 import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
-import { joinPath, segment } from './paths.js';
+import { isDotSegment, joinPath, segment } from './paths.js';
 import type { Brc20TokenDetailsResponse, InscriptionTransfer, Page } from './types.js';
 
 export interface PageQuery {
@@ -29,8 +29,9 @@ export function createOrdinalsClient(service: UpstreamService) {
       route: '/ordinals/v1/inscriptions/transfers',
       query: { block, offset: page.offset, limit: page.limit },
     }),
-    /** Null when the token does not exist (the upstream's 404). */
-    brc20Token(ticker: string, call: CallOptions = {}) {
+    /** Null when the token does not exist (the upstream's 404); `.` and `..` cannot be tickers. */
+    async brc20Token(ticker: string, call: CallOptions = {}) {
+      if (isDotSegment(ticker)) return null;
       return service.json<Brc20TokenDetailsResponse>({ ...this.brc20TokenRequest(ticker), ...call }, 'null');
     },
     /** Null when the upstream reports the block unknown (404). */

@@ -5,11 +5,18 @@
 
 import { UnsafePathError } from '../errors.js';
 
-/** Encodes one path segment, so `/`, `?`, `#`, `%` and `..` can never change the route. */
+/** `.` and `..` are resolved by URL normalisation (in a proxy or CDN, even when encoded). */
+export function isDotSegment(value: string): boolean {
+  return value === '.' || value === '..';
+}
+
+/**
+ * Encodes one path segment, so `/`, `?`, `#` and `%` can never change the route; a dot segment
+ * has no safe encoding and is refused.
+ */
 export function segment(value: string): string {
-  const encoded = encodeURIComponent(value);
-  // encodeURIComponent leaves dots alone; a lone "." or ".." segment would be resolved by the upstream.
-  return encoded === '.' || encoded === '..' ? encoded.replace(/\./g, '%2E') : encoded;
+  if (isDotSegment(value)) throw new UnsafePathError('a path segment must not be . or ..');
+  return encodeURIComponent(value);
 }
 
 /** Joins literal and already-encoded segments under the service root. */

@@ -1,0 +1,231 @@
+/**
+ * Bad-input fuzzing (fast-check) over every GraphQL argument, every REST path and query parameter,
+ * and malformed HTTP bodies. Properties: the gateway always answers a well-formed GraphQL response
+ * or an upstream-compatible REST body, never a 5xx of its own; invalid input never reaches the
+ * upstream; every upstream request stays on a documented route; no answer or log line holds a key;
+ * memory stays bounded. Each property is bounded in runs; the counts are reported.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { HIRO_KEY, startStack, type Stack } from './harness.js';
+
+const PLATFORM_KEY = 'fuzzkey7c1d9e0b4a';
+let stack: Stack;
+let inputs = 0;
+
+beforeAll(async () => {
+  stack = await startStack({ LOG_LEVEL: 'debug' });
+});
+afterAll(async () => {
+  console.log(`fuzz: ${inputs} inputs tried`);
+  await stack.close();
+});
+
+/** Every upstream request the gateway may make, as route patterns over the raw path. */
+const UPSTREAM_ROUTES = [
+  /^\/metadata\/v1$/,
+  /^\/ordinals\/v1\/brc-20\/tokens\/[^/?#]*$/,
+  /^\/ordinals\/v1\/inscriptions\/transfers\?block=(\d+|0{8}[0-9a-fA-F]{56})&offset=\d+&limit=([1-9]|[1-5]\d|60)$/,
+  /^\/runes\/v1\/etchings\?offset=\d+&limit=([1-9]|[1-5]\d|60)$/,
+  /^\/v1\/ext\/[^/?#]+\/chainhooks\/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+  /^\/v1\/ext\/[^/?#]+\/bitcoin-node(\/[^?#]*)?(\?.*)?$/,
+];
+
+function assertUpstreamSafe(): void {
+  for (const request of stack.sample.requests) {
+    const url = request.url;
+    expect(UPSTREAM_ROUTES.some((route) => route.test(url)), url).toBe(true);
+    // Below the node root, no segment may be a dot segment in any encoding.
+    const segments = url.split('?')[0]!.split('/').map((s) => s.toLowerCase());
+    expect(segments.some((s) => ['.', '..', '%2e', '%2e%2e', '.%2e', '%2e.'].includes(s)), url).toBe(false);
+  }
+}
+
+function assertNoSecrets(text: string): void {
+  expect(text.includes(PLATFORM_KEY) || text.includes(HIRO_KEY)).toBe(false);
+}
+
+interface GraphQLShape {
+  data?: unknown;
+  errors?: Array<{ message: unknown; extensions?: { code?: unknown } }>;
+}
+
+/** A well-formed GraphQL answer: data and/or errors, each error with a message and a code. */
+function assertGraphQLShape(status: number, text: string): GraphQLShape {
+  expect(status, text).toBeLessThan(500);
+  const body = JSON.parse(text) as GraphQLShape;
+  expect('data' in body || 'errors' in body, text).toBe(true);
+  for (const error of body.errors ?? []) {
+    expect(typeof error.message).toBe('string');
+    expect(error.message).not.toMatch(/\n\s+at |node_modules|127\.0\.0\.1:\d+/);
+  }
+  return body;
+}
+
+async function post(body: string, contentType = 'application/json', headers: Record<string, string> = {}) {
+  inputs++;
+  const response = await fetch(`${stack.gatewayUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': contentType, accept: 'application/json', ...headers },
+    body,
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+const anyText = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom('..', '../..', '%2e%2e', '%2E%2E%2F', '..%2f', '%252e%252e', '\\..\\', '//evil.example', 'http://evil.example/', '%00', 'a\u0000b', ' ', ''),
+  fc.string({ maxLength: 5000 }),
+);
+const anyInt = fc.oneof(fc.integer(), fc.integer({ min: -5, max: 70 }), fc.constantFrom(2 ** 31 - 1, -(2 ** 31)));
+const anyJson = fc.oneof(anyText, anyInt, fc.double(), fc.boolean(), fc.constant(null), fc.array(anyText, { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), anyText, { maxKeys: 3 }));
+
+const isUuid = (v: unknown) => typeof v === 'string' && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v);
+const validPage = (limit: unknown, offset: unknown) =>
+  Number.isInteger(limit) && (limit as number) >= 1 && (limit as number) <= 60 && Number.isInteger(offset) && (offset as number) >= 0;
+
+test('GraphQL arguments: any value in any argument', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.record({ ticker: anyJson, block: anyJson, limit: anyJson, offset: anyJson, path: anyJson, uuid: anyJson, key: fc.constant(PLATFORM_KEY) }),
+      async (v) => {
+        stack.sample.clearLog();
+        const query = `query ($ticker: String!, $block: BlockId!, $limit: Int!, $offset: Int!, $path: String!, $uuid: String!, $key: String) {
+          brc20Token(ticker: $ticker) { token { ticker } }
+          transfers(block: $block, limit: $limit, offset: $offset) { total }
+          etchings(limit: $limit, offset: $offset) { total }
+          bitcoinNode(path: $path, apiKey: $key)
+        }`;
+        const answer = await post(JSON.stringify({ query, variables: v }));
+        const body = assertGraphQLShape(answer.status, answer.text);
+        assertNoSecrets(answer.text);
+        assertUpstreamSafe();
+        if (!validPage(v.limit, v.offset)) {
+          expect(stack.sample.requests.filter((r) => r.path.startsWith('/runes')), answer.text).toEqual([]);
+        }
+        if (body.errors?.some((e) => e.extensions?.code === 'BAD_USER_INPUT' && /path/i.test(String(e.message)))) {
+          expect(stack.sample.requests.filter((r) => r.path.includes('/bitcoin-node'))).toEqual([]);
+        }
+        // The mutation, with any uuid: a non-UUID never sends a DELETE.
+        stack.sample.clearLog();
+        const mutation = await post(
+          JSON.stringify({ query: 'mutation ($uuid: String!) { deleteChainhook(uuid: $uuid) { status } }', variables: { uuid: v.uuid } }),
+          'application/json',
+          { 'x-api-key': PLATFORM_KEY },
+        );
+        assertGraphQLShape(mutation.status, mutation.text);
+        assertNoSecrets(mutation.text);
+        expect(stack.sample.requests.length).toBe(isUuid(v.uuid) ? 1 : 0);
+        stack.sample.reset();
+      },
+    ),
+    { numRuns: 250, interruptAfterTimeLimit: 25_000 },
+  );
+});
+
+test('GraphQL documents: literals, deep nesting, many aliases, garbage', async () => {
+  const literal = fc.oneof(
+    anyText.map((s) => JSON.stringify(s)),
+    anyInt.map(String),
+    fc.constantFrom('true', 'null', '1.5', '[1,2]', '{a: 1}', '$undefined', '"""block"""'),
+  );
+  const document = fc.oneof(
+    fc.tuple(literal, literal, literal).map(([a, b, c]) => `{ transfers(block: ${a}, limit: ${b}, offset: ${c}) { total } etchings(limit: ${b}) { total } }`),
+    literal.map((a) => `{ bitcoinNode(path: ${a}, apiKey: "${PLATFORM_KEY}") brc20Token(ticker: ${a}) { token { id } } }`),
+    literal.map((a) => `{ bitcoinNode(path: "rest/chaininfo.json", apiKey: ${a.replace(/"/g, '')}"${PLATFORM_KEY}") }`),
+    fc.integer({ min: 1, max: 300 }).map((n) => `{ ${'status { chainTip { '.repeat(n)} blockHeight ${'} }'.repeat(n)} }`),
+    fc.integer({ min: 1, max: 500 }).map((n) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: status { status }`).join(' ')} }`),
+    fc.string({ maxLength: 200 }),
+  );
+  await fc.assert(
+    fc.asyncProperty(document, async (query) => {
+      stack.sample.clearLog();
+      const answer = await post(JSON.stringify({ query }));
+      assertGraphQLShape(answer.status, answer.text);
+      assertNoSecrets(answer.text);
+      assertUpstreamSafe();
+    }),
+    { numRuns: 300, interruptAfterTimeLimit: 20_000 },
+  );
+});
+
+test('HTTP bodies: malformed JSON, wrong types, wrong content types', async () => {
+  const body = fc.oneof(
+    fc.string({ maxLength: 300 }),
+    fc.constantFrom('', '{', '[]', 'null', '{"query": 1}', '{"query": null}', '{"variables": "x", "query": "{ status { status } }"}', '{"query":"{ status { status } }","extensions":"x"}'),
+    anyJson.map((v) => JSON.stringify({ query: '{ status { status } }', variables: v })),
+    anyJson.map((v) => JSON.stringify({ query: v })),
+  );
+  const contentType = fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/graphql', '');
+  await fc.assert(
+    fc.asyncProperty(body, contentType, async (text, type) => {
+      stack.sample.clearLog();
+      const answer = await post(text, type);
+      expect(answer.status, answer.text).toBeLessThan(500);
+      if (answer.text) {
+        const parsed = JSON.parse(answer.text) as GraphQLShape;
+        expect('data' in parsed || 'errors' in parsed).toBe(true);
+      }
+      assertUpstreamSafe();
+    }),
+    { numRuns: 300, interruptAfterTimeLimit: 15_000 },
+  );
+});
+
+test('REST paths and query parameters: upstream-compatible answers, invalid input never sent', async () => {
+  const segment = fc.oneof(
+    fc.string({ unit: 'grapheme', maxLength: 12 }).map(encodeURIComponent),
+    fc.constantFrom('..', '.', '%2e%2e', '%2E%2e', '%2f', '%5c', '%00', '%zz', '%E0%A4%A', '', 'ordi', 'rest', 'chaininfo.json'),
+  );
+  const param = fc.oneof(anyInt.map(String), fc.string({ maxLength: 8 }), fc.constantFrom('', '1.5', 'abc', '-1', '61', '0', '60', '+5', '0x10'));
+  const path = fc.oneof(
+    fc.tuple(segment).map(([t]) => `/ordinals/v1/brc-20/tokens/${t}`),
+    fc.tuple(param, param, param).map(([b, l, o]) => `/ordinals/v1/inscriptions/transfers?block=${encodeURIComponent(b)}&limit=${encodeURIComponent(l)}&offset=${encodeURIComponent(o)}`),
+    fc.tuple(param, param).map(([l, o]) => `/runes/etchings?limit=${encodeURIComponent(l)}&offset=${encodeURIComponent(o)}`),
+    fc.array(segment, { maxLength: 5 }).map((s) => `/v1/ext/${PLATFORM_KEY}/bitcoin-node/${s.join('/')}`),
+    fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => `/${['metadata', 'ordinals', 'runes', 'v1/ext'][s.length % 4]}/${s.join('/')}`),
+  );
+  await fc.assert(
+    fc.asyncProperty(path, fc.constantFrom('GET', 'HEAD', 'DELETE', 'POST'), async (target, method) => {
+      inputs++;
+      stack.sample.clearLog();
+      const { request } = await import('node:http');
+      // node:http sends the target as written (fetch would normalise dot segments away).
+      const answer = await new Promise<{ status: number; text: string; contentType: string | undefined }>((resolve, reject) => {
+        const req = request(`${stack.gatewayUrl}/`, { method, path: target, agent: false }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text, contentType: res.headers['content-type'] }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+      assertNoSecrets(answer.text);
+      assertUpstreamSafe();
+      // The gateway's own answers are never 5xx here: the upstream is up.
+      expect(answer.status, `${method} ${target}: ${answer.text}`).toBeLessThan(500);
+      if (answer.contentType?.startsWith('application/json') && answer.text) JSON.parse(answer.text);
+      const query = new URL(target, 'http://x').searchParams;
+      if (target.includes('/etchings') && !(Number.isInteger(Number(query.get('limit'))) && /^\+?\d+$/.test(query.get('limit') ?? '') && Number(query.get('limit')) >= 1 && Number(query.get('limit')) <= 60)) {
+        // An invalid limit per the upstream's schema (leniently: anything not a plain 1..60) is answered locally.
+        if (!/^(0x[0-9a-f]+|\s*\d+(\.0+)?\s*|\+\d+)$/i.test(query.get('limit') ?? '')) expect(stack.sample.requests).toEqual([]);
+      }
+    }),
+    { numRuns: 400, interruptAfterTimeLimit: 20_000 },
+  );
+});
+
+test('after all of it the process is up, answers correctly, and memory is bounded', async () => {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  const before = process.memoryUsage().heapUsed;
+  for (let i = 0; i < 200; i++) await post(JSON.stringify({ query: `{ brc20Token(ticker: "${'x'.repeat(i)}") { token { id } } }` }));
+  gc?.();
+  expect(process.memoryUsage().heapUsed - before).toBeLessThan(16 * 1024 * 1024);
+  const answer = await post(JSON.stringify({ query: '{ status { status } }' }));
+  expect(JSON.parse(answer.text)).toEqual({ data: { status: { status: 'ready' } } });
+  for (const line of stack.logs) assertNoSecrets(line);
+  expect(stack.logs.length).toBeGreaterThan(inputs);
+});
