@@ -5,7 +5,8 @@
 import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
-import { GraphQLError } from 'graphql';
+import { useEngine } from '@envelop/core';
+import { execute, GraphQLError, subscribe } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -62,6 +63,9 @@ export function createServer({ config, upstreams, logger, metrics, isDraining = 
     // yoga's own logger would print at its own levels; ours is structured and redacted.
     logging: false,
     plugins: [
+      // graphql-js's own executor: it keeps response keys in query order (the spec's ordering);
+      // @graphql-tools/executor 2.0.1 lets them follow resolver completion.
+      useEngine({ execute, subscribe }),
       useRequestId(),
       useAccessLog(logger),
       useQueryLimits({

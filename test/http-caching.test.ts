@@ -64,3 +64,22 @@ test('only queries whose root fields are all public are cacheable, through fragm
   ];
   expect(cases.map((query) => isCacheableOperation(parse(query)))).toEqual([true, true, true, false, false, false]);
 });
+
+test('response keys follow the query, cold or warm, so equal data gives an equal ETag', async () => {
+  const warm = await startStack({ CACHE_TTL_MS: '60000' });
+  try {
+    const query =
+      '{ status { status } brc20Token(ticker: "ordi") { token { ticker } } transfers(block: 775700, limit: 1) { total } etchings(limit: 1) { total } }';
+    const answers: Array<[string, string | null]> = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await fetch(`${warm.gatewayUrl}/graphql?query=${encodeURIComponent(query)}`, {
+        headers: { 'x-graphql-yoga-csrf': '1' },
+      });
+      answers.push([Object.keys((await response.json()).data).join(','), response.headers.get('etag')]);
+    }
+    expect(new Set(answers.map(([keys]) => keys))).toEqual(new Set(['status,brc20Token,transfers,etchings']));
+    expect(new Set(answers.map(([, etag]) => etag)).size).toBe(1);
+  } finally {
+    await warm.close();
+  }
+});
