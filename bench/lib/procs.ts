@@ -1,0 +1,259 @@
+/**
+ * Child processes of the benchmark: the sample upstream, the pass-through proxy and gateways.
+ * Every child is registered and killed when the runner exits, normally or not; children also exit
+ * on their own when the runner disappears (IPC disconnect, or bench/orphan-guard.mjs).
+ */
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Fault } from '../../src/sample/server.js';
+import type { ProxyMessage, SampleCommand, SampleMessage, SampleRequest } from './protocol.js';
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const GATEWAY_ENTRY = `${ROOT}dist/src/main.js`;
+const ORPHAN_GUARD = pathToFileURL(`${ROOT}bench/orphan-guard.mjs`).href;
+
+const children = new Set<ChildProcess>();
+
+function killAll(signal: NodeJS.Signals): void {
+  for (const child of children) {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+  }
+}
+
+let hooked = false;
+/** Kills every child on any way out of the runner. */
+export function installCleanup(): void {
+  if (hooked) return;
+  hooked = true;
+  process.on('exit', () => killAll('SIGKILL'));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      console.error(`\nbench: ${signal}, stopping children`);
+      killAll('SIGKILL');
+      process.exit(130);
+    });
+  }
+  process.on('uncaughtException', (error) => {
+    console.error('bench: uncaught exception', error);
+    killAll('SIGKILL');
+    process.exit(1);
+  });
+}
+
+function register(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** SIGTERM, then SIGKILL after `graceMs`. */
+export async function stopChild(child: ChildProcess, graceMs = 3000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function stopAll(): Promise<void> {
+  await Promise.all([...children].map((child) => stopChild(child)));
+}
+
+let clockTicks: number | undefined;
+function clkTck(): number {
+  if (clockTicks === undefined) {
+    try {
+      clockTicks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      clockTicks = 100;
+    }
+  }
+  return clockTicks;
+}
+
+/** utime + stime of a process so far, in µs (fields 14 and 15 of /proc/<pid>/stat). */
+export function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Field 2 (comm) is parenthesised and may hold spaces: count from after its closing ')'.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1e6) / clkTck();
+}
+
+/** Resident set size of a process, in MiB (VmRSS of /proc/<pid>/status). */
+export function rssMiB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = /^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1];
+  return kib ? Math.round((Number(kib) / 1024) * 10) / 10 : NaN;
+}
+
+/** A port that was free a moment ago (listen on 0, close). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function waitForMessage<T>(child: ChildProcess, accept: (message: unknown) => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(new Error(`${what}: no answer within ${timeoutMs} ms`)), timeoutMs);
+    const onMessage = (message: unknown) => {
+      const value = accept(message);
+      if (value !== undefined) finish(undefined, value);
+    };
+    const onExit = (code: number | null, signal: string | null) =>
+      finish(new Error(`${what}: process exited (${code ?? signal})`));
+    function finish(error: Error | undefined, value?: T) {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolve(value as T);
+    }
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+function forkTs(script: string, env: Record<string, string>): ChildProcess {
+  return register(
+    fork(`${ROOT}bench/${script}`, [], {
+      cwd: ROOT,
+      execArgv: ['--import', 'tsx'],
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
+  );
+}
+
+export interface SampleProcess {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  /** Requests the sample has received since it started. */
+  count(): Promise<number>;
+  setDelay(ms: number): Promise<void>;
+  setFaults(faults: Fault[]): Promise<void>;
+  setChaos(rate: number): Promise<void>;
+  setOutage(kind: 'status' | 'reset' | null): Promise<void>;
+  /** One-shot chaos faults armed so far. */
+  injected(): Promise<number>;
+}
+
+export async function startSample(delayMs: number): Promise<SampleProcess> {
+  const child = forkTs('sample-process.ts', { BENCH_UPSTREAM_DELAY_MS: String(delayMs) });
+  const { url } = await waitForMessage(
+    child,
+    (m) => ((m as SampleMessage).type === 'ready' ? (m as Extract<SampleMessage, { type: 'ready' }>) : undefined),
+    'sample upstream',
+  );
+  let nextId = 1;
+  const send = async (request: SampleRequest) => {
+    const id = nextId++;
+    const reply = waitForMessage(
+      child,
+      (m) => {
+        const message = m as SampleMessage;
+        return message.type === 'reply' && message.id === id ? message : undefined;
+      },
+      'sample upstream',
+      5_000,
+    );
+    const command: SampleCommand = { ...request, id };
+    child.send(command);
+    return reply;
+  };
+  return {
+    url,
+    pid: child.pid ?? 0,
+    child,
+    count: async () => (await send({ cmd: 'count' })).count,
+    setDelay: async (ms) => void (await send({ cmd: 'delay', ms })),
+    setFaults: async (faults) => void (await send({ cmd: 'faults', faults })),
+    setChaos: async (rate) => void (await send({ cmd: 'chaos', rate })),
+    setOutage: async (kind) => void (await send({ cmd: 'outage', kind })),
+    injected: async () => (await send({ cmd: 'count' })).injected,
+  };
+}
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  /** The last lines it wrote (stdout and stderr), for diagnostics. */
+  tail(): string[];
+}
+
+export async function startPassthrough(sampleUrl: string): Promise<ServerProcess> {
+  const child = forkTs('passthrough.ts', { SAMPLE_URL: sampleUrl, PORT: String(await freePort()) });
+  const { url } = await waitForMessage(
+    child,
+    (m) => ((m as ProxyMessage).type === 'ready' ? (m as ProxyMessage) : undefined),
+    'pass-through proxy',
+  );
+  return { url, pid: child.pid ?? 0, child, tail: () => [] };
+}
+
+/** Variables of the gateway's that the runner's own environment must not leak into a bench run. */
+const GATEWAY_VARIABLES = [
+  'PORT', 'HOST', 'HIRO_API_URL', 'METADATA_API_URL', 'ORDINALS_API_URL', 'RUNES_API_URL', 'HIRO_PLATFORM_URL',
+  'HIRO_API_KEY', 'UPSTREAM_TIMEOUT_MS', 'LOG_LEVEL', 'CACHE_TTL_MS', 'CACHE_NOT_FOUND_TTL_MS', 'CACHE_MAX_BYTES',
+  'REDIS_URL', 'WORKERS', 'STALE_IF_ERROR_MS', 'NODE_OPTIONS',
+];
+
+/** The compiled gateway (`node dist/src/main.js`), one process (WORKERS=1), in-process cache. */
+export async function startGateway(sampleUrl: string, env: Record<string, string>): Promise<ServerProcess> {
+  if (!existsSync(GATEWAY_ENTRY)) throw new Error(`${GATEWAY_ENTRY} is missing: run npm run build`);
+  const port = await freePort();
+  const base: Record<string, string | undefined> = { ...process.env };
+  for (const name of GATEWAY_VARIABLES) delete base[name];
+  const child = register(
+    spawn(process.execPath, ['--import', ORPHAN_GUARD, GATEWAY_ENTRY], {
+      cwd: ROOT,
+      env: {
+        ...base,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        WORKERS: '1',
+        HIRO_API_URL: sampleUrl,
+        HIRO_PLATFORM_URL: sampleUrl,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  const lines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    lines.push(...String(chunk).split('\n').filter(Boolean));
+    if (lines.length > 40) lines.splice(0, lines.length - 40);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`gateway exited during start-up (${child.exitCode ?? child.signalCode}):\n${lines.join('\n')}`);
+    }
+    try {
+      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
+      await response.arrayBuffer();
+      if (response.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`gateway: /healthz not ready within 20 s:\n${lines.join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return { url, pid: child.pid ?? 0, child, tail: () => [...lines] };
+}

@@ -1,0 +1,22 @@
+/** IPC between bench/run.ts and its forked helpers. */
+import type { Fault } from '../../src/sample/server.js';
+
+export type SampleRequest =
+  | { cmd: 'count' }
+  /** The base delay on every path, 0 for none. */
+  | { cmd: 'delay'; ms: number }
+  /** Scripted faults (string paths only), checked before the base delay. */
+  | { cmd: 'faults'; faults: Fault[] }
+  /** Share of upstream requests answered 503 or reset, 0 to stop. */
+  | { cmd: 'chaos'; rate: number }
+  /** Every path answers 503 (`status`) or resets, until `null`. */
+  | { cmd: 'outage'; kind: 'status' | 'reset' | null };
+
+export type SampleCommand = SampleRequest & { id: number };
+
+export type SampleMessage =
+  | { type: 'ready'; url: string }
+  /** `count`: requests received since start; `injected`: one-shot chaos faults armed. */
+  | { type: 'reply'; id: number; count: number; injected: number };
+
+export type ProxyMessage = { type: 'ready'; url: string };

@@ -1,0 +1,58 @@
+/** The workloads' GraphQL documents and REST paths. */
+import { BIG_TRANSFER_BLOCK, sampleData } from '../../src/sample/data.js';
+
+export const TICKERS = sampleData.brc20Tokens.map((t) => t.token.ticker);
+/** The first 20 tickers (all plain ASCII). */
+export const TICKERS_20 = TICKERS.slice(0, 20);
+export const TICKERS_5 = TICKERS.slice(0, 5);
+/** Never asked by any other workload: fresh keys for the coalescing checks. */
+export const FRESH_TICKERS = [TICKERS[25] ?? 'punk', TICKERS[26] ?? 'turt'] as const;
+
+const BRC20 = `token { id number blockHeight txId address ticker maxSupply mintLimit decimals deployTimestamp mintedSupply txCount selfMint }
+    supply { holders maxSupply mintedSupply }`;
+
+const LOCATION = 'blockHeight blockHash address txId location output value offset timestamp';
+const TRANSFERS_PAGE = `limit offset total results { id number from { ${LOCATION} } to { ${LOCATION} } }`;
+
+const ETCHINGS_PAGE = `limit offset total results {
+    id name spacedName number divisibility symbol turbo
+    mintTerms { amount cap heightStart heightEnd offsetStart offsetEnd }
+    supply { current minted totalMints mintPercentage mintable burned totalBurns premine }
+    location { blockHash blockHeight txId txIndex vout output timestamp }
+  }`;
+
+const STATUS = `status serverVersion chainTip { blockHeight indexBlockHash } tokens { ft nft sft }
+    tokenContracts { sip009 sip010 sip013 } jobQueue { pending queued done failed invalid }`;
+
+export const quote = (text: string) => JSON.stringify(text);
+
+export function brc20Query(ticker: string): string {
+  return `query W1 { brc20Token(ticker: ${quote(ticker)}) { ${BRC20} } }`;
+}
+
+/** 20 aliased brc20Token fields, cycling over `tickers`. */
+export function aliasedBrc20Query(tickers: readonly string[], count = 20): string {
+  const fields = Array.from(
+    { length: count },
+    (_, i) => `t${i}: brc20Token(ticker: ${quote(tickers[i % tickers.length] ?? 'ordi')}) { ${BRC20} }`,
+  );
+  return `query Many {\n  ${fields.join('\n  ')}\n}`;
+}
+
+export const ETCHINGS_60 = `query W3 { etchings(limit: 60) { ${ETCHINGS_PAGE} } }`;
+export const TRANSFERS_60 = `query W4 { transfers(block: ${BIG_TRANSFER_BLOCK}, limit: 60) { ${TRANSFERS_PAGE} } }`;
+export const EVERYTHING = `query W5 {
+  status { ${STATUS} }
+  brc20Token(ticker: "ordi") { ${BRC20} }
+  transfers(block: ${BIG_TRANSFER_BLOCK}, limit: 20) { ${TRANSFERS_PAGE} }
+  etchings(limit: 20) { ${ETCHINGS_PAGE} }
+}`;
+
+export const restToken = (ticker: string) => `/ordinals/v1/brc-20/tokens/${encodeURIComponent(ticker)}`;
+export const REST_TRANSFERS = `/ordinals/v1/inscriptions/transfers?block=${BIG_TRANSFER_BLOCK}&limit=60`;
+export const REST_ETCHINGS = '/runes/v1/etchings?limit=60';
+export const REST_STATUS = '/metadata/v1';
+
+export function graphqlBody(query: string): string {
+  return JSON.stringify({ query });
+}

@@ -1,0 +1,443 @@
+/**
+ * `npm run bench`: loopback throughput, latency and CPU of the gateway against the sample upstream
+ * and a plain pass-through proxy, each in its own process. `npm run bench -- --soak`: sustained
+ * mixed load with upstream faults and outages (bench/soak.ts).
+ *
+ * Environment: BENCH_DURATION (s per row, default 10), BENCH_CONNECTIONS (default 50),
+ * BENCH_UPSTREAM_DELAY_MS (sample latency for the main rows, default 0), BENCH_LATENCY_CONNECTIONS
+ * (connections of the 20 ms rows, default BENCH_CONNECTIONS), BENCH_SOAK_SECONDS (60).
+ */
+import { cpus } from 'node:os';
+import { load, type LoadResult } from './lib/load.js';
+import {
+  cpuMicros,
+  installCleanup,
+  startGateway,
+  startPassthrough,
+  startSample,
+  stopAll,
+  type SampleProcess,
+  type ServerProcess,
+} from './lib/procs.js';
+import {
+  ETCHINGS_60,
+  EVERYTHING,
+  FRESH_TICKERS,
+  TICKERS_20,
+  TICKERS_5,
+  TRANSFERS_60,
+  aliasedBrc20Query,
+  brc20Query,
+  graphqlBody,
+  restToken,
+} from './lib/queries.js';
+import { fmt, writeResults } from './lib/report.js';
+import { runSoak } from './soak.js';
+
+function envNumber(name: string, fallback: number): number {
+  const raw = process.env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a number >= 0, got "${raw}"`);
+  return value;
+}
+
+const DURATION = envNumber('BENCH_DURATION', 10) || 10;
+const CONNECTIONS = Math.max(1, Math.round(envNumber('BENCH_CONNECTIONS', 50)));
+const BASE_DELAY_MS = envNumber('BENCH_UPSTREAM_DELAY_MS', 0);
+/** Connections of the 20 ms rows (default: BENCH_CONNECTIONS). */
+const LATENCY_CONNECTIONS = Math.max(1, Math.round(envNumber('BENCH_LATENCY_CONNECTIONS', CONNECTIONS)));
+const LATENCY_PHASE_MS = 20;
+const COALESCE_CLIENTS = 200;
+const COALESCE_DELAY_MS = 50;
+/** Untimed run before each row: fills the warm gateway's cache and warms the JIT everywhere. */
+const WARMUP_S = Math.min(1, Math.max(0.3, DURATION / 5));
+
+type TargetKind = 'direct' | 'proxy' | 'cold' | 'warm';
+const TARGET_LABEL: Record<TargetKind, string> = {
+  direct: 'direct upstream',
+  proxy: 'pass-through proxy',
+  cold: 'gateway cold',
+  warm: 'gateway warm',
+};
+
+interface Target {
+  kind: TargetKind;
+  url: string;
+  /** The process under test, whose CPU time is reported. */
+  pid: number;
+}
+
+interface Workload {
+  id: string;
+  label: string;
+  protocol: 'REST' | 'GraphQL';
+  path: string;
+  body?: string;
+}
+
+export interface Row extends Omit<LoadResult, 'statusCodes'> {
+  phase: string;
+  connections: number;
+  workload: string;
+  workloadLabel: string;
+  protocol: 'REST' | 'GraphQL';
+  target: TargetKind;
+  /** CPU of the process under test (sample, proxy or gateway) per answer, µs. */
+  cpuUsPerRequest: number;
+  cpuOf: 'sample upstream' | 'pass-through proxy' | 'gateway';
+  upstreamPerRequest: number;
+  statusCodes: Record<string, number>;
+  rpsVsDirect?: number;
+  rpsVsProxy?: number;
+  /** Set when the single check request before the row did not answer a clean 2xx. */
+  sanity?: string;
+}
+
+const GRAPHQL_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+
+async function sanityCheck(target: Target, workload: Workload): Promise<{ body?: string; problem?: string }> {
+  try {
+    const response = await fetch(target.url + workload.path, {
+      method: workload.body ? 'POST' : 'GET',
+      headers: workload.body ? GRAPHQL_HEADERS : {},
+      body: workload.body,
+      signal: AbortSignal.timeout(10_000),
+    });
+    const text = await response.text();
+    if (!response.ok) return { problem: `HTTP ${response.status}: ${text.slice(0, 200)}` };
+    if (workload.protocol === 'GraphQL') {
+      const parsed = JSON.parse(text) as { errors?: unknown[]; data?: unknown };
+      if (parsed.errors?.length) return { problem: `GraphQL errors: ${JSON.stringify(parsed.errors).slice(0, 300)}` };
+      if (!parsed.data) return { problem: 'no data' };
+    }
+    return { body: text };
+  } catch (error) {
+    return { problem: `request failed: ${(error as Error).message}` };
+  }
+}
+
+async function measure(
+  sample: SampleProcess,
+  phase: string,
+  connections: number,
+  target: Target,
+  workload: Workload,
+): Promise<Row> {
+  const { body: expected, problem } = await sanityCheck(target, workload);
+  const options = {
+    url: target.url + workload.path,
+    method: workload.body ? ('POST' as const) : ('GET' as const),
+    headers: workload.body ? GRAPHQL_HEADERS : {},
+    body: workload.body,
+    connections,
+  };
+  await load({ ...options, duration: WARMUP_S });
+  const cpuBefore = cpuMicros(target.pid);
+  const countBefore = await sample.count();
+  const result = await load({ ...options, duration: DURATION, expectBody: expected });
+  const cpuAfter = cpuMicros(target.pid);
+  const countAfter = await sample.count();
+  const answered = Math.max(result.requests, 1);
+  const row: Row = {
+    phase,
+    connections,
+    workload: workload.id,
+    workloadLabel: workload.label,
+    protocol: workload.protocol,
+    target: target.kind,
+    ...result,
+    cpuUsPerRequest: (cpuAfter - cpuBefore) / answered,
+    cpuOf: target.kind === 'direct' ? 'sample upstream' : target.kind === 'proxy' ? 'pass-through proxy' : 'gateway',
+    upstreamPerRequest: (countAfter - countBefore) / answered,
+    ...(problem ? { sanity: problem } : {}),
+  };
+  console.error(
+    `  ${phase} | ${workload.label} | ${TARGET_LABEL[target.kind]}: ${fmt(row.rps, 0)} rps, p50 ${fmt(row.p50, 2)} ms, ` +
+      `${fmt(row.cpuUsPerRequest, 0)} µs CPU, ${fmt(row.upstreamPerRequest, 3)} upstream/req` +
+      (problem ? `  [check request: ${problem}]` : '') +
+      (row.mismatched ? `  [${row.mismatched} bodies differ, e.g. ${JSON.stringify(row.mismatchSample)}]` : ''),
+  );
+  return row;
+}
+
+interface CoalesceResult {
+  protocol: 'REST' | 'GraphQL';
+  key: string;
+  clients: number;
+  upstreamDelayMs: number;
+  upstreamCalls: number;
+  answered2xx: number;
+  failed: number;
+}
+
+/** 200 clients at once ask one never-asked key of the warm gateway; its upstream path is slow. */
+async function coalesce(sample: SampleProcess, warm: ServerProcess, protocol: 'REST' | 'GraphQL', ticker: string): Promise<CoalesceResult> {
+  const upstreamPath = restToken(ticker);
+  await sample.setFaults([{ path: upstreamPath, delayMs: COALESCE_DELAY_MS }]);
+  const before = await sample.count();
+  const result = await load({
+    url: warm.url + (protocol === 'REST' ? upstreamPath : '/graphql'),
+    method: protocol === 'REST' ? 'GET' : 'POST',
+    headers: protocol === 'REST' ? {} : GRAPHQL_HEADERS,
+    body: protocol === 'REST' ? undefined : graphqlBody(brc20Query(ticker)),
+    connections: COALESCE_CLIENTS,
+    amount: COALESCE_CLIENTS,
+    duration: 30,
+  });
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const after = await sample.count();
+  await sample.setFaults([]);
+  const row: CoalesceResult = {
+    protocol,
+    key: upstreamPath,
+    clients: COALESCE_CLIENTS,
+    upstreamDelayMs: COALESCE_DELAY_MS,
+    upstreamCalls: after - before,
+    answered2xx: result.requests - result.non2xx,
+    failed: result.failed,
+  };
+  console.error(`  coalescing ${protocol}: ${row.upstreamCalls} upstream call(s) for ${row.clients} clients`);
+  return row;
+}
+
+interface TargetCheck {
+  target: string;
+  measured: string;
+  pass: boolean;
+}
+
+function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, latencyPhase: string): TargetCheck[] {
+  const find = (phase: string, workload: string, target: TargetKind) =>
+    rows.find((r) => r.phase === phase && r.workload === workload && r.target === target);
+  const checks: TargetCheck[] = [];
+  const check = (target: string, measured: string, pass: boolean | undefined) =>
+    checks.push({ target, measured, pass: pass ?? false });
+
+  const proxy = find(mainPhase, 'W1-REST', 'proxy');
+  const restCold = find(mainPhase, 'W1-REST', 'cold');
+  const restWarm = find(mainPhase, 'W1-REST', 'warm');
+  if (proxy && restCold) {
+    const ratio = restCold.rps / proxy.rps;
+    check('W1 REST cold ≥ 80% of pass-through rps', `${fmt(restCold.rps, 0)} vs ${fmt(proxy.rps, 0)} rps = ${fmt(ratio * 100, 0)}%`, ratio >= 0.8);
+  }
+  if (proxy && restWarm) {
+    const ratio = restWarm.rps / proxy.rps;
+    check('W1 REST warm ≥ 1.5× pass-through rps', `${fmt(restWarm.rps, 0)} vs ${fmt(proxy.rps, 0)} rps = ${fmt(ratio, 2)}×`, ratio >= 1.5);
+    check('W1 REST warm ≤ 0.01 upstream calls/request', fmt(restWarm.upstreamPerRequest, 4), restWarm.upstreamPerRequest <= 0.01);
+  }
+  const gqlWarm = find(mainPhase, 'W1-GraphQL', 'warm');
+  if (gqlWarm) check('W1 GraphQL warm ≤ 100 µs gateway CPU/request', `${fmt(gqlWarm.cpuUsPerRequest, 0)} µs`, gqlWarm.cpuUsPerRequest <= 100);
+  for (const [workload, coldMax] of [['W2', 5], ['W2b', 20]] as const) {
+    const cold = find(mainPhase, workload, 'cold');
+    const warm = find(mainPhase, workload, 'warm');
+    if (cold) check(`${workload} cold ≤ ${coldMax} upstream calls/request`, fmt(cold.upstreamPerRequest, 2), cold.upstreamPerRequest <= coldMax);
+    if (warm) check(`${workload} warm 0 upstream calls/request`, fmt(warm.upstreamPerRequest, 4), warm.upstreamPerRequest === 0);
+  }
+  const w3 = find(mainPhase, 'W3', 'cold');
+  if (w3) check('W3 cold ≤ 600 µs gateway CPU/request', `${fmt(w3.cpuUsPerRequest, 0)} µs`, w3.cpuUsPerRequest <= 600);
+
+  const direct20 = find(latencyPhase, 'W1-REST', 'direct');
+  for (const workload of ['W1-REST', 'W1-GraphQL']) {
+    const name = workload.replace('-', ' ');
+    const cold = find(latencyPhase, workload, 'cold');
+    const warm = find(latencyPhase, workload, 'warm');
+    if (cold && direct20) {
+      check(
+        `${name} cold p50 ≤ direct p50 + 1 ms (upstream ${LATENCY_PHASE_MS} ms)`,
+        `${fmt(cold.p50, 2)} ms vs ${fmt(direct20.p50, 2)} ms (+${fmt(cold.p50 - direct20.p50, 2)} ms)`,
+        cold.p50 <= direct20.p50 + 1,
+      );
+    }
+    if (warm) check(`${name} warm p50 ≤ 2 ms (upstream ${LATENCY_PHASE_MS} ms)`, `${fmt(warm.p50, 2)} ms`, warm.p50 <= 2);
+  }
+  for (const c of coalescing) {
+    check(
+      `${c.clients} concurrent identical cold ${c.protocol} requests → 1 upstream call`,
+      `${c.upstreamCalls} call(s), ${c.answered2xx}/${c.clients} answered 2xx`,
+      c.upstreamCalls === 1 && c.answered2xx === c.clients,
+    );
+  }
+  return checks;
+}
+
+function table(rows: Row[]): string {
+  const header = [
+    'phase', 'workload', 'target', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'upstream/req',
+    'non-2xx', 'failed', 'bad body', 'rps ÷ direct', 'rps ÷ proxy',
+  ];
+  const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
+  for (const r of rows) {
+    const cpu = `${fmt(r.cpuUsPerRequest, 0)}${r.cpuOf === 'gateway' ? '' : r.cpuOf === 'sample upstream' ? ' (sample)' : ' (proxy)'}`;
+    lines.push(
+      `| ${[
+        r.phase, r.workloadLabel, TARGET_LABEL[r.target] + (r.sanity ? ' ⚠' : ''), fmt(r.rps, 0), fmt(r.p50, 2), fmt(r.p99, 2),
+        cpu, fmt(r.upstreamPerRequest, 3), String(r.non2xx), String(r.failed), String(r.mismatched),
+        fmt(r.rpsVsDirect, 2), fmt(r.rpsVsProxy, 2),
+      ].join(' | ')} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+async function runBench(): Promise<void> {
+  const startedAt = new Date().toISOString();
+  const mainPhase = `upstream +${BASE_DELAY_MS} ms`;
+  const latencyPhase = `upstream +${LATENCY_PHASE_MS} ms${LATENCY_CONNECTIONS === CONNECTIONS ? '' : `, ${LATENCY_CONNECTIONS} conn`}`;
+  console.error(
+    `bench: ${DURATION} s per row, ${CONNECTIONS} connections, ${cpus().length} CPUs, node ${process.version}; starting processes`,
+  );
+  const sample = await startSample(BASE_DELAY_MS);
+  const proxy = await startPassthrough(sample.url);
+  const [cold, warm] = await Promise.all([
+    startGateway(sample.url, { CACHE_TTL_MS: '0' }),
+    startGateway(sample.url, { CACHE_TTL_MS: '600000' }),
+  ]);
+  const targets: Record<TargetKind, Target> = {
+    direct: { kind: 'direct', url: sample.url, pid: sample.pid },
+    proxy: { kind: 'proxy', url: proxy.url, pid: proxy.pid },
+    cold: { kind: 'cold', url: cold.url, pid: cold.pid },
+    warm: { kind: 'warm', url: warm.url, pid: warm.pid },
+  };
+  for (const gateway of [cold, warm]) {
+    gateway.child.once('exit', (code, signal) => {
+      if (!stopping) {
+        console.error(`bench: a gateway exited (${code ?? signal}) during the run:\n${gateway.tail().join('\n')}`);
+        process.exit(1);
+      }
+    });
+  }
+
+  const gql = (id: string, label: string, query: string): Workload => ({
+    id, label, protocol: 'GraphQL', path: '/graphql', body: graphqlBody(query),
+  });
+  const w1Rest: Workload = { id: 'W1-REST', label: 'W1 REST token', protocol: 'REST', path: restToken('ordi') };
+  const w1Gql = gql('W1-GraphQL', 'W1 GraphQL token', brc20Query('ordi'));
+  const plan: Array<[Workload, TargetKind[]]> = [
+    [w1Rest, ['direct', 'proxy', 'cold', 'warm']],
+    [w1Gql, ['cold', 'warm']],
+    [gql('W2', 'W2 20 aliases / 5 tickers', aliasedBrc20Query(TICKERS_5)), ['cold', 'warm']],
+    [gql('W2b', 'W2b 20 tickers', aliasedBrc20Query(TICKERS_20)), ['cold', 'warm']],
+    [gql('W3', 'W3 60 etchings', ETCHINGS_60), ['cold', 'warm']],
+    [gql('W4', 'W4 60 transfers', TRANSFERS_60), ['cold', 'warm']],
+    [gql('W5', 'W5 status+token+transfers+etchings', EVERYTHING), ['cold', 'warm']],
+  ];
+
+  const rows: Row[] = [];
+  console.error(`phase: ${mainPhase}`);
+  for (const [workload, kinds] of plan) {
+    for (const kind of kinds) rows.push(await measure(sample, mainPhase, CONNECTIONS, targets[kind], workload));
+  }
+
+  console.error('coalescing');
+  const coalescing = [
+    await coalesce(sample, warm, 'GraphQL', FRESH_TICKERS[0]),
+    await coalesce(sample, warm, 'REST', FRESH_TICKERS[1]),
+  ];
+
+  // The cold gateway revalidates every request (CACHE_TTL_MS=0): each of its answers waits for the upstream.
+  console.error(`phase: ${latencyPhase}`);
+  await sample.setDelay(LATENCY_PHASE_MS);
+  for (const [workload, kinds] of [
+    [w1Rest, ['direct', 'proxy', 'cold', 'warm']],
+    [w1Gql, ['cold', 'warm']],
+  ] as Array<[Workload, TargetKind[]]>) {
+    for (const kind of kinds) rows.push(await measure(sample, latencyPhase, LATENCY_CONNECTIONS, targets[kind], workload));
+  }
+  await sample.setDelay(BASE_DELAY_MS);
+
+  for (const row of rows) {
+    const direct = rows.find((r) => r.phase === row.phase && r.workload === 'W1-REST' && r.target === 'direct');
+    const proxied = rows.find((r) => r.phase === row.phase && r.workload === 'W1-REST' && r.target === 'proxy');
+    if (direct) row.rpsVsDirect = row.rps / direct.rps;
+    if (proxied) row.rpsVsProxy = row.rps / proxied.rps;
+  }
+  const checks = evaluate(rows, coalescing, mainPhase, latencyPhase);
+
+  const out: string[] = [];
+  out.push(`## satgate benchmark — ${startedAt}`);
+  out.push('');
+  out.push(
+    `${DURATION} s per row, ${CONNECTIONS} connections unless the phase says otherwise, loopback, ${cpus().length} CPUs, node ${process.version}. ` +
+      'CPU µs/req is the gateway\'s (the sample\'s on direct rows, the proxy\'s on pass-through rows). ' +
+      'Ratios are req/s against the W1 REST row of the direct upstream / pass-through proxy in the same phase.',
+  );
+  out.push('');
+  out.push(table(rows));
+  out.push('');
+  out.push('### Coalescing');
+  out.push('');
+  for (const c of coalescing) {
+    out.push(
+      `- ${c.protocol} \`${c.key}\` (never asked before, upstream +${c.upstreamDelayMs} ms on that path), ` +
+        `${c.clients} concurrent clients against gateway warm: ${c.upstreamCalls} upstream call(s), ` +
+        `${c.answered2xx} answered 2xx, ${c.failed} failed`,
+    );
+  }
+  out.push('');
+  out.push('### Targets');
+  out.push('');
+  for (const c of checks) out.push(`- **${c.pass ? 'PASS' : 'MISS'}** ${c.target}: ${c.measured}`);
+  const reordered = rows.filter((r) => r.reordered > 0);
+  if (reordered.length) {
+    out.push('');
+    out.push(
+      'Answers with the expected data but JSON keys in another order than the first answer (not counted as bad bodies): ' +
+        reordered.map((r) => `${r.phase} ${r.workloadLabel} ${TARGET_LABEL[r.target]} ${r.reordered}/${r.requests}`).join('; '),
+    );
+  }
+  const flagged = rows.filter((r) => r.sanity);
+  if (flagged.length) {
+    out.push('');
+    out.push('### ⚠ Rows whose check request did not answer a clean 2xx');
+    out.push('');
+    for (const r of flagged) out.push(`- ${r.phase} ${r.workloadLabel} ${TARGET_LABEL[r.target]}: ${r.sanity}`);
+  }
+  const file = writeResults({
+    kind: 'bench',
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    settings: {
+      durationSeconds: DURATION,
+      connections: CONNECTIONS,
+      latencyPhaseConnections: LATENCY_CONNECTIONS,
+      warmupSeconds: WARMUP_S,
+      upstreamDelayMs: BASE_DELAY_MS,
+      latencyPhaseDelayMs: LATENCY_PHASE_MS,
+      node: process.version,
+      cpus: cpus().length,
+      cpuModel: cpus()[0]?.model,
+    },
+    rows,
+    coalescing,
+    targets: checks,
+  });
+  out.push('');
+  out.push(`Results: ${file}`);
+  console.log(out.join('\n'));
+}
+
+let stopping = false;
+
+async function main(): Promise<void> {
+  installCleanup();
+  try {
+    if (process.argv.includes('--soak')) {
+      await runSoak({ onStopping: () => (stopping = true) });
+    } else {
+      await runBench();
+    }
+  } finally {
+    stopping = true;
+    await stopAll();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error('bench failed:', error);
+    process.exitCode = 1;
+    void stopAll().finally(() => process.exit(1));
+  },
+);

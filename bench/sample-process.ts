@@ -1,0 +1,104 @@
+/**
+ * The sample upstream in its own process (forked by bench/run.ts, IPC channel). It reports its url,
+ * answers request counts, and scripts faults on command:
+ * - a base delay on every path (BENCH_UPSTREAM_DELAY_MS at start, `delay` later);
+ * - extra scripted faults, checked before the base delay (`faults`);
+ * - chaos for the soak: a share of upstream requests answered 503 or reset (`chaos`), and full
+ *   outages (`outage`).
+ * The sample's request log is emptied every second (it would otherwise grow by millions of entries);
+ * the count is kept here.
+ */
+import type { Fault } from '../src/sample/server.js';
+import { startSampleUpstream } from '../src/sample/server.js';
+import type { SampleCommand, SampleMessage } from './lib/protocol.js';
+
+const upstream = await startSampleUpstream({ port: 0 });
+let counted = 0;
+const count = () => counted + upstream.requests.length;
+
+let baseDelayMs = Number(process.env.BENCH_UPSTREAM_DELAY_MS ?? 0) || 0;
+let scripted: Fault[] = [];
+let chaosRate = 0;
+let outage: 'status' | 'reset' | undefined;
+let injected = 0;
+let carry = 0;
+let lastCount = 0;
+
+const CHAOS_PATHS = ['/ordinals/*', '/runes/*', '/metadata/*', '/*'];
+
+/** Rebuilds the fault list: scripted faults, then outage or chaos, then the base delay. */
+function rebuild(chaosFaults = 0): void {
+  upstream.clearFaults();
+  for (const fault of scripted) upstream.inject(fault);
+  if (outage === 'status') {
+    upstream.inject({ path: '/*', status: 503, body: { statusCode: 503, error: 'Service Unavailable', message: 'outage' } });
+  } else if (outage === 'reset') {
+    upstream.inject({ path: '/*', reset: true });
+  }
+  for (let i = 0; i < chaosFaults; i++) {
+    const path = CHAOS_PATHS[Math.floor(Math.random() * CHAOS_PATHS.length)] ?? '/*';
+    upstream.inject(
+      Math.random() < 0.5
+        ? { path, times: 1, status: 503, body: { statusCode: 503, error: 'Service Unavailable', message: 'chaos' } }
+        : { path, times: 1, reset: true },
+    );
+  }
+  if (baseDelayMs > 0) upstream.inject({ path: '/*', delayMs: baseDelayMs });
+}
+rebuild();
+
+// The log is only needed for counting here.
+setInterval(() => {
+  counted += upstream.requests.length;
+  upstream.clearLog();
+}, 1000).unref();
+
+// Chaos: every 100 ms, arm as many one-shot faults as `rate` of the last 100 ms of requests.
+setInterval(() => {
+  const now = count();
+  const recent = now - lastCount;
+  lastCount = now;
+  if (chaosRate <= 0 || outage) return;
+  const expected = recent * chaosRate + carry;
+  const armed = Math.floor(expected);
+  carry = expected - armed;
+  injected += armed;
+  rebuild(armed);
+}, 100).unref();
+
+function reply(message: SampleMessage): void {
+  process.send?.(message);
+}
+
+process.on('message', (command: SampleCommand) => {
+  switch (command.cmd) {
+    case 'count':
+      break;
+    case 'delay':
+      baseDelayMs = command.ms;
+      rebuild();
+      break;
+    case 'faults':
+      scripted = command.faults;
+      rebuild();
+      break;
+    case 'chaos':
+      chaosRate = command.rate;
+      carry = 0;
+      rebuild();
+      break;
+    case 'outage':
+      outage = command.kind ?? undefined;
+      rebuild();
+      break;
+  }
+  reply({ type: 'reply', id: command.id, count: count(), injected });
+});
+
+const shutdown = () => void upstream.close().finally(() => process.exit(0));
+process.on('SIGTERM', shutdown);
+process.on('SIGINT', shutdown);
+// The runner is gone (even killed): do not outlive it.
+process.on('disconnect', () => process.exit(0));
+
+reply({ type: 'ready', url: upstream.url });
