@@ -97,9 +97,10 @@ function useAccessLog(logger: Logger): Plugin {
   const started = new WeakMap<Request, number>();
   return {
     onRequest({ request }) {
-      started.set(request, performance.now());
+      if (logger.isLevelEnabled('info')) started.set(request, performance.now());
     },
     onResponse({ request, response }) {
+      if (!logger.isLevelEnabled('info')) return;
       const begin = started.get(request);
       logger.info(
         {

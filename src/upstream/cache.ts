@@ -14,6 +14,8 @@ export interface CacheEntry {
 
 export interface CacheStore {
   get(key: string): Promise<CacheEntry | undefined>;
+  /** A synchronous read where the store can (in process): the warm path skips all async work. */
+  peek?(key: string): CacheEntry | undefined;
   /** `retainMs`: how long the entry may be kept for revalidation and stale serving. */
   set(key: string, entry: CacheEntry, retainMs: number): Promise<void>;
   close(): Promise<void>;
@@ -38,6 +40,10 @@ export class MemoryStore implements CacheStore {
   constructor(private readonly maxBytes: number) {}
 
   async get(key: string): Promise<CacheEntry | undefined> {
+    return this.peek(key);
+  }
+
+  peek(key: string): CacheEntry | undefined {
     const item = this.entries.get(key);
     if (!item) return undefined;
     this.entries.delete(key);

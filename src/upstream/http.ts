@@ -13,7 +13,7 @@ import { Pool } from 'undici';
 import type { Logger } from 'pino';
 import { UpstreamError, parseRetryAfter, type ServiceName } from '../errors.js';
 import { noUpstreamEvents, type UpstreamEvents } from '../metrics.js';
-import { cacheKey, type CacheStore } from './cache.js';
+import { cacheKey, type CacheEntry, type CacheStore } from './cache.js';
 import { CircuitBreaker, QuotaGate, RetryBudget, backoffMs, isRateLimitHeader } from './resilience.js';
 import type { SharedSignals } from './shared-state.js';
 
@@ -143,6 +143,11 @@ export class UpstreamService {
     const cache = this.options.cache;
     if ((req.method ?? 'GET') !== 'GET' || !cache) return this.send(req);
     const key = cacheKey(this.name, req.path, queryString(req.query));
+    const peeked = cache.store.peek?.(key);
+    if (peeked && this.isFresh(peeked, cache, Date.now())) {
+      this.events.cache(this.name, 'hit');
+      return Promise.resolve(peeked.response);
+    }
     let shared = this.inflight.get(key);
     if (shared) {
       this.events.cache(this.name, 'coalesced');
@@ -160,15 +165,14 @@ export class UpstreamService {
   private async throughCache(key: string, cache: CachePolicy, req: UpstreamRequest): Promise<UpstreamResponse> {
     const entry = await cache.store.get(key);
     const now = Date.now();
-    const confirmedAt = entry ? this.confirmedAt(entry.response, entry.validatedAt) : 0;
-    const freshMs = entry ? (entry.response.status === 404 ? cache.notFoundTtlMs : cache.ttlMs) : 0;
-    if (entry && now - confirmedAt < freshMs) {
+    if (entry && this.isFresh(entry, cache, now)) {
       this.events.cache(this.name, 'hit');
       return entry.response;
     }
     this.events.cache(this.name, 'miss');
+    const confirmedAt = entry ? this.confirmedAt(entry.response, entry.validatedAt) : 0;
     const stale = (): UpstreamResponse | undefined => {
-      if (!entry || now - confirmedAt > freshMs + cache.staleIfErrorMs) return undefined;
+      if (!entry || now - confirmedAt > freshFor(cache, entry.response) + cache.staleIfErrorMs) return undefined;
       this.events.cache(this.name, 'stale');
       return { ...entry.response, stale: { ageSeconds: Math.floor((Date.now() - confirmedAt) / 1000) } };
     };
@@ -198,6 +202,10 @@ export class UpstreamService {
 
   private retainMs(cache: CachePolicy): number {
     return Math.max(cache.ttlMs, cache.notFoundTtlMs) + Math.max(cache.staleIfErrorMs, 60_000);
+  }
+
+  private isFresh(entry: CacheEntry, cache: CachePolicy, now: number): boolean {
+    return now - this.confirmedAt(entry.response, entry.validatedAt) < freshFor(cache, entry.response);
   }
 
   /** When the upstream last confirmed this answer: its own validation, or a later global one. */
@@ -360,6 +368,10 @@ function queryString(query: UpstreamRequest['query']): string {
   }
   const text = params.toString();
   return text ? `?${text}` : '';
+}
+
+function freshFor(cache: CachePolicy, response: UpstreamResponse): number {
+  return response.status === 404 ? cache.notFoundTtlMs : cache.ttlMs;
 }
 
 /** Waits for a shared promise, but lets one waiter leave when its own client goes away. */
