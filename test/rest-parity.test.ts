@@ -557,7 +557,7 @@ describe('raw request paths: answered as the upstream answers the same bytes', (
     // A malformed escape: Fastify 4.15's bad-URL 400 (no `code` field, content-type application/json).
     ['/ordinals/v1/brc-20/tokens/%zz', []],
     ['/ordinals/brc-20/tokens/%E0%A4%A', []],
-  ])('GET %s', async (path, expectedCalls) => {
+  ] as Array<[string, string[]]>)('GET %s', async (path, expectedCalls) => {
     const { gateway, direct, calls } = await compareRaw(path);
     expect(gateway).toEqual(direct);
     expect(calls.map((c) => `${c.method} ${c.path}`.toLowerCase())).toEqual(expectedCalls.map((c) => c.toLowerCase()));
