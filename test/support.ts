@@ -12,6 +12,7 @@ import type {
   InscriptionLocation,
 } from '../src/sample/data.js';
 import type { SampleUpstream } from '../src/sample/server.js';
+import type { ApiStatusResponse } from '../src/upstream/types.js';
 
 // ---------- example files ----------
 
@@ -38,14 +39,7 @@ export const ETCHING_PAGE_FIELDS = `limit offset total results { id name spacedN
 
 // ---------- upstream (snake_case) → GraphQL (camelCase) ----------
 
-export interface UpstreamStatus {
-  server_version: string;
-  status: string;
-  chain_tip: { block_height: number; index_block_hash?: string } | null;
-  tokens?: { ft?: number; nft?: number; sft?: number };
-  token_contracts?: { 'sip-009'?: number; 'sip-010'?: number; 'sip-013'?: number };
-  job_queue?: { pending?: number; queued?: number; done?: number; failed?: number; invalid?: number };
-}
+export type UpstreamStatus = ApiStatusResponse;
 
 /** Counts the upstream leaves out are 0; count objects it leaves out are null. */
 export function toStatus(s: UpstreamStatus) {

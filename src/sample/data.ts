@@ -10,80 +10,27 @@ import etchingsPageJson from './data/etchings-page.json' with { type: 'json' };
 import statusV1Json from './data/status-openapi-example.json' with { type: 'json' };
 import chainInfoJson from './data/bitcoin-node-chaininfo.json' with { type: 'json' };
 import { address, formatUnits, hex, percent4, pick, rand, randInt } from './util.js';
+import type {
+  Brc20Token,
+  Brc20TokenDetailsResponse,
+  InscriptionLocation,
+  InscriptionTransfer,
+  RuneEtching,
+} from '../upstream/types.js';
 
 // ---------- types (upstream response shapes) ----------
 
-export interface Brc20Token {
-  id: string;
-  number: number;
-  block_height: number;
-  tx_id: string;
-  address: string;
-  ticker: string;
-  max_supply: string;
-  mint_limit: string | null;
-  decimals: number;
-  deploy_timestamp: number; // ms
-  minted_supply: string;
-  tx_count: number;
-  self_mint: boolean;
-}
-export interface Brc20TokenDetails {
-  token: Brc20Token;
-  supply: { max_supply: string; minted_supply: string; holders: number };
-}
+/** The sample serves the upstream's own shapes (src/upstream/types.ts). */
+export type { Brc20Token, InscriptionLocation };
+export type Brc20TokenDetails = Brc20TokenDetailsResponse;
+export type BlockTransfer = InscriptionTransfer;
+export type Etching = RuneEtching;
 
-export interface InscriptionLocation {
-  block_height: number;
-  block_hash: string;
-  address: string | null;
-  tx_id: string;
-  location: string;
-  output: string;
-  value: string | null;
-  offset: string | null;
-  timestamp: number; // ms
-}
-export interface BlockTransfer {
-  id: string;
-  number: number;
-  from: InscriptionLocation;
-  to: InscriptionLocation;
-}
 export interface TransferBlock {
   height: number;
   hash: string;
   /** In block order: index 0 is the first transfer (the API lists them in reverse). */
   transfers: BlockTransfer[];
-}
-
-export interface Etching {
-  id: string;
-  name: string;
-  spaced_name: string;
-  number: number;
-  divisibility: number;
-  symbol: string;
-  turbo: boolean;
-  mint_terms: {
-    amount: string | null;
-    cap: string | null;
-    height_start: number | null;
-    height_end: number | null;
-    offset_start: number | null;
-    offset_end: number | null;
-  };
-  supply: {
-    current: string;
-    minted: string;
-    total_mints: string;
-    mint_percentage: string;
-    mintable: boolean;
-    burned: string;
-    total_burns: string;
-    premine: string;
-  };
-  location: { block_hash: string; block_height: number; tx_id: string; tx_index: number; timestamp: number /* s */ };
 }
 
 // ---------- chain model ----------
