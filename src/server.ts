@@ -58,6 +58,8 @@ export function createServer({ config, upstreams, logger, metrics, isDraining = 
       methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
       allowedHeaders: ['content-type', 'x-api-key', 'x-request-id', 'if-none-match', 'x-graphql-yoga-csrf', 'apollo-require-preflight'],
       exposedHeaders: ['etag', 'x-request-id', 'retry-after', 'age', 'warning'],
+      // Keys travel in headers and arguments, never in cookies: no credentialed cross-origin requests.
+      credentials: false,
     },
     batching: config.batchLimit > 0 ? { limit: config.batchLimit } : false,
     // yoga's own logger would print at its own levels; ours is structured and redacted.

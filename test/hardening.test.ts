@@ -142,6 +142,8 @@ describe('HTTP hygiene', () => {
       'https://app.example',
       'https://app.example',
     ]);
+    // No cookies are ever needed: credentialed cross-origin requests are not allowed.
+    expect(allowed.headers.get('access-control-allow-credentials')).toBeNull();
   });
 
   test('an unexpected error is masked: a generic message, no stack, no internals', () => {
