@@ -128,7 +128,6 @@ export function useRestCompat(upstreams: Upstreams, logger: Logger, metrics: Met
       // HEAD works on every GET route upstream.
       const method = request.method === 'HEAD' ? 'GET' : request.method;
       const found = match(method, rawPath, url.search);
-      const requestUrl = target;
       if (found === 'bad-url') {
         // Fastify 4.15's FST_ERR_BAD_URL answer, as the upstream sends it.
         return endResponse(
@@ -143,7 +142,7 @@ export function useRestCompat(upstreams: Upstreams, logger: Logger, metrics: Met
         return endResponse(
           // Under /v1/ext/ the path holds the caller's platform key: never echo it.
           jsonResponse(404, {
-            message: `Route ${request.method}:${redactPath(requestUrl)} not found`,
+            message: `Route ${request.method}:${redactPath(target)} not found`,
             error: 'Not Found',
             statusCode: 404,
           }),
