@@ -89,6 +89,10 @@ async function runProcess(): Promise<void> {
     const config = loadConfig(process.env);
     if (config.workers > 1 && cluster.isPrimary) return supervise(config.workers);
     const server = await start();
+    // A bug in one request must cost that request, never the process that serves all the others.
+    process.on('unhandledRejection', (reason) => {
+      server.logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unhandled rejection');
+    });
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
       process.once(signal, () => void server.stop().then(() => process.exit(0)));
     }
