@@ -6,7 +6,9 @@ import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { loadPersistedOperations } from './hardening.js';
 import { createMetrics } from './metrics.js';
-import { createServer } from './server.js';
+import { createRequestListener } from './http-listener.js';
+import { createRestHandler } from './rest/handler.js';
+import { corsOptions, createServer } from './server.js';
 import { createUpstreams } from './upstream/index.js';
 
 export interface StartOptions {
@@ -22,7 +24,8 @@ export async function start(env: Record<string, string | undefined> = process.en
   const upstreams = createUpstreams(config, logger, metrics.upstream);
   let draining = false;
   const yoga = createServer({ config, upstreams, logger, metrics, isDraining: () => draining, persistedOperations });
-  const http = createHttpServer(yoga);
+  const rest = createRestHandler({ upstreams, logger, metrics, cors: corsOptions(config) });
+  const http = createHttpServer(createRequestListener(yoga, rest, logger));
   // A client gets this long to send its request; upstream waits are bounded by UPSTREAM_TIMEOUT_MS.
   http.requestTimeout = config.requestTimeoutMs;
   http.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);

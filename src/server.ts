@@ -7,6 +7,7 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { useEngine } from '@envelop/core';
 import { execute, GraphQLError, subscribe } from 'graphql';
+import type { CORSOptions } from '@whatwg-node/server';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -15,11 +16,9 @@ import { maskError } from './errors.js';
 import { DEFAULT_QUERY, renderGraphiQL, useGraphiQLAssets } from './graphiql.js';
 import { useHttpCaching } from './http-caching.js';
 import { useQueryLimits, useSecretScrubbing } from './hardening.js';
-import { redactPath } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { useGraphQLMetrics, useOperations, useStaleMarker } from './ops.js';
 import { requestIdOf, useRequestId } from './request-id.js';
-import { useRestCompat } from './rest/plugin.js';
 import { schema } from './schema/index.js';
 import type { Upstreams } from './upstream/index.js';
 
@@ -53,14 +52,7 @@ export function createServer({ config, upstreams, logger, metrics, isDraining = 
     graphiql: { title: 'satgate', defaultQuery: DEFAULT_QUERY, shouldPersistHeaders: false },
     renderGraphiQL,
     maskedErrors: { maskError },
-    cors: {
-      origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
-      methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-      allowedHeaders: ['content-type', 'x-api-key', 'x-request-id', 'if-none-match', 'x-graphql-yoga-csrf', 'apollo-require-preflight'],
-      exposedHeaders: ['etag', 'x-request-id', 'retry-after', 'age', 'warning'],
-      // Keys travel in headers and arguments, never in cookies: no credentialed cross-origin requests.
-      credentials: false,
-    },
+    cors: corsOptions(config),
     batching: config.batchLimit > 0 ? { limit: config.batchLimit } : false,
     // yoga's own logger would print at its own levels; ours is structured and redacted.
     logging: false,
@@ -69,7 +61,6 @@ export function createServer({ config, upstreams, logger, metrics, isDraining = 
       // @graphql-tools/executor 2.0.1 lets them follow resolver completion.
       useEngine({ execute, subscribe }),
       useRequestId(),
-      useAccessLog(logger),
       useQueryLimits({
         maxTokens: config.maxQueryTokens,
         maxDepth: config.maxQueryDepth,
@@ -85,7 +76,6 @@ export function createServer({ config, upstreams, logger, metrics, isDraining = 
       useUnexpectedErrorIds(),
       useOperations({ upstreams, metrics, isDraining }),
       useGraphiQLAssets(),
-      useRestCompat(upstreams, logger, metrics),
       useHttpCaching(),
       useGraphQLMetrics(metrics),
       useStaleMarker(),
@@ -94,27 +84,15 @@ export function createServer({ config, upstreams, logger, metrics, isDraining = 
 }
 export type SatgateServer = ReturnType<typeof createServer>;
 
-/** One line per request at info: request id, method, key-free path, status, duration. */
-function useAccessLog(logger: Logger): Plugin {
-  const started = new WeakMap<Request, number>();
+/** The one CORS policy, for GraphQL (yoga) and the REST layer alike. */
+export function corsOptions(config: Config): CORSOptions {
   return {
-    onRequest({ request }) {
-      if (logger.isLevelEnabled('info')) started.set(request, performance.now());
-    },
-    onResponse({ request, response }) {
-      if (!logger.isLevelEnabled('info')) return;
-      const begin = started.get(request);
-      logger.info(
-        {
-          requestId: requestIdOf(request),
-          method: request.method,
-          path: redactPath(new URL(request.url).pathname),
-          status: response.status,
-          ms: begin === undefined ? undefined : Math.round((performance.now() - begin) * 10) / 10,
-        },
-        'request',
-      );
-    },
+    origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
+    methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
+    allowedHeaders: ['content-type', 'x-api-key', 'x-request-id', 'if-none-match', 'x-graphql-yoga-csrf', 'apollo-require-preflight'],
+    exposedHeaders: ['etag', 'x-request-id', 'retry-after', 'age', 'warning'],
+    // Keys travel in headers and arguments, never in cookies: no credentialed cross-origin requests.
+    credentials: false,
   };
 }
 

@@ -6,7 +6,7 @@
 import type { UpstreamRequest, UpstreamService } from '../upstream/http.js';
 import type { Upstreams } from '../upstream/index.js';
 import { isDotSegment } from '../upstream/paths.js';
-import { jsonResponse } from './responses.js';
+import { jsonAnswer, type RestAnswer } from './responses.js';
 import {
   PageQuerySchema,
   TransfersQuerySchema,
@@ -29,7 +29,7 @@ export interface RestRoute<Q = unknown> {
   paths: string[];
   query?: Validator<Q>;
   /** Answers without the upstream where the answer is certain (and the request unsafe to send). */
-  local?(input: RouteInput<Q>): Response | undefined;
+  local?(input: RouteInput<Q>): RestAnswer | undefined;
   upstream(upstreams: Upstreams, input: RouteInput<Q>): [UpstreamService, UpstreamRequest];
 }
 
@@ -51,7 +51,7 @@ export const routes: RestRoute[] = [
     paths: versioned('ordinals', '/brc-20/tokens/:ticker'),
     // No token is named `.` or `..`, and those segments are not safe to send on.
     local: ({ params }) =>
-      isDotSegment(params.ticker ?? '') ? jsonResponse(404, { error: 'Not found' }) : undefined,
+      isDotSegment(params.ticker ?? '') ? jsonAnswer(404, { error: 'Not found' }) : undefined,
     upstream: ({ ordinals }, { params }) => [ordinals.service, ordinals.brc20TokenRequest(params.ticker ?? '')],
   }),
   route<TransfersQueryInput>({

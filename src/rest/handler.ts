@@ -1,0 +1,209 @@
+/**
+ * The REST compatibility layer: answers the paths of CONTRACT.md as the upstream would, through
+ * the same upstream layer as GraphQL. It runs on node:http directly, ahead of yoga: a warm answer
+ * is a few header writes, without building fetch Request/Response objects.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CORSOptions } from '@whatwg-node/server';
+import { getCORSHeadersByRequestAndOptions } from '@whatwg-node/server';
+import type { Logger } from 'pino';
+import { UnsafePathError, UpstreamError } from '../errors.js';
+import { etagMatches } from '../http-caching.js';
+import { redactPath } from '../logger.js';
+import type { Metrics } from '../metrics.js';
+import type { UpstreamResponse } from '../upstream/http.js';
+import type { Upstreams } from '../upstream/index.js';
+import { fastifyError, jsonAnswer, type RestAnswer } from './responses.js';
+import { UPSTREAM_PREFIXES, routes, type RestRoute } from './routes.js';
+
+/** Fastify's default maxParamLength: a longer parameter is a route 404 upstream. */
+const MAX_PARAM_LENGTH = 100;
+
+interface CompiledRoute {
+  route: RestRoute;
+  template: string;
+  method: string;
+  segments: string[];
+  wildcard: boolean;
+}
+
+const compiled: CompiledRoute[] = routes.flatMap((route) =>
+  route.paths.map((path) => {
+    const wildcard = path.endsWith('/*');
+    const segments = (wildcard ? path.slice(0, -2) : path).split('/').slice(1);
+    return { route, template: path, method: route.method, segments, wildcard };
+  }),
+);
+
+type Match = { route: RestRoute; template: string; params: Record<string, string>; rest: string } | 'bad-url' | undefined;
+
+/** Matches the raw (still percent-encoded) path against the table; params come back decoded. */
+function match(method: string, rawPath: string, query: string): Match {
+  const parts = rawPath.split('/').slice(1);
+  for (const candidate of compiled) {
+    if (candidate.method !== method) continue;
+    const { segments, wildcard } = candidate;
+    // A wildcard also matches its root without the trailing slash (`…/bitcoin-node`).
+    if (wildcard ? parts.length < segments.length : parts.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    let matched = true;
+    for (let i = 0; i < segments.length && matched; i++) {
+      const expected = segments[i]!;
+      const actual = parts[i]!;
+      if (expected.startsWith(':')) {
+        let value: string;
+        try {
+          value = decodeURIComponent(actual);
+        } catch {
+          return 'bad-url';
+        }
+        if (value.length > MAX_PARAM_LENGTH) matched = false;
+        params[expected.slice(1)] = value;
+      } else if (expected !== actual) {
+        matched = false;
+      }
+    }
+    if (matched) {
+      const rest = wildcard ? parts.slice(segments.length).join('/') + (query ? `?${query}` : '') : '';
+      return { route: candidate.route, template: candidate.template, params, rest };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * No answer from the upstream: 504 after the deadline, 429 while its quota is spent (as it would
+ * answer itself), else 502, in the upstream's error format.
+ */
+function upstreamFailure(error: UpstreamError): RestAnswer {
+  if (error.kind === 'timeout') return fastifyError(504, error.message);
+  if (error.status === 429) {
+    const answer = fastifyError(429, 'Rate limit exceeded: retry later');
+    if (error.retryAfter !== undefined) answer.headers['retry-after'] = String(error.retryAfter);
+    return answer;
+  }
+  return fastifyError(502, error.message);
+}
+
+const MIRRORED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after'] as const;
+
+/** The upstream's status, body, ETag and Cache-Control, as the client would have got them. */
+function mirror(response: UpstreamResponse): RestAnswer {
+  const headers: Record<string, string> = {};
+  for (const name of MIRRORED_HEADERS) {
+    const value = response.headers[name];
+    if (value !== undefined) headers[name] = value;
+  }
+  if (response.stale) {
+    // RFC 9111: a stored answer served because the upstream failed.
+    headers.age = String(response.stale.ageSeconds);
+    headers.warning = '111 - "Revalidation Failed"';
+  }
+  return { status: response.status, headers, body: response.body };
+}
+
+function queryObject(params: URLSearchParams): Record<string, unknown> {
+  const query: Record<string, unknown> = {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    query[key] = values.length === 1 ? values[0] : values;
+  }
+  return query;
+}
+
+export interface RestDeps {
+  upstreams: Upstreams;
+  logger: Logger;
+  metrics: Metrics;
+  /** The same CORS policy yoga applies to GraphQL. */
+  cors: CORSOptions;
+}
+
+export function createRestHandler({ upstreams, logger, metrics, cors }: RestDeps) {
+  /** What the upstream would answer for this raw request target. */
+  async function answer(method: string, target: string, headers: IncomingMessage['headers'], requestId: string, signal: AbortSignal): Promise<RestAnswer> {
+    const queryStart = target.indexOf('?');
+    const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
+    const rawQuery = queryStart === -1 ? '' : target.slice(queryStart + 1);
+    // HEAD works on every GET route upstream.
+    const found = match(method === 'HEAD' ? 'GET' : method, rawPath, rawQuery);
+    if (found === 'bad-url') {
+      // Fastify 4.15's FST_ERR_BAD_URL answer, as the upstream sends it.
+      return jsonAnswer(400, { error: 'Bad Request', message: `'${rawPath}' is not a valid url component`, statusCode: 400 }, 'application/json');
+    }
+    // Under /v1/ext/ the path holds the caller's platform key: never echo it.
+    if (!found) return jsonAnswer(404, { message: `Route ${method}:${redactPath(target)} not found`, error: 'Not Found', statusCode: 404 });
+    const started = performance.now();
+    const result = await answerRoute(found.route, found.params, found.rest, rawQuery, headers, requestId, signal);
+    metrics.restRequest(found.template, result.status, (performance.now() - started) / 1000);
+    return result;
+  }
+
+  async function answerRoute(
+    route: RestRoute,
+    params: Record<string, string>,
+    rest: string,
+    rawQuery: string,
+    headers: IncomingMessage['headers'],
+    requestId: string,
+    signal: AbortSignal,
+  ): Promise<RestAnswer> {
+    let query: unknown = {};
+    if (route.query) {
+      const result = route.query(queryObject(new URLSearchParams(rawQuery)));
+      if ('message' in result) return fastifyError(400, result.message);
+      query = result.value;
+    }
+    const local = route.local?.({ params, query, rest });
+    if (local) return local;
+    try {
+      const [service, upstreamRequest] = route.upstream(upstreams, { params, query, rest });
+      const response = await service.request({ ...upstreamRequest, signal, requestId });
+      const ifNoneMatch = headers['if-none-match'];
+      if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : null, response.headers.etag)) {
+        // As the upstream's cache hook answers: 304, empty body, only Cache-Control.
+        return { status: 304, headers: { 'cache-control': response.headers['cache-control'] ?? '' } };
+      }
+      return mirror(response);
+    } catch (error) {
+      if (error instanceof UnsafePathError) return fastifyError(400, error.message);
+      if (error instanceof UpstreamError) return upstreamFailure(error);
+      if (signal.aborted) return { status: 499, headers: {} };
+      logger.error({ err: error instanceof Error ? error.message : String(error), requestId }, 'REST route failed');
+      return fastifyError(500, 'Internal Server Error');
+    }
+  }
+
+  return {
+    /** Paths under the upstreams' prefixes belong here (OPTIONS preflights stay with yoga's CORS). */
+    handles(method: string | undefined, target: string | undefined): boolean {
+      if (!target || method === 'OPTIONS') return false;
+      return UPSTREAM_PREFIXES.some((prefix) => target.startsWith(prefix));
+    },
+
+    async serve(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+      const controller = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) controller.abort();
+      });
+      const method = req.method ?? 'GET';
+      // The request target as sent: a URL parser would resolve `..` and `%2e%2e`, letting
+      // `/v1/ext/k/bitcoin-node/%2e%2e/chainhooks/x` become another route.
+      const result = await answer(method, req.url ?? '/', req.headers, requestId, controller.signal);
+      if (res.destroyed) return;
+      const corsHeaders = getCORSHeadersByRequestAndOptions(
+        { headers: { get: (name: string) => headerValue(req.headers[name]) } } as unknown as Request,
+        cors,
+      );
+      const body = result.status === 204 || result.status === 304 ? undefined : result.body;
+      const length = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
+      res.writeHead(result.status, { ...corsHeaders, ...result.headers, ...length });
+      res.end(method === 'HEAD' ? undefined : body);
+    },
+  };
+}
+export type RestHandler = ReturnType<typeof createRestHandler>;
+
+function headerValue(value: string | string[] | undefined): string | null {
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+}
