@@ -1,6 +1,6 @@
 /**
- * createServer: the yoga instance with the REST layer, GraphiQL, health and operator endpoints. It
- * never listens: main.ts and the tests decide where it runs.
+ * createServer: the yoga instance: GraphQL, GraphiQL, health and operator endpoints. The REST layer
+ * runs ahead of it on node:http (http-listener.ts). It never listens: main.ts decides where it runs.
  */
 import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
