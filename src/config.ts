@@ -44,7 +44,7 @@ export interface Config {
   maxUpstreamCallsPerRequest: number;
   /** Upstream lookups of one GraphQL request in flight at once. */
   maxConcurrentUpstreamCallsPerRequest: number;
-  /** The whole time the server gives one client request. */
+  /** The whole time the server gives one client request: receiving it, and answering a GraphQL one. */
   requestTimeoutMs: number;
   /** How long SIGTERM waits for in-flight requests before closing their connections. */
   shutdownTimeoutMs: number;

@@ -7,7 +7,7 @@ import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { useEngine } from '@envelop/core';
 import { execute, GraphQLError, subscribe } from 'graphql';
-import type { CORSOptions } from '@whatwg-node/server';
+import { useRequestDeadline, type CORSOptions } from '@whatwg-node/server';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
@@ -57,6 +57,23 @@ export function createServer({ config, upstreams, logger, metrics, isDraining = 
     // yoga's own logger would print at its own levels; ours is structured and redacted.
     logging: false,
     plugins: [
+      // The whole time a GraphQL request may take: past it the client gets a clear 504 and the
+      // request's signal aborts its upstream work (REST requests are bounded by the upstream deadline).
+      useRequestDeadline({
+        timeout: config.requestTimeoutMs,
+        response: () =>
+          Response.json(
+            {
+              errors: [
+                {
+                  message: `The request took longer than ${config.requestTimeoutMs} ms`,
+                  extensions: { code: 'REQUEST_TIMEOUT', limit: config.requestTimeoutMs },
+                },
+              ],
+            },
+            { status: 504 },
+          ),
+      }),
       // graphql-js's own executor: it keeps response keys in query order (the spec's ordering);
       // @graphql-tools/executor 2.0.1 lets them follow resolver completion.
       useEngine({ execute, subscribe }),

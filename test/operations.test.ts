@@ -102,3 +102,32 @@ describe('graceful shutdown', () => {
     expect(stack.logs.filter((line) => /shutting down|stopped/.test(line))).toHaveLength(2);
   });
 });
+
+describe('REQUEST_TIMEOUT_MS', () => {
+  test('a GraphQL request past the deadline gets a clear 504 and its upstream wait is cancelled', async () => {
+    const stack = await startStack({ REQUEST_TIMEOUT_MS: '1000', UPSTREAM_TIMEOUT_MS: '8000' });
+    try {
+      stack.sample.inject({ path: '/runes/v1/etchings', hang: true });
+      const started = Date.now();
+      const answer = await stack.graphql('{ etchings { total } }');
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect(answer).toEqual({
+        status: 504,
+        body: {
+          errors: [
+            { message: 'The request took longer than 1000 ms', extensions: { code: 'REQUEST_TIMEOUT', limit: 1000 } },
+          ],
+        },
+      });
+      // The process goes on serving.
+      expect((await stack.graphql('{ status { status } }')).body).toEqual({ data: { status: { status: 'ready' } } });
+      // The hung upstream call was cancelled with its only client: shutdown does not wait for it.
+      const closing = Date.now();
+      await stack.close();
+      expect(Date.now() - closing).toBeLessThan(2000);
+    } catch (error) {
+      await stack.close();
+      throw error;
+    }
+  });
+});

@@ -104,7 +104,7 @@ export class UpstreamService {
   private readonly events: UpstreamEvents;
   private readonly budget = new RetryBudget();
   /** In-flight GETs by cache key: concurrent identical requests share one upstream call. */
-  private readonly inflight = new Map<string, Promise<UpstreamResponse>>();
+  private readonly inflight = new Map<string, SharedCall>();
   /** The last global ETag the upstream confirmed, and when. */
   private lastValidation: { etag: string; at: number } | undefined;
   /** The outcome of the last attempt, for /readyz. */
@@ -152,11 +152,19 @@ export class UpstreamService {
     if (shared) {
       this.events.cache(this.name, 'coalesced');
     } else {
-      // The shared call is bounded by its deadline, not by one client's signal: others wait on it.
-      shared = this.throughCache(key, cache, { ...req, signal: undefined }).finally(() => this.inflight.delete(key));
-      this.inflight.set(key, shared);
+      // One call for every waiter: it is cancelled only when the last of them has gone away.
+      const controller = new AbortController();
+      const call: SharedCall = {
+        waiters: 0,
+        controller,
+        promise: this.throughCache(key, cache, { ...req, signal: controller.signal }).finally(() =>
+          this.inflight.delete(key),
+        ),
+      };
+      this.inflight.set(key, call);
+      shared = call;
     }
-    return abortable(shared, req.signal).then((response) => {
+    return wait(shared, req.signal).then((response) => {
       if (response.stale) req.onStale?.(response.stale.ageSeconds);
       return response;
     });
@@ -374,14 +382,31 @@ function freshFor(cache: CachePolicy, response: UpstreamResponse): number {
   return response.status === 404 ? cache.notFoundTtlMs : cache.ttlMs;
 }
 
-/** Waits for a shared promise, but lets one waiter leave when its own client goes away. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
+/** An in-flight GET shared by every identical request. */
+interface SharedCall {
+  promise: Promise<UpstreamResponse>;
+  controller: AbortController;
+  waiters: number;
+}
+
+/**
+ * Waits for a shared call, but lets one waiter leave when its own client goes away; when the last
+ * waiter leaves, the upstream call itself is cancelled.
+ */
+function wait(call: SharedCall, signal: AbortSignal | undefined): Promise<UpstreamResponse> {
+  if (!signal) {
+    call.waiters++;
+    return call.promise;
+  }
   if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
+  call.waiters++;
+  return new Promise<UpstreamResponse>((resolve, reject) => {
+    const onAbort = () => {
+      if (--call.waiters === 0) call.controller.abort(signal.reason);
+      reject(signal.reason);
+    };
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
+    call.promise.then(
       (value) => {
         signal.removeEventListener('abort', onAbort);
         resolve(value);
