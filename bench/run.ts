@@ -232,7 +232,7 @@ function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, 
   }
   const gqlWarm = find(mainPhase, 'W1-GraphQL', 'warm');
   if (gqlWarm) check('W1 GraphQL warm ≤ 100 µs gateway CPU/request', `${fmt(gqlWarm.cpuUsPerRequest, 0)} µs`, gqlWarm.cpuUsPerRequest <= 100);
-  for (const [workload, coldMax] of [['W2', 5], ['W2b', 20]] as const) {
+  for (const [workload, coldMax] of [['W2', 5], ['W2b', 20], ['W2c', 1]] as const) {
     const cold = find(mainPhase, workload, 'cold');
     const warm = find(mainPhase, workload, 'warm');
     if (cold) check(`${workload} cold ≤ ${coldMax} upstream calls/request`, fmt(cold.upstreamPerRequest, 2), cold.upstreamPerRequest <= coldMax);
@@ -322,6 +322,7 @@ async function runBench(): Promise<void> {
     [w1Gql, ['cold', 'warm']],
     [gql('W2', 'W2 20 aliases / 5 tickers', aliasedBrc20Query(TICKERS_5)), ['cold', 'warm']],
     [gql('W2b', 'W2b 20 tickers', aliasedBrc20Query(TICKERS_20)), ['cold', 'warm']],
+    [gql('W2c', 'W2c 20 tickers, no holders', aliasedBrc20Query(TICKERS_20, 20, false)), ['cold', 'warm']],
     [gql('W3', 'W3 60 etchings', ETCHINGS_60), ['cold', 'warm']],
     [gql('W4', 'W4 60 transfers', TRANSFERS_60), ['cold', 'warm']],
     [gql('W5', 'W5 status+token+transfers+etchings', EVERYTHING), ['cold', 'warm']],

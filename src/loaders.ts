@@ -3,6 +3,7 @@ import { GraphQLError } from 'graphql';
 import type { CallOptions } from './upstream/http.js';
 import { normalizeTicker, type PageQuery } from './upstream/ordinals.js';
 import type { Upstreams } from './upstream/index.js';
+import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, Page } from './upstream/types.js';
 
 export interface LoaderLimits {
   /** Distinct upstream lookups one GraphQL request may cause. */
@@ -16,13 +17,45 @@ export interface LoaderLimits {
  * GraphQL request make one upstream call. Created fresh for every request, never shared.
  */
 export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: LoaderLimits) {
-  const fetchOne = limited(limits);
+  const limit = limiter(limits);
+  const fetchOne =
+    <K, V>(fetch: (key: K) => Promise<V>) =>
+    (key: K) =>
+      limit(() => fetch(key));
+  /** Tickers are case-insensitive upstream: `ORDI`, `ordi` and `Ordi` share one call. */
+  const brc20Token = loader(
+    fetchOne((ticker: string) => upstreams.ordinals.brc20Token(ticker, call)),
+    normalizeTicker,
+  );
   return {
     status: loader(fetchOne((_: 'status') => upstreams.metadata.status(call))),
-    /** Tickers are case-insensitive upstream: `ORDI`, `ordi` and `Ordi` share one call. */
-    brc20Token: loader(
-      fetchOne((ticker: string) => upstreams.ordinals.brc20Token(ticker, call)),
-      normalizeTicker,
+    brc20Token,
+    /**
+     * Token details without `supply.holders`, up to 20 tickers per upstream call through the list
+     * endpoint's ticker filter. That filter is a prefix match with `_`/`%` wildcards, so only exact
+     * matches count; a ticker it cannot settle (a truncated answer, non-ASCII case folding) falls
+     * back to its own detail lookup.
+     */
+    brc20TokenSummary: new DataLoader<string, Brc20TokenDetailsResponse | null, string>(
+      async (tickers) => {
+        let page: Page<Brc20Token>;
+        try {
+          page = await limit(() => upstreams.ordinals.brc20Tokens([...tickers], call));
+        } catch (error) {
+          return tickers.map(() => toError(error));
+        }
+        const complete = page.results.length >= page.total;
+        return Promise.all(
+          tickers.map(async (ticker) => {
+            const token = page.results.find((t) => t.ticker === ticker.toLowerCase());
+            if (token) return summary(token);
+            // Absent from a complete answer: no such token (ASCII, whose lowercasing SQL shares).
+            if (complete && /^[\x20-\x7e]*$/.test(ticker)) return null;
+            return brc20Token.load(ticker).catch(toError);
+          }),
+        );
+      },
+      { cacheKeyFn: normalizeTicker, maxBatchSize: 20 },
     ),
     transfers: loader(
       fetchOne(({ block, ...page }: PageQuery & { block: string }) => upstreams.ordinals.transfers(block, page, call)),
@@ -36,30 +69,34 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
 }
 export type Loaders = ReturnType<typeof createLoaders>;
 
+/** The token list carries no holder count: a summary answers everything else. */
+function summary(token: Brc20Token): Brc20TokenDetailsResponse {
+  return { token, supply: { max_supply: token.max_supply, minted_supply: token.minted_supply } as Brc20Supply };
+}
+
 /**
- * Bounds one request's upstream work: past `maxCalls` lookups each further one fails with a clear
- * error (no unbounded queue), and at most `maxConcurrent` run at once.
+ * Bounds one request's upstream work: past `maxCalls` upstream calls each further one fails with a
+ * clear error (no unbounded queue), and at most `maxConcurrent` run at once.
  */
-function limited({ maxCalls, maxConcurrent }: LoaderLimits) {
+function limiter({ maxCalls, maxConcurrent }: LoaderLimits) {
   let calls = 0;
   let running = 0;
   const waiting: Array<() => void> = [];
-  return <K, V>(fetch: (key: K) => Promise<V>) =>
-    async (key: K): Promise<V> => {
-      if (++calls > maxCalls) {
-        throw new GraphQLError(`This request needs more than ${maxCalls} upstream lookups; split it`, {
-          extensions: { code: 'TOO_MANY_UPSTREAM_CALLS', limit: maxCalls },
-        });
-      }
-      if (running >= maxConcurrent) await new Promise<void>((resolve) => waiting.push(resolve));
-      running++;
-      try {
-        return await fetch(key);
-      } finally {
-        running--;
-        waiting.shift()?.();
-      }
-    };
+  return async <V>(fetch: () => Promise<V>): Promise<V> => {
+    if (++calls > maxCalls) {
+      throw new GraphQLError(`This request needs more than ${maxCalls} upstream lookups; split it`, {
+        extensions: { code: 'TOO_MANY_UPSTREAM_CALLS', limit: maxCalls },
+      });
+    }
+    if (running >= maxConcurrent) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await fetch();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
 }
 
 /**

@@ -150,3 +150,62 @@ it('loaders are per request: two HTTP requests make separate calls', async () =>
   expect(all).toHaveLength(4);
   expect(all.slice(2).map((c) => c.path.toLowerCase()).sort()).toEqual(['/ordinals/v1/brc-20/tokens/ordi', '/runes/v1/etchings']);
 });
+
+// ---- many tickers, no holder counts: the list endpoint's ticker filter ----
+
+const NO_HOLDERS = 'token { ticker maxSupply mintLimit txCount } supply { maxSupply mintedSupply }';
+const summaryOf = (t: Brc20TokenDetails) => ({
+  token: { ticker: t.token.ticker, maxSupply: t.token.max_supply, mintLimit: t.token.mint_limit, txCount: t.token.tx_count },
+  supply: { maxSupply: t.supply.max_supply, mintedSupply: t.supply.minted_supply },
+});
+const listCall = (tickers: string[]) =>
+  `GET /ordinals/v1/brc-20/tokens?${tickers.map((t) => `ticker=${encodeURIComponent(t).replace(/%20/g, '+')}`).join('&')}&offset=0&limit=60`;
+
+it('20 distinct tickers without holders: one upstream call through the list filter, exact matches only', async () => {
+  const tickers = sampleData.brc20Tokens.slice(0, 20).map((t) => t.token.ticker);
+  const query = `{ ${tickers.map((t, i) => `t${i}: brc20Token(ticker: ${JSON.stringify(t.toUpperCase())}) { ${NO_HOLDERS} }`).join(' ')} }`;
+  const { body } = await stack.graphql(query);
+  expect(body).toEqual({
+    data: Object.fromEntries(tickers.map((t, i) => [`t${i}`, summaryOf(token(t))])),
+  });
+  expect(stack.upstreamCalls()).toEqual([listCall(tickers.map(normalizeAscii))]);
+});
+
+it('asking for holders uses the detail route, one call per ticker', async () => {
+  const tickers = sampleData.brc20Tokens.slice(0, 5).map((t) => t.token.ticker);
+  await stack.graphql(`{ ${tickers.map((t, i) => `t${i}: brc20Token(ticker: ${JSON.stringify(t)}) { supply { holders } }`).join(' ')} }`);
+  expect(stack.upstreamCalls()).toHaveLength(5);
+  expect(stack.upstreamCalls().every((call) => call.startsWith('GET /ordinals/v1/brc-20/tokens/'))).toBe(true);
+});
+
+it('an unknown ASCII ticker is null from a complete list answer; wildcard tickers match only themselves', async () => {
+  const { body } = await stack.graphql(
+    `{ none: brc20Token(ticker: "zz_nope") { ${NO_HOLDERS} } pct: brc20Token(ticker: "x%y") { ${NO_HOLDERS} } sp: brc20Token(ticker: "a b") { ${NO_HOLDERS} } }`,
+  );
+  expect(body).toEqual({ data: { none: null, pct: summaryOf(token('x%y')), sp: summaryOf(token('a b')) } });
+  expect(stack.upstreamCalls()).toEqual([listCall(['zz_nope', 'x%y', 'a b'])]);
+});
+
+it('a truncated list answer falls back to the detail route for the tickers it did not settle', async () => {
+  const ordi = token('ordi');
+  stack.sample.inject({
+    path: '/ordinals/v1/brc-20/tokens',
+    times: 1,
+    status: 200,
+    // More matches than one page holds, and ordi's exact match not among them.
+    body: { limit: 60, offset: 0, total: 61, results: [token('pepe').token] },
+  });
+  const { body } = await stack.graphql(`{ a: brc20Token(ticker: "ordi") { ${NO_HOLDERS} } b: brc20Token(ticker: "pepe") { ${NO_HOLDERS} } }`);
+  expect(body).toEqual({ data: { a: summaryOf(ordi), b: summaryOf(token('pepe')) } });
+  expect(stack.upstreamCalls()).toEqual([listCall(['ordi', 'pepe']), 'GET /ordinals/v1/brc-20/tokens/ordi']);
+});
+
+it('more than 20 tickers make one list call per 20', async () => {
+  const tickers = sampleData.brc20Tokens.slice(0, 30).map((t) => t.token.ticker);
+  await stack.graphql(`{ ${tickers.map((t, i) => `t${i}: brc20Token(ticker: ${JSON.stringify(t)}) { token { ticker } }`).join(' ')} }`);
+  expect(stack.upstreamCalls()).toEqual([listCall(tickers.slice(0, 20)), listCall(tickers.slice(20))]);
+});
+
+function normalizeAscii(ticker: string): string {
+  return ticker.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+}

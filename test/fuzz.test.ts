@@ -25,6 +25,7 @@ afterAll(async () => {
 const UPSTREAM_ROUTES = [
   /^\/metadata\/v1$/,
   /^\/ordinals\/v1\/brc-20\/tokens\/[^/?#]*$/,
+  /^\/ordinals\/v1\/brc-20\/tokens\?(ticker=[^&#]*&){1,20}offset=0&limit=60$/,
   /^\/ordinals\/v1\/inscriptions\/transfers\?block=(\d+|0{8}[0-9a-fA-F]{56})&offset=\d+&limit=([1-9]|[1-5]\d|60)$/,
   /^\/runes\/v1\/etchings\?offset=\d+&limit=([1-9]|[1-5]\d|60)$/,
   /^\/v1\/ext\/[^/?#]+\/chainhooks\/[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,

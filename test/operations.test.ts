@@ -12,7 +12,7 @@ describe('metrics, readiness and request ids', () => {
   afterAll(() => stack.close());
 
   test('/metrics names route templates, services and codes, never a key, a ticker or a raw path', async () => {
-    await stack.graphql('{ brc20Token(ticker: "secret-ticker-zz") { token { id } } etchings(limit: 0) { total } }');
+    await stack.graphql('{ brc20Token(ticker: "secret-ticker-zz") { supply { holders } } etchings(limit: 0) { total } }');
     await rest(`${stack.gatewayUrl}/ordinals/v1/brc-20/tokens/another-ticker-yy`);
     await rest(`${stack.gatewayUrl}/v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/rest/chaininfo.json`);
     await stack.graphql(`{ bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}") }`);

@@ -2,7 +2,7 @@
 // hiro services only; the platform key in the path only), unsafe proxy paths, and deleteChainhook's
 // UUID check and single, never retried DELETE.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DELETABLE_CHAINHOOK_UUIDS, sampleData } from '../src/sample/data.js';
+import { DELETABLE_CHAINHOOK_UUIDS, findBrc20Token, sampleData } from '../src/sample/data.js';
 import { SAMPLE_PLATFORM_KEY } from '../src/sample/server.js';
 import { HIRO_KEY, startStack, type Stack } from './harness.js';
 import { fieldError } from './support.js';
@@ -86,13 +86,13 @@ describe('key resolution', () => {
 
 describe('where the keys travel', () => {
   it('HIRO_API_KEY goes as x-api-key to every hiro service, the platform key never does', async () => {
-    const { body } = await run('{ status { status } brc20Token(ticker: "ordi") { token { ticker } } etchings(limit: 1) { total } transfers(block: 775700) { total } }', undefined, {
+    const { body } = await run('{ status { status } brc20Token(ticker: "ordi") { token { ticker } supply { holders } } etchings(limit: 1) { total } transfers(block: 775700) { total } }', undefined, {
       'x-api-key': SAMPLE_PLATFORM_KEY,
     });
     expect(body).toEqual({
       data: {
         status: { status: 'ready' },
-        brc20Token: { token: { ticker: 'ordi' } },
+        brc20Token: { token: { ticker: 'ordi' }, supply: { holders: findBrc20Token('ordi')!.supply.holders } },
         etchings: { total: sampleData.etchingsTotal },
         transfers: { total: 2 },
       },

@@ -30,11 +30,15 @@ export function brc20Query(ticker: string): string {
   return `query W1 { brc20Token(ticker: ${quote(ticker)}) { ${BRC20} } }`;
 }
 
+/** Every field but `supply.holders`: answered through the token list's ticker filter. */
+const BRC20_NO_HOLDERS = BRC20.replace('holders ', '');
+
 /** 20 aliased brc20Token fields, cycling over `tickers`. */
-export function aliasedBrc20Query(tickers: readonly string[], count = 20): string {
+export function aliasedBrc20Query(tickers: readonly string[], count = 20, holders = true): string {
   const fields = Array.from(
     { length: count },
-    (_, i) => `t${i}: brc20Token(ticker: ${quote(tickers[i % tickers.length] ?? 'ordi')}) { ${BRC20} }`,
+    (_, i) =>
+      `t${i}: brc20Token(ticker: ${quote(tickers[i % tickers.length] ?? 'ordi')}) { ${holders ? BRC20 : BRC20_NO_HOLDERS} }`,
   );
   return `query Many {\n  ${fields.join('\n  ')}\n}`;
 }

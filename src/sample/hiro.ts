@@ -14,6 +14,8 @@ import {
 } from './data.js';
 import {
   Brc20TokenDetailsResponse,
+  Brc20TokensQuery,
+  Brc20TokensResponse,
   EtchingParams,
   EtchingResponse,
   EtchingsResponse,
@@ -62,9 +64,34 @@ export function metadataApi(shape: 'v1' | 'v2'): FastifyPluginAsync {
   };
 }
 
+/** SQL LIKE `<value>%` as a regular expression. */
+function likePrefix(value: string): RegExp {
+  const body = [...value]
+    .map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${body}`, 'su');
+}
+
 export const ordinalsApi: FastifyPluginAsync = async (app) => {
   // The ordinals ETag is global: the same for every ticker and block, found or not.
   app.addHook('preHandler', etagHook(ORDINALS_ETAG));
+
+  app.get(
+    '/brc-20/tokens',
+    { schema: { querystring: Brc20TokensQuery, response: { 200: Brc20TokensResponse } } },
+    async (request) => {
+      const { ticker, offset = 0, limit = DEFAULT_LIMIT } = request.query as Static<typeof Brc20TokensQuery>;
+      // The upstream filters with SQL `ticker LIKE lower(t) || '%'`: a prefix match in which `_`
+      // and `%` are wildcards.
+      const patterns = ticker?.map((t) => likePrefix(t.toLowerCase()));
+      const matching = sampleData.brc20Tokens
+        .map((t) => t.token)
+        .filter((token) => !patterns || patterns.some((pattern) => pattern.test(token.ticker)))
+        .sort((a, b) => a.number - b.number);
+      const results = matching.slice(offset, offset + limit);
+      return { limit, offset, total: results.length > 0 ? matching.length : 0, results };
+    },
+  );
 
   app.get(
     '/brc-20/tokens/:ticker',

@@ -77,6 +77,14 @@ const Brc20Token = Type.Object({
   self_mint: Type.Boolean(),
 });
 
+export const Brc20TokensQuery = Type.Object({
+  ticker: Type.Optional(Type.Array(Type.String())),
+  offset: Type.Optional(OffsetParam),
+  limit: Type.Optional(LimitParam),
+});
+
+export const Brc20TokensResponse = Paginated(Brc20Token);
+
 export const Brc20TokenDetailsResponse = Type.Object({
   token: Brc20Token,
   supply: Type.Object({ max_supply: Type.String(), minted_supply: Type.String(), holders: Type.Integer() }),

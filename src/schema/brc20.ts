@@ -1,5 +1,6 @@
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse } from '../upstream/types.js';
 import { builder } from './builder.js';
+import { selects } from './selection.js';
 
 const Brc20TokenRef = builder.objectRef<Brc20Token>('Brc20Token').implement({
   fields: (t) => ({
@@ -44,6 +45,8 @@ builder.queryField('brc20Token', (t) =>
     nullable: true,
     description: 'Case-insensitive. Null when no such token exists.',
     args: { ticker: t.arg.string({ required: true }) },
-    resolve: (_root, { ticker }, { loaders }) => loaders.brc20Token.load(ticker),
+    // Holder counts come only from the detail route; without them many tickers share one call.
+    resolve: (_root, { ticker }, { loaders }, info) =>
+      selects(info, 'holders') ? loaders.brc20Token.load(ticker) : loaders.brc20TokenSummary.load(ticker),
   }),
 );

@@ -23,7 +23,7 @@ export interface UpstreamRequest {
   path: string;
   /** Route template for logs and metrics, e.g. `/ordinals/v1/brc-20/tokens/:ticker`: never a raw path. */
   route: string;
-  query?: Record<string, string | number | undefined> | string;
+  query?: Record<string, string | number | string[] | undefined> | string;
   /** Set by the cache when it revalidates a stored answer. */
   ifNoneMatch?: string;
   /** The client's abort signal: a client that leaves cancels its upstream work. */
@@ -372,7 +372,8 @@ function queryString(query: UpstreamRequest['query']): string {
   if (typeof query === 'string') return query ? `?${query}` : '';
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined) params.set(key, String(value));
+    if (Array.isArray(value)) for (const item of value) params.append(key, item);
+    else if (value !== undefined) params.set(key, String(value));
   }
   const text = params.toString();
   return text ? `?${text}` : '';

@@ -1,6 +1,9 @@
 import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
 import { isDotSegment, joinPath, segment } from './paths.js';
-import type { Brc20TokenDetailsResponse, InscriptionTransfer, Page } from './types.js';
+import type { Brc20Token, Brc20TokenDetailsResponse, InscriptionTransfer, Page } from './types.js';
+
+/** The upstreams' largest page. */
+const MAX_PAGE = 60;
 
 export interface PageQuery {
   offset: number;
@@ -24,6 +27,12 @@ export function createOrdinalsClient(service: UpstreamService) {
       path: joinPath('ordinals', 'v1', 'brc-20', 'tokens', segment(normalizeTicker(ticker))),
       route: '/ordinals/v1/brc-20/tokens/:ticker',
     }),
+    /** The token list filtered by tickers: a prefix match (see brc20Tokens). */
+    brc20TokensRequest: (tickers: string[]): UpstreamRequest => ({
+      path: '/ordinals/v1/brc-20/tokens',
+      route: '/ordinals/v1/brc-20/tokens',
+      query: { ticker: tickers.map(normalizeTicker), offset: 0, limit: MAX_PAGE },
+    }),
     transfersRequest: (block: string, page: PageQuery): UpstreamRequest => ({
       path: '/ordinals/v1/inscriptions/transfers',
       route: '/ordinals/v1/inscriptions/transfers',
@@ -33,6 +42,13 @@ export function createOrdinalsClient(service: UpstreamService) {
     async brc20Token(ticker: string, call: CallOptions = {}) {
       if (isDotSegment(ticker)) return null;
       return service.json<Brc20TokenDetailsResponse>({ ...this.brc20TokenRequest(ticker), ...call }, 'null');
+    },
+    /**
+     * Tokens whose ticker starts with any of `tickers` (SQL `LIKE lower(t) || '%'`, so `_` and `%`
+     * are wildcards), without holder counts: one call for many lookups.
+     */
+    brc20Tokens(tickers: string[], call: CallOptions = {}) {
+      return service.json<Page<Brc20Token>>({ ...this.brc20TokensRequest(tickers), ...call }) as Promise<Page<Brc20Token>>;
     },
     /** Null when the upstream reports the block unknown (404). */
     transfers(block: string, page: PageQuery, call: CallOptions = {}) {
