@@ -3,6 +3,7 @@
  * another ephemeral port, talking HTTP. Nothing is mocked; the sample's request log is the truth
  * about upstream calls.
  */
+import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { start } from '../src/main.js';
 import { startSampleUpstream, type SampleOptions, type SampleUpstream } from '../src/sample/server.js';
@@ -100,4 +101,14 @@ export async function rest(url: string, init: RequestInit = {}) {
     cacheControl: response.headers.get('cache-control'),
     contentType: response.headers.get('content-type'),
   };
+}
+
+/** A port that was free a moment ago, for processes that need to be told theirs in advance. */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
 }

@@ -3,21 +3,11 @@
  * and keep answering correctly, without stalling, while Redis is stopped and after it returns.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSampleUpstream, type SampleUpstream } from '../src/sample/server.js';
 import { sampleData } from '../src/sample/data.js';
-import { startStack, type Stack } from './harness.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+import { freePort, startStack, type Stack } from './harness.js';
 
 async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {

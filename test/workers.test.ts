@@ -3,25 +3,16 @@
  * distributes connections round-robin), and SIGTERM drains them all and exits 0.
  */
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSampleUpstream, type SampleUpstream } from '../src/sample/server.js';
+import { freePort } from './harness.js';
 
 let sample: SampleUpstream;
 beforeAll(async () => {
   sample = await startSampleUpstream();
 });
 afterAll(() => sample.close());
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 test('two workers share the port and both serve; SIGTERM exits 0', async () => {
   const port = await freePort();

@@ -64,6 +64,12 @@ export function metadataApi(shape: 'v1' | 'v2'): FastifyPluginAsync {
   };
 }
 
+/** A page as the upstream answers it: it reads total from the first row, so an empty page reports 0. */
+function page<T>(items: T[], offset: number, limit: number, total = items.length) {
+  const results = items.slice(offset, offset + limit);
+  return { limit, offset, total: results.length > 0 ? total : 0, results };
+}
+
 /** SQL LIKE `<value>%` as a regular expression. */
 function likePrefix(value: string): RegExp {
   const body = [...value]
@@ -88,8 +94,7 @@ export const ordinalsApi: FastifyPluginAsync = async (app) => {
         .map((t) => t.token)
         .filter((token) => !patterns || patterns.some((pattern) => pattern.test(token.ticker)))
         .sort((a, b) => a.number - b.number);
-      const results = matching.slice(offset, offset + limit);
-      return { limit, offset, total: results.length > 0 ? matching.length : 0, results };
+      return page(matching, offset, limit);
     },
   );
 
@@ -111,9 +116,7 @@ export const ordinalsApi: FastifyPluginAsync = async (app) => {
       const { block, offset = 0, limit = DEFAULT_LIMIT } = request.query as Static<typeof TransfersQuery>;
       // Unknown blocks are a 200 with an empty page, never a 404.
       const transfers = findTransferBlock(block)?.transfers ?? [];
-      const results = [...transfers].reverse().slice(offset, offset + limit);
-      // The upstream reads total from the first row, so an empty page reports 0.
-      return { limit, offset, total: results.length > 0 ? transfers.length : 0, results };
+      return page([...transfers].reverse(), offset, limit);
     },
   );
 };
@@ -123,8 +126,7 @@ export const runesApi: FastifyPluginAsync = async (app) => {
 
   app.get('/etchings', { schema: { querystring: PageQuery, response: { 200: EtchingsResponse } } }, async (request) => {
     const { offset = 0, limit = DEFAULT_LIMIT } = request.query as Static<typeof PageQuery>;
-    const results = sampleData.etchings.slice(offset, offset + limit);
-    return { limit, offset, total: results.length > 0 ? sampleData.etchingsTotal : 0, results };
+    return page(sampleData.etchings, offset, limit, sampleData.etchingsTotal);
   });
 
   app.get(
