@@ -1,5 +1,4 @@
 import type { YogaInitialContext } from 'graphql-yoga';
-import type { Logger } from 'pino';
 import { createLoaders, type LoaderLimits, type Loaders } from './loaders.js';
 import { requestIdOf } from './request-id.js';
 import type { CallOptions } from './upstream/http.js';
@@ -14,10 +13,9 @@ export interface GraphQLContext {
   apiKeyHeader: string | undefined;
   /** The oldest stale answer this request was given, in seconds (see useStaleMarker). */
   stale: { ageSeconds: number | undefined };
-  logger: Logger;
 }
 
-export function createContext(upstreams: Upstreams, logger: Logger, limits: LoaderLimits) {
+export function createContext(upstreams: Upstreams, limits: LoaderLimits) {
   return ({ request }: YogaInitialContext): GraphQLContext => {
     const stale: GraphQLContext['stale'] = { ageSeconds: undefined };
     const call: CallOptions = {
@@ -33,7 +31,6 @@ export function createContext(upstreams: Upstreams, logger: Logger, limits: Load
       call,
       apiKeyHeader: request.headers.get('x-api-key')?.trim() || undefined,
       stale,
-      logger,
     };
   };
 }

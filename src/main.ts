@@ -23,7 +23,7 @@ export async function start(env: Record<string, string | undefined> = process.en
   const metrics = createMetrics();
   const upstreams = createUpstreams(config, logger, metrics.upstream);
   let draining = false;
-  const yoga = createServer({ config, upstreams, logger, metrics, isDraining: () => draining, persistedOperations });
+  const yoga = createServer({ config, upstreams, metrics, isDraining: () => draining, persistedOperations });
   const rest = createRestHandler({ upstreams, logger, metrics, cors: corsOptions(config) });
   const http = createHttpServer(createRequestListener(yoga, rest, logger));
   // A client gets this long to send its request; upstream waits are bounded by UPSTREAM_TIMEOUT_MS.

@@ -101,10 +101,12 @@ export function createMetrics() {
   return {
     registry,
     upstream,
-    graphqlOperation(operation: string, seconds: number, errorCodes: string[]) {
+    graphqlOperation(operation: string, seconds: number) {
       graphqlOperations.inc({ operation });
       graphqlDuration.observe({ operation }, seconds);
-      for (const code of errorCodes) graphqlErrors.inc({ code });
+    },
+    graphqlErrors(codes: string[]) {
+      for (const code of codes) graphqlErrors.inc({ code });
     },
     restRequest(route: string, status: number, seconds: number) {
       restRequests.observe({ route, status: String(status) }, seconds);

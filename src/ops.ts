@@ -54,14 +54,14 @@ export function useGraphQLMetrics(metrics: Metrics): Plugin {
         getOperationAST(args.document, args.operationName)?.operation ?? 'unknown';
       return {
         onExecuteDone() {
-          metrics.graphqlOperation(operation, (performance.now() - started) / 1000, []);
+          metrics.graphqlOperation(operation, (performance.now() - started) / 1000);
         },
       };
     },
     onResultProcess({ result }) {
       if (Array.isArray(result) || Symbol.asyncIterator in result) return;
       const codes = (result.errors ?? []).map((e) => String(e.extensions?.code ?? 'UNKNOWN'));
-      if (codes.length) metrics.graphqlOperation('errors', 0, codes);
+      metrics.graphqlErrors(codes);
     },
   };
 }

@@ -9,7 +9,6 @@ import { useEngine } from '@envelop/core';
 import { execute, GraphQLError, subscribe } from 'graphql';
 import { useRequestDeadline, type CORSOptions } from '@whatwg-node/server';
 import { createYoga, type Plugin } from 'graphql-yoga';
-import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
 import { maskError } from './errors.js';
@@ -25,14 +24,13 @@ import type { Upstreams } from './upstream/index.js';
 export interface ServerDeps {
   config: Config;
   upstreams: Upstreams;
-  logger: Logger;
   metrics: Metrics;
   isDraining?: () => boolean;
   /** PERSISTED_OPERATIONS, loaded: only these documents run. */
   persistedOperations?: Map<string, string>;
 }
 
-export function createServer({ config, upstreams, logger, metrics, isDraining = () => false, persistedOperations }: ServerDeps) {
+export function createServer({ config, upstreams, metrics, isDraining = () => false, persistedOperations }: ServerDeps) {
   const trusted: Plugin = persistedOperations
     ? usePersistedOperations({
         getPersistedOperation: (id) => persistedOperations.get(id) ?? null,
@@ -42,7 +40,7 @@ export function createServer({ config, upstreams, logger, metrics, isDraining = 
       useAPQ();
   return createYoga({
     schema,
-    context: createContext(upstreams, logger, {
+    context: createContext(upstreams, {
       maxCalls: config.maxUpstreamCallsPerRequest,
       maxConcurrent: config.maxConcurrentUpstreamCallsPerRequest,
     }),

@@ -23,6 +23,8 @@ describe('metrics, readiness and request ids', () => {
     for (const expected of [
       'satgate_graphql_operations_total{operation="query"} 2',
       'satgate_graphql_errors_total{code="BAD_USER_INPUT"} 1',
+      // Error results are counted by code, never as an operation of their own.
+      'satgate_graphql_duration_seconds_count{operation="query"} 2',
       'satgate_upstream_request_duration_seconds_count{service="ordinals",route="/ordinals/v1/brc-20/tokens/:ticker",outcome="404"} 2',
       'satgate_upstream_request_duration_seconds_count{service="platform",route="/v1/ext/:apiKey/bitcoin-node/*",outcome="200"} 2',
       'satgate_rest_request_duration_seconds_count{route="/ordinals/v1/brc-20/tokens/:ticker",status="404"} 1',
@@ -32,6 +34,7 @@ describe('metrics, readiness and request ids', () => {
     ]) {
       expect(series).toContain(expected);
     }
+    expect(text).not.toContain('operation="errors"');
     for (const secret of [SAMPLE_PLATFORM_KEY, HIRO_KEY, 'secret-ticker-zz', 'another-ticker-yy', 'chaininfo']) {
       expect(text).not.toContain(secret);
     }
