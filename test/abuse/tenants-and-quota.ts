@@ -1,0 +1,3 @@
+import { describe } from 'vitest';
+
+describe.todo('abuse: tenants-and-quota');
