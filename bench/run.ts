@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: loopback throughput, latency and CPU of the gateway against the sample upstream
  * and a plain pass-through proxy, each in its own process. `npm run bench -- --soak`: sustained
- * mixed load with upstream faults and outages (bench/soak.ts).
+ * mixed load with upstream faults and outages (bench/soak.ts). `npm run bench -- --abuse`: normal
+ * load with and without a hostile mix beside it (bench/abuse.ts).
  *
  * Environment: BENCH_DURATION (s per row, default 10), BENCH_CONNECTIONS (default 50),
  * BENCH_UPSTREAM_DELAY_MS (sample latency for the main rows, default 0), BENCH_LATENCY_CONNECTIONS
@@ -32,6 +33,7 @@ import {
   restToken,
 } from './lib/queries.js';
 import { fmt, writeResults } from './lib/report.js';
+import { runAbuse } from './abuse.js';
 import { runSoak } from './soak.js';
 
 function envNumber(name: string, fallback: number): number {
@@ -429,6 +431,8 @@ async function main(): Promise<void> {
   try {
     if (process.argv.includes('--soak')) {
       await runSoak({ onStopping: () => (stopping = true) });
+    } else if (process.argv.includes('--abuse')) {
+      await runAbuse();
     } else {
       await runBench();
     }
