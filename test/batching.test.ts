@@ -277,6 +277,21 @@ describe('an upstream without the token list (the documented routes only)', () =
     // Still missing: one probe, then the token route alone until the next re-probe.
     expect(documented.upstreamCalls()).toEqual([listCall(['ordi']), tokenCall('ordi'), tokenCall('ordi')]);
   });
+
+  it('while a re-probe is in flight, other lookups do not probe too', async () => {
+    const query = (ticker: string) => `{ brc20Token(ticker: "${ticker}") { ${NO_HOLDERS} } }`;
+    await learn();
+    vi.setSystemTime(Date.now() + BRC20_LIST_REPROBE_MS);
+    documented.sample.clearLog();
+    // The probe's route 404 is held back until the second lookup has been answered.
+    documented.sample.inject({ path: '/ordinals/v1/brc-20/tokens', times: 1, delayMs: 500 });
+    const probing = documented.graphql(query('ordi'));
+    await vi.waitUntil(() => documented.sample.requests.length > 0);
+    expect((await documented.graphql(query('pepe'))).body).toEqual({ data: { brc20Token: summaryOf(token('pepe')) } });
+    expect(documented.upstreamCalls()).toEqual([listCall(['ordi']), tokenCall('pepe')]);
+    expect((await probing).body).toEqual({ data: { brc20Token: summaryOf(token('ordi')) } });
+    expect(documented.upstreamCalls()).toEqual([listCall(['ordi']), tokenCall('pepe'), tokenCall('ordi')]);
+  });
 });
 
 describe("how the token list's answers are read (hiro upstream)", () => {

@@ -36,12 +36,10 @@ const LIST_MISSING_STATUS = new Set([400, 404, 405, 501]);
 export interface OrdinalsOptions {
   /** BRC20_LIST_LOOKUPS: `off` never asks the token list. */
   listLookups?: 'auto' | 'off';
-  /** The clock of the re-probe (tests drive it). */
-  now?: () => number;
 }
 
 /** Ordinals API: BRC-20 token details and inscription transfers per block. */
-export function createOrdinalsClient(service: UpstreamService, { listLookups = 'auto', now = Date.now }: OrdinalsOptions = {}) {
+export function createOrdinalsClient(service: UpstreamService, { listLookups = 'auto' }: OrdinalsOptions = {}) {
   /** Until when the token list counts as missing on this upstream; 0 while it is not known to be. */
   let listMissingUntil = 0;
   /** A re-probe is in flight: the other lookups keep using the token routes until it answers. */
@@ -71,7 +69,7 @@ export function createOrdinalsClient(service: UpstreamService, { listLookups = '
     /** Whether brc20Tokens may ask the upstream now. */
     brc20TokensUsable(): boolean {
       if (listLookups === 'off') return false;
-      return listMissingUntil === 0 || (!reprobing && now() >= listMissingUntil);
+      return listMissingUntil === 0 || (!reprobing && Date.now() >= listMissingUntil);
     },
     /**
      * Tokens whose ticker starts with any of `tickers` (SQL `LIKE lower(t) || '%'`, so `_` and `%`
@@ -90,7 +88,7 @@ export function createOrdinalsClient(service: UpstreamService, { listLookups = '
         if (reprobe) reprobing = false;
       }
       if (LIST_MISSING_STATUS.has(response.status)) {
-        listMissingUntil = now() + BRC20_LIST_REPROBE_MS;
+        listMissingUntil = Date.now() + BRC20_LIST_REPROBE_MS;
         return undefined;
       }
       if (response.status < 200 || response.status >= 300) throw service.statusError(response);
