@@ -80,13 +80,10 @@ export function createOrdinalsClient(service: UpstreamService, { listLookups = '
     async brc20Tokens(tickers: string[], call: CallOptions = {}): Promise<Page<Brc20Token> | undefined> {
       if (!this.brc20TokensUsable()) return undefined;
       const reprobe = listMissingUntil !== 0;
-      reprobing ||= reprobe;
-      let response;
-      try {
-        response = await service.request({ ...this.brc20TokensRequest(tickers), ...call });
-      } finally {
+      if (reprobe) reprobing = true;
+      const response = await service.request({ ...this.brc20TokensRequest(tickers), ...call }).finally(() => {
         if (reprobe) reprobing = false;
-      }
+      });
       if (LIST_MISSING_STATUS.has(response.status)) {
         listMissingUntil = Date.now() + BRC20_LIST_REPROBE_MS;
         return undefined;
