@@ -18,6 +18,11 @@ export interface Config {
   platformUrl: URL;
   /** Sent as x-api-key to the hiro services only. */
   hiroApiKey: string | undefined;
+  /**
+   * `auto`: batch brc20Token lookups without holders through the BRC-20 token list while the
+   * ordinals upstream serves it (an optional route); `off`: always ask each token's own route.
+   */
+  brc20ListLookups: 'auto' | 'off';
   upstreamTimeoutMs: number;
   logLevel: LogLevel;
   /** Freshness window of a cached upstream answer; 0 revalidates every time. */
@@ -120,6 +125,7 @@ export function loadConfig(env: Env): Config {
     runesUrl: baseUrl(env, 'RUNES_API_URL', hiro.href),
     platformUrl: baseUrl(env, 'HIRO_PLATFORM_URL', 'https://api.platform.hiro.so'),
     hiroApiKey: read(env, 'HIRO_API_KEY'),
+    brc20ListLookups: oneOf(env, 'BRC20_LIST_LOOKUPS', ['auto', 'off'] as const, 'auto'),
     upstreamTimeoutMs: integer(env, 'UPSTREAM_TIMEOUT_MS', 10_000, 1, 600_000),
     logLevel: logLevel as LogLevel,
     cacheTtlMs: integer(env, 'CACHE_TTL_MS', 1000, 0, 86_400_000),
@@ -147,6 +153,12 @@ export function loadConfig(env: Env): Config {
     persistedOperations: read(env, 'PERSISTED_OPERATIONS'),
     batchLimit: integer(env, 'GRAPHQL_BATCH_LIMIT', 0, 0, 100),
   };
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = read(env, name)?.toLowerCase() ?? fallback;
+  if (!values.includes(raw as T)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return raw as T;
 }
 
 function redisUrl(env: Env): URL | undefined {

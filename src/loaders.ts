@@ -27,6 +27,24 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
     fetchOne((ticker: string) => upstreams.ordinals.brc20Token(ticker, call)),
     normalizeTicker,
   );
+  /**
+   * The token list's answer for a batch of tickers, or undefined when it gives none: list lookups
+   * off, no list on this upstream, or a failed call. The list is an optimisation, so a call that
+   * brought nothing is not charged to the request's budget: each ticker then pays its own lookup.
+   * Throws only when the client has gone (no fallback is owed to it).
+   */
+  async function listed(tickers: string[]): Promise<Page<Brc20Token> | undefined> {
+    const { ordinals } = upstreams;
+    if (!ordinals.brc20TokensUsable()) return undefined;
+    try {
+      const page = await limit(() => ordinals.brc20Tokens(tickers, call));
+      if (page) return page;
+    } catch (error) {
+      if (call.signal?.aborted) throw error;
+    }
+    limit.refund();
+    return undefined;
+  }
   return {
     status: loader(fetchOne((_: 'status') => upstreams.metadata.status(call))),
     brc20Token,
@@ -34,20 +52,21 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
      * Token details without `supply.holders`, up to 20 tickers per upstream call through the list
      * endpoint's ticker filter. That filter is a prefix match with `_`/`%` wildcards, so only exact
      * matches count; a ticker it cannot settle (a truncated answer, non-ASCII case folding) falls
-     * back to its own detail lookup.
+     * back to its own detail lookup. Without a list answer every ticker does, so each field gets
+     * exactly what the detail route gives it (null, or its own upstream error).
      */
     brc20TokenSummary: new DataLoader<string, Brc20TokenDetailsResponse | null, string>(
       async (tickers) => {
-        let page: Page<Brc20Token>;
+        let page: Page<Brc20Token> | undefined;
         try {
-          page = await limit(() => upstreams.ordinals.brc20Tokens([...tickers], call));
+          page = await listed([...tickers]);
         } catch (error) {
           return tickers.map(() => toError(error));
         }
-        const complete = page.results.length >= page.total;
+        const complete = page ? page.results.length >= page.total : false;
         return Promise.all(
           tickers.map(async (ticker) => {
-            const token = page.results.find((t) => t.ticker === ticker.toLowerCase());
+            const token = page?.results.find((t) => t.ticker === ticker.toLowerCase());
             if (token) return summary(token);
             // Absent from a complete answer: no such token (ASCII, whose lowercasing SQL shares).
             if (complete && /^[\x20-\x7e]*$/.test(ticker)) return null;
@@ -82,7 +101,7 @@ function limiter({ maxCalls, maxConcurrent }: LoaderLimits) {
   let calls = 0;
   let running = 0;
   const waiting: Array<() => void> = [];
-  return async <V>(fetch: () => Promise<V>): Promise<V> => {
+  const limit = async <V>(fetch: () => Promise<V>): Promise<V> => {
     if (++calls > maxCalls) {
       throw new GraphQLError(`This request needs more than ${maxCalls} upstream lookups; split it`, {
         extensions: { code: 'TOO_MANY_UPSTREAM_CALLS', limit: maxCalls },
@@ -97,6 +116,11 @@ function limiter({ maxCalls, maxConcurrent }: LoaderLimits) {
       waiting.shift()?.();
     }
   };
+  /** Gives the last lookup back to the budget (an optional call that brought nothing). */
+  limit.refund = () => {
+    calls--;
+  };
+  return limit;
 }
 
 /**

@@ -1,8 +1,12 @@
 // Per-request DataLoader batching, read from the sample upstream's request log: identical lookups in
-// one GraphQL request make one upstream call; separate requests never share a loader.
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+// one GraphQL request make one upstream call; separate requests never share a loader. Lookups
+// without holders go through the BRC-20 token list where the upstream serves it, and cost no more
+// than one call per distinct ticker where it does not.
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sampleData, type Brc20TokenDetails } from '../src/sample/data.js';
+import { BRC20_LIST_REPROBE_MS } from '../src/upstream/ordinals.js';
 import { startStack, type Stack } from './harness.js';
+import { listCall, tokenCall } from './profiles.js';
 import {
   BRC20_FIELDS,
   ETCHING_PAGE_FIELDS,
@@ -158,8 +162,6 @@ const summaryOf = (t: Brc20TokenDetails) => ({
   token: { ticker: t.token.ticker, maxSupply: t.token.max_supply, mintLimit: t.token.mint_limit, txCount: t.token.tx_count },
   supply: { maxSupply: t.supply.max_supply, mintedSupply: t.supply.minted_supply },
 });
-const listCall = (tickers: string[]) =>
-  `GET /ordinals/v1/brc-20/tokens?${tickers.map((t) => `ticker=${encodeURIComponent(t).replace(/%20/g, '+')}`).join('&')}&offset=0&limit=60`;
 
 it('20 distinct tickers without holders: one upstream call through the list filter, exact matches only', async () => {
   const tickers = sampleData.brc20Tokens.slice(0, 20).map((t) => t.token.ticker);
@@ -206,6 +208,167 @@ it('more than 20 tickers make one list call per 20', async () => {
   expect(stack.upstreamCalls()).toEqual([listCall(tickers.slice(0, 20)), listCall(tickers.slice(20))]);
 });
 
+it('20 aliases of 5 tickers without holders: one list call', async () => {
+  const tickers = ['ordi', 'pepe', 'sats', 'rats', 'trac'];
+  const aliases = tickers.flatMap((ticker) => caseVariants(ticker).map((variant, i) => ({ alias: `${ticker}${i}`, ticker, variant })));
+  const { body } = await stack.graphql(`{ ${aliases.map((a) => `${a.alias}: brc20Token(ticker: "${a.variant}") { ${NO_HOLDERS} }`).join(' ')} }`);
+  expect(body).toEqual({ data: Object.fromEntries(aliases.map((a) => [a.alias, summaryOf(token(a.ticker))])) });
+  expect(stack.upstreamCalls()).toEqual([listCall(tickers)]);
+});
+
 function normalizeAscii(ticker: string): string {
   return ticker.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
+
+/** 20 distinct tickers without holders in one query, and the answer they must get. */
+const TWENTY = sampleData.brc20Tokens.slice(0, 20).map((t) => t.token.ticker);
+const TWENTY_QUERY = `{ ${TWENTY.map((t, i) => `t${i}: brc20Token(ticker: ${JSON.stringify(t)}) { ${NO_HOLDERS} }`).join(' ')} }`;
+const TWENTY_DATA = { data: Object.fromEntries(TWENTY.map((t, i) => [`t${i}`, summaryOf(token(t))])) };
+
+describe('an upstream without the token list (the documented routes only)', () => {
+  let documented: Stack;
+  const learn = () => documented.graphql('{ brc20Token(ticker: "ordi") { token { ticker } } }');
+  beforeAll(async () => {
+    // A budget of exactly 20 lookups: the probe of the missing list must not cost a ticker its answer.
+    documented = await startStack({ MAX_UPSTREAM_CALLS_PER_REQUEST: '20' }, { profile: 'documented' });
+    // The re-probe is minutes away: Date is moved forward (never back: cached answers carry times).
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  });
+  afterAll(async () => {
+    await documented.close();
+    vi.useRealTimers();
+  });
+  beforeEach(() => documented.sample.clearLog());
+
+  it("20 distinct tickers, cold: the list is asked once, then each token's own route once; later requests never ask the list", async () => {
+    expect(await documented.graphql(TWENTY_QUERY)).toEqual({ status: 200, body: TWENTY_DATA });
+    const cold = documented.upstreamCalls();
+    expect(cold[0]).toBe(listCall(TWENTY));
+    expect(cold.slice(1).sort()).toEqual(TWENTY.map(tokenCall).sort());
+
+    documented.sample.clearLog();
+    expect(await documented.graphql(TWENTY_QUERY)).toEqual({ status: 200, body: TWENTY_DATA });
+    expect(documented.upstreamCalls().sort()).toEqual(TWENTY.map(tokenCall).sort());
+  });
+
+  it('20 aliases of 5 tickers: 5 calls', async () => {
+    await learn();
+    documented.sample.clearLog();
+    const tickers = ['ordi', 'pepe', 'sats', 'rats', 'trac'];
+    const aliases = tickers.flatMap((ticker) => caseVariants(ticker).map((variant, i) => ({ alias: `${ticker}${i}`, ticker, variant })));
+    const { body } = await documented.graphql(`{ ${aliases.map((a) => `${a.alias}: brc20Token(ticker: "${a.variant}") { ${NO_HOLDERS} }`).join(' ')} }`);
+    expect(body).toEqual({ data: Object.fromEntries(aliases.map((a) => [a.alias, summaryOf(token(a.ticker))])) });
+    expect(documented.upstreamCalls().sort()).toEqual(tickers.map(tokenCall).sort());
+  });
+
+  it(`the list is asked again after BRC20_LIST_REPROBE_MS (${BRC20_LIST_REPROBE_MS / 60_000} min), once, then left alone again`, async () => {
+    const query = `{ brc20Token(ticker: "ordi") { ${NO_HOLDERS} } }`;
+    const data = { data: { brc20Token: summaryOf(token('ordi')) } };
+    await learn();
+    documented.sample.clearLog();
+    vi.setSystemTime(Date.now() + BRC20_LIST_REPROBE_MS - 5_000);
+    expect((await documented.graphql(query)).body).toEqual(data);
+    expect(documented.upstreamCalls()).toEqual([tokenCall('ordi')]);
+
+    documented.sample.clearLog();
+    vi.setSystemTime(Date.now() + 10_000);
+    expect((await documented.graphql(query)).body).toEqual(data);
+    expect((await documented.graphql(query)).body).toEqual(data);
+    // Still missing: one probe, then the token route alone until the next re-probe.
+    expect(documented.upstreamCalls()).toEqual([listCall(['ordi']), tokenCall('ordi'), tokenCall('ordi')]);
+  });
+
+  it('while a re-probe is in flight, other lookups do not probe too', async () => {
+    const query = (ticker: string) => `{ brc20Token(ticker: "${ticker}") { ${NO_HOLDERS} } }`;
+    await learn();
+    vi.setSystemTime(Date.now() + BRC20_LIST_REPROBE_MS);
+    documented.sample.clearLog();
+    // The probe's route 404 is held back until the second lookup has been answered.
+    documented.sample.inject({ path: '/ordinals/v1/brc-20/tokens', times: 1, delayMs: 500 });
+    const probing = documented.graphql(query('ordi'));
+    await vi.waitUntil(() => documented.sample.requests.length > 0);
+    expect((await documented.graphql(query('pepe'))).body).toEqual({ data: { brc20Token: summaryOf(token('pepe')) } });
+    expect(documented.upstreamCalls()).toEqual([listCall(['ordi']), tokenCall('pepe')]);
+    expect((await probing).body).toEqual({ data: { brc20Token: summaryOf(token('ordi')) } });
+    expect(documented.upstreamCalls()).toEqual([listCall(['ordi']), tokenCall('pepe'), tokenCall('ordi')]);
+  });
+});
+
+describe("how the token list's answers are read (hiro upstream)", () => {
+  let hiro: Stack;
+  const query = `{ a: brc20Token(ticker: "ordi") { ${NO_HOLDERS} } b: brc20Token(ticker: "nope") { ${NO_HOLDERS} } }`;
+  const data = { data: { a: summaryOf(token('ordi')), b: null } };
+  const viaList = [listCall(['ordi', 'nope'])];
+  const viaTokens = [tokenCall('nope'), tokenCall('ordi')];
+  /** The list call, then the token routes, asked concurrently (in any order). */
+  const listThenTokens = () => {
+    const calls = hiro.upstreamCalls();
+    return [calls[0], ...calls.slice(1).sort()];
+  };
+  beforeAll(async () => {
+    hiro = await startStack();
+    vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+  });
+  afterAll(async () => {
+    await hiro.close();
+    vi.useRealTimers();
+  });
+  beforeEach(() => {
+    hiro.sample.reset();
+    // Each case a second later: the list answer the case before stored is not younger than 1 ms
+    // (a failure may be answered with a stored answer of age 0 even with STALE_IF_ERROR_MS=0).
+    vi.setSystemTime(Date.now() + 1000);
+  });
+
+  const routeNotFound = { message: 'Route GET:/ordinals/v1/brc-20/tokens?ticker=ordi not found', error: 'Not Found', statusCode: 404 };
+  it.each([
+    ['a route 404 (Fastify)', { status: 404, body: routeNotFound }],
+    ['a 404 of a proxy in front', { status: 404, body: '<html><body>404 Not Found</body></html>' }],
+    ['405 Method Not Allowed', { status: 405, body: { statusCode: 405, error: 'Method Not Allowed', message: 'GET' } }],
+    ['501 Not Implemented', { status: 501, body: { statusCode: 501, error: 'Not Implemented', message: 'x' } }],
+    ['a 400 refusing the ticker filter', { status: 400, body: { statusCode: 400, error: 'Bad Request', message: 'querystring must NOT have additional properties' } }],
+  ])('%s: the list is missing, each token asks its own route, and the list is left alone until the re-probe', async (_name, fault) => {
+    hiro.sample.inject({ path: '/ordinals/v1/brc-20/tokens', times: 1, ...fault });
+    expect((await hiro.graphql(query)).body).toEqual(data);
+    expect(listThenTokens()).toEqual([...viaList, ...viaTokens]);
+
+    hiro.sample.clearLog();
+    expect((await hiro.graphql(query)).body).toEqual(data);
+    expect(hiro.upstreamCalls().sort()).toEqual(viaTokens);
+
+    // The re-probe finds the list back: it is used again.
+    vi.setSystemTime(Date.now() + BRC20_LIST_REPROBE_MS);
+    hiro.sample.clearLog();
+    expect((await hiro.graphql(query)).body).toEqual(data);
+    expect((await hiro.graphql(query)).body).toEqual(data);
+    expect(hiro.upstreamCalls()).toEqual([...viaList, ...viaList]);
+  });
+
+  it.each([
+    ['a 500', { status: 500, body: { statusCode: 500, error: 'Internal Server Error', message: 'x' } }],
+    ['a 503', { status: 503, body: 'busy' }],
+    ['a 429 without Retry-After', { status: 429, body: {} }],
+    ['a reset connection', { reset: true }],
+    ['invalid JSON', { status: 200, body: '{"limit":60,"offset":0,"total":1,"results":[' }],
+  ])('%s: each token asks its own route this time, and the list is asked again next time', async (_name, fault) => {
+    hiro.sample.inject({ path: '/ordinals/v1/brc-20/tokens', times: 1, ...fault });
+    expect((await hiro.graphql(query)).body).toEqual(data);
+    expect(listThenTokens()).toEqual([...viaList, ...viaTokens]);
+    hiro.sample.clearLog();
+    expect((await hiro.graphql(query)).body).toEqual(data);
+    expect(hiro.upstreamCalls()).toEqual(viaList);
+  });
+});
+
+describe('BRC20_LIST_LOOKUPS=off', () => {
+  let off: Stack;
+  beforeAll(async () => {
+    off = await startStack({ BRC20_LIST_LOOKUPS: 'off' });
+  });
+  afterAll(() => off.close());
+
+  it('never asks the token list, even where the upstream serves it: one call per distinct ticker', async () => {
+    expect(await off.graphql(TWENTY_QUERY)).toEqual({ status: 200, body: TWENTY_DATA });
+    expect(off.upstreamCalls().sort()).toEqual(TWENTY.map(tokenCall).sort());
+  });
+});

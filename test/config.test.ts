@@ -26,6 +26,15 @@ test('defaults are the public hosts, and each service can be overridden', () => 
   });
 });
 
+test('BRC20_LIST_LOOKUPS is auto unless set to off (any case)', () => {
+  expect([{}, { BRC20_LIST_LOOKUPS: '' }, { BRC20_LIST_LOOKUPS: 'AUTO' }, { BRC20_LIST_LOOKUPS: 'Off' }].map((env) => loadConfig(env).brc20ListLookups)).toEqual([
+    'auto',
+    'auto',
+    'auto',
+    'off',
+  ]);
+});
+
 test('an empty variable counts as unset', () => {
   const config = loadConfig({ PORT: '', HIRO_API_URL: '', HIRO_API_KEY: '', LOG_LEVEL: '' });
   expect([config.port, config.metadataUrl.href, config.hiroApiKey, config.logLevel]).toEqual([
@@ -44,6 +53,7 @@ test.each([
   [{ RUNES_API_URL: 'ftp://x' }, 'RUNES_API_URL must use http or https, got "ftp:"'],
   [{ HIRO_PLATFORM_URL: 'https://u:p@x/' }, 'HIRO_PLATFORM_URL must be a base URL without query, fragment or credentials'],
   [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+  [{ BRC20_LIST_LOOKUPS: 'on' }, 'BRC20_LIST_LOOKUPS must be one of auto, off, got "on"'],
 ])('a malformed value stops start-up naming the variable: %j', (env, message) => {
   expect(() => loadConfig(env)).toThrow(new ConfigError(message));
 });

@@ -97,7 +97,6 @@ describe('BAD_USER_INPUT: page arguments out of range, no upstream call for the 
       expect(sortedCalls()).toEqual(['GET /metadata/v1']);
     });
 
-    // etchings is `RuneEtchingPage!` in the contract: its error nulls `data` (GraphQL null propagation).
     it('etchings (literal and variable): no upstream request at all', async () => {
       for (const [query, variables] of [
         [`{ etchings(${argument}: ${value}) { total } }`, undefined],
@@ -105,7 +104,7 @@ describe('BAD_USER_INPUT: page arguments out of range, no upstream call for the 
       ] as const) {
         const { status, body } = await run(query, variables);
         expect(status).toBe(200);
-        expect(body).toEqual({ data: null, errors: [fieldError(['etchings'], { code: 'BAD_USER_INPUT', argument })] });
+        expect(body).toEqual({ data: { etchings: null }, errors: [fieldError(['etchings'], { code: 'BAD_USER_INPUT', argument })] });
         expect(stack.upstreamCalls()).toEqual([]);
       }
     });
@@ -197,7 +196,7 @@ describe('platform keys: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND', () => {
 
   it('UNAUTHENTICATED: deleteChainhook without a key, no upstream call', async () => {
     const { body } = await run(`mutation { deleteChainhook(uuid: "${DELETABLE_CHAINHOOK_UUIDS[0]}") { status } }`);
-    expect(body).toEqual({ data: null, errors: [fieldError(['deleteChainhook'], { code: 'UNAUTHENTICATED' })] });
+    expect(body).toEqual({ data: { deleteChainhook: null }, errors: [fieldError(['deleteChainhook'], { code: 'UNAUTHENTICATED' })] });
     expect(stack.upstreamCalls()).toEqual([]);
   });
 
@@ -227,7 +226,7 @@ describe('platform keys: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND', () => {
     const uuid = DELETABLE_CHAINHOOK_UUIDS[0]!;
     const { body } = await run(`mutation { deleteChainhook(uuid: "${uuid}", apiKey: "${WRONG_KEY}") { status } }`);
     expect(body).toEqual({
-      data: null,
+      data: { deleteChainhook: null },
       errors: [fieldError(['deleteChainhook'], { code: 'FORBIDDEN', service: 'platform', httpStatus: 403 })],
     });
     expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${WRONG_KEY}/chainhooks/${uuid}`]);
@@ -242,7 +241,7 @@ describe('platform keys: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND', () => {
       { 'x-api-key': SAMPLE_PLATFORM_KEY },
     );
     expect(body).toEqual({
-      data: null,
+      data: { deleteChainhook: null },
       errors: [fieldError(['deleteChainhook'], { code: 'NOT_FOUND', service: 'platform', httpStatus: 404 })],
     });
     expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);
@@ -392,11 +391,11 @@ describe('upstream failures: the faulted field fails alone', () => {
     });
   });
 
-  it('a fault on a non-null field (status) nulls the data, with its code and path', async () => {
+  it('a fault on status costs status alone, with its code and path', async () => {
     stack.sample.inject({ path: '/metadata/v1', status: 500, body: { message: 'boom' } });
-    const { body } = await run('{ status { status } }');
+    const { body } = await run('{ status { status } etchings(limit: 1) { total } }');
     expect(body).toEqual({
-      data: null,
+      data: { status: null, etchings: { total: sampleData.etchingsTotal } },
       errors: [fieldError(['status'], { code: 'UPSTREAM_ERROR', service: 'metadata', httpStatus: 500 })],
     });
   });
@@ -440,8 +439,7 @@ describe('UPSTREAM_UNAVAILABLE: upstreams that refuse connections', () => {
 
   it('etchings (RUNES_API_URL refused): UPSTREAM_UNAVAILABLE at its path', async () => {
     const { body } = await run('{ etchings { total } }', undefined, undefined, refused);
-    // etchings is non-null: its error nulls `data`.
-    expect(body).toEqual({ data: null, errors: [fieldError(['etchings'], { code: 'UPSTREAM_UNAVAILABLE', service: 'runes' })] });
+    expect(body).toEqual({ data: { etchings: null }, errors: [fieldError(['etchings'], { code: 'UPSTREAM_UNAVAILABLE', service: 'runes' })] });
     expect(refused.upstreamCalls()).toEqual([]);
   });
 });

@@ -47,8 +47,8 @@ export async function startStack(
     {
       PORT: '0',
       HOST: '127.0.0.1',
-      HIRO_API_URL: sample.url,
-      HIRO_PLATFORM_URL: sample.url,
+      HIRO_API_URL: sample.baseUrl,
+      HIRO_PLATFORM_URL: sample.baseUrl,
       HIRO_API_KEY: HIRO_KEY,
       LOG_LEVEL: 'info',
       UPSTREAM_TIMEOUT_MS: '2000',

@@ -67,7 +67,7 @@ describe('key resolution', () => {
     const node = await run(NODE, { path: 'rest/chaininfo.json' });
     expect(node.body).toEqual({ data: { bitcoinNode: null }, errors: [fieldError(['bitcoinNode'], { code: 'UNAUTHENTICATED' })] });
     const del = await run(DELETE, { uuid: DELETABLE_CHAINHOOK_UUIDS[0] });
-    expect(del.body).toEqual({ data: null, errors: [fieldError(['deleteChainhook'], { code: 'UNAUTHENTICATED' })] });
+    expect(del.body).toEqual({ data: { deleteChainhook: null }, errors: [fieldError(['deleteChainhook'], { code: 'UNAUTHENTICATED' })] });
     expect(stack.upstreamCalls()).toEqual([]);
   });
 
@@ -211,7 +211,7 @@ describe('deleteChainhook', () => {
   ])('%s → BAD_USER_INPUT, no upstream call', async (_name, bad) => {
     const { status, body } = await run(DELETE, { uuid: bad, key: SAMPLE_PLATFORM_KEY });
     expect(status).toBe(200);
-    expect(body).toEqual({ data: null, errors: [fieldError(['deleteChainhook'], { code: 'BAD_USER_INPUT', argument: 'uuid' })] });
+    expect(body).toEqual({ data: { deleteChainhook: null }, errors: [fieldError(['deleteChainhook'], { code: 'BAD_USER_INPUT', argument: 'uuid' })] });
     expect(stack.upstreamCalls()).toEqual([]);
   });
 
@@ -233,7 +233,7 @@ describe('deleteChainhook', () => {
     await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY });
     const { body } = await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY });
     expect(body).toEqual({
-      data: null,
+      data: { deleteChainhook: null },
       errors: [fieldError(['deleteChainhook'], { code: 'NOT_FOUND', service: 'platform', httpStatus: 404 })],
     });
     expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);
@@ -243,7 +243,7 @@ describe('deleteChainhook', () => {
     stack.sample.inject({ method: 'DELETE', path: '/v1/ext/*', status: 503, body: { status: 'error', message: 'Service Unavailable' } });
     const { body } = await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY });
     expect(body).toEqual({
-      data: null,
+      data: { deleteChainhook: null },
       errors: [fieldError(['deleteChainhook'], { code: 'UPSTREAM_ERROR', service: 'platform', httpStatus: 503 })],
     });
     expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);
@@ -252,7 +252,7 @@ describe('deleteChainhook', () => {
   it('a 503 with Retry-After is not retried either', async () => {
     stack.sample.inject({ method: 'DELETE', path: '/v1/ext/*', status: 503, headers: { 'retry-after': '1' }, body: 'busy' });
     const { body } = await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY });
-    expect(body.data).toBeNull();
+    expect(body.data).toEqual({ deleteChainhook: null });
     expect(body.errors).toEqual([
       fieldError(['deleteChainhook'], expect.objectContaining({ code: 'UPSTREAM_ERROR', httpStatus: 503 })),
     ]);
@@ -264,7 +264,7 @@ describe('deleteChainhook', () => {
     stack.sample.inject({ method: 'DELETE', path: '/v1/ext/*', reset: true });
     const { body } = await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY });
     expect(body).toEqual({
-      data: null,
+      data: { deleteChainhook: null },
       errors: [fieldError(['deleteChainhook'], { code: 'UPSTREAM_UNAVAILABLE', service: 'platform' })],
     });
     expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);
@@ -274,7 +274,7 @@ describe('deleteChainhook', () => {
     stack.sample.inject({ method: 'DELETE', path: '/v1/ext/*', hang: true });
     const { body } = await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY });
     expect(body).toEqual({
-      data: null,
+      data: { deleteChainhook: null },
       errors: [fieldError(['deleteChainhook'], { code: 'UPSTREAM_TIMEOUT', service: 'platform' })],
     });
     expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);

@@ -98,8 +98,8 @@ describe('token metadata status', () => {
     expect(res.headers.get('cache-control')).toBe('public, no-cache, must-revalidate');
   });
 
-  it('answers the v2 shape with the index block hash as ETag when asked', async () => {
-    const v2 = await startSampleUpstream({ statusShape: 'v2' });
+  it('answers the v2 shape with the index block hash as ETag in the status-v2 profile', async () => {
+    const v2 = await startSampleUpstream({ profile: 'status-v2' });
     try {
       const res = await fetch(`${v2.url}/metadata/v1`);
       const body = (await res.json()) as { chain_tip: { index_block_hash: string } };
@@ -425,5 +425,66 @@ describe('fault injection', () => {
     await own.close();
     expect(Date.now() - started).toBeLessThan(1000);
     expect(await pending).toBe('failed');
+  });
+});
+
+describe('profiles', () => {
+  const LIST = '/ordinals/v1/brc-20/tokens?ticker=ordi';
+  const ordi = sampleData.brc20Tokens.find((t) => t.token.ticker === 'ordi')!;
+
+  it('hiro (the default) serves the BRC-20 token list', async () => {
+    const res = await get(LIST);
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ limit: 20, offset: 0, total: 1, results: [ordi.token] });
+  });
+
+  it('documented serves the routes of UPSTREAM.md only: the token list is a route 404', async () => {
+    const documented = await startSampleUpstream({ profile: 'documented' });
+    try {
+      expect(documented.baseUrl).toBe(documented.url);
+      for (const path of [LIST, '/ordinals/brc-20/tokens?ticker=ordi']) {
+        const res = await fetch(documented.url + path);
+        expect({ status: res.status, body: await res.json() }).toEqual({
+          status: 404,
+          body: { message: `Route GET:${path} not found`, error: 'Not Found', statusCode: 404 },
+        });
+      }
+      const token = await fetch(`${documented.url}/ordinals/v1/brc-20/tokens/ordi`);
+      expect(await token.json()).toEqual(ordi);
+    } finally {
+      await documented.close();
+    }
+  });
+
+  it('prefixed serves every service below /api; the log and faults use the path below it', async () => {
+    const prefixed = await startSampleUpstream({ profile: 'prefixed' });
+    try {
+      expect(prefixed.baseUrl).toBe(`${prefixed.url}/api`);
+      prefixed.inject({ path: '/runes/v1/etchings', status: 503, body: 'busy' });
+      const answers = await Promise.all(
+        ['/api/metadata/v1', '/api/metadata', `/api${platform('bitcoin-node/rest/chaininfo.json')}`, '/api/runes/v1/etchings', '/metadata/v1', '/apimetadata/v1'].map(
+          async (path) => (await fetch(prefixed.url + path)).status,
+        ),
+      );
+      expect(answers).toEqual([200, 200, 200, 503, 404, 404]);
+      expect(prefixed.requests.map(({ method, url, path, received }) => ({ method, url, path, received }))).toEqual([
+        { method: 'GET', url: '/metadata/v1', path: '/metadata/v1', received: '/api/metadata/v1' },
+        { method: 'GET', url: '/metadata', path: '/metadata', received: '/api/metadata' },
+        {
+          method: 'GET',
+          url: platform('bitcoin-node/rest/chaininfo.json'),
+          path: platform('bitcoin-node/rest/chaininfo.json'),
+          received: `/api${platform('bitcoin-node/rest/chaininfo.json')}`,
+        },
+        { method: 'GET', url: '/runes/v1/etchings', path: '/runes/v1/etchings', received: '/api/runes/v1/etchings' },
+        // Outside the base path: logged as received, answered with a route 404.
+        { method: 'GET', url: '/metadata/v1', path: '/metadata/v1', received: '/metadata/v1' },
+        { method: 'GET', url: '/apimetadata/v1', path: '/apimetadata/v1', received: '/apimetadata/v1' },
+      ]);
+      const outside = await fetch(`${prefixed.url}/metadata/v1?x=1`);
+      expect(await outside.json()).toEqual({ message: 'Route GET:/metadata/v1?x=1 not found', error: 'Not Found', statusCode: 404 });
+    } finally {
+      await prefixed.close();
+    }
   });
 });

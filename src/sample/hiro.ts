@@ -78,25 +78,32 @@ function likePrefix(value: string): RegExp {
   return new RegExp(`^${body}`, 'su');
 }
 
-export const ordinalsApi: FastifyPluginAsync = async (app) => {
+export interface OrdinalsOptions {
+  /** Whether the BRC-20 token list is served: Hiro does; UPSTREAM.md documents only the token route. */
+  tokenList?: boolean;
+}
+
+export const ordinalsApi: FastifyPluginAsync<OrdinalsOptions> = async (app, { tokenList = true }) => {
   // The ordinals ETag is global: the same for every ticker and block, found or not.
   app.addHook('preHandler', etagHook(ORDINALS_ETAG));
 
-  app.get(
-    '/brc-20/tokens',
-    { schema: { querystring: Brc20TokensQuery, response: { 200: Brc20TokensResponse } } },
-    async (request) => {
-      const { ticker, offset = 0, limit = DEFAULT_LIMIT } = request.query as Static<typeof Brc20TokensQuery>;
-      // The upstream filters with SQL `ticker LIKE lower(t) || '%'`: a prefix match in which `_`
-      // and `%` are wildcards.
-      const patterns = ticker?.map((t) => likePrefix(t.toLowerCase()));
-      const matching = sampleData.brc20Tokens
-        .map((t) => t.token)
-        .filter((token) => !patterns || patterns.some((pattern) => pattern.test(token.ticker)))
-        .sort((a, b) => a.number - b.number);
-      return page(matching, offset, limit);
-    },
-  );
+  if (tokenList) {
+    app.get(
+      '/brc-20/tokens',
+      { schema: { querystring: Brc20TokensQuery, response: { 200: Brc20TokensResponse } } },
+      async (request) => {
+        const { ticker, offset = 0, limit = DEFAULT_LIMIT } = request.query as Static<typeof Brc20TokensQuery>;
+        // The upstream filters with SQL `ticker LIKE lower(t) || '%'`: a prefix match in which `_`
+        // and `%` are wildcards.
+        const patterns = ticker?.map((t) => likePrefix(t.toLowerCase()));
+        const matching = sampleData.brc20Tokens
+          .map((t) => t.token)
+          .filter((token) => !patterns || patterns.some((pattern) => pattern.test(token.ticker)))
+          .sort((a, b) => a.number - b.number);
+        return page(matching, offset, limit);
+      },
+    );
+  }
 
   app.get(
     '/brc-20/tokens/:ticker',

@@ -10,10 +10,12 @@ import { platformApi } from './platform.js';
 
 export interface LoggedRequest {
   method: string;
-  /** Raw path and query as received. */
+  /** Raw path and query below the base path (as received when outside it: see `received`). */
   url: string;
-  /** Raw pathname, not decoded. */
+  /** Raw pathname below the base path, not decoded. */
   path: string;
+  /** The request target exactly as received, base path included. */
+  received: string;
   headers: Record<string, string | string[] | undefined>;
 }
 
@@ -21,7 +23,7 @@ export interface LoggedRequest {
 export interface Fault {
   /** Default: any method. */
   method?: string;
-  /** Matched against the raw pathname: a string is an exact match, or a prefix if it ends with '*'. */
+  /** Matched against the raw pathname below the base path: a string is an exact match, or a prefix if it ends with '*'. */
   path: string | RegExp;
   /** How many requests it applies to (default: all). */
   times?: number;
@@ -42,6 +44,9 @@ export interface Fault {
 export interface SampleUpstream {
   /** e.g. http://127.0.0.1:43567 (no trailing slash) */
   url: string;
+  /** Where the services are: `url` plus the profile's base path (what a gateway is configured with). */
+  baseUrl: string;
+  profile: SampleProfile;
   /** Every request that reached the server, in order (faulted ones too). */
   requests: LoggedRequest[];
   clearLog(): void;
@@ -53,10 +58,38 @@ export interface SampleUpstream {
   close(): Promise<void>;
 }
 
+/**
+ * Which upstream the sample plays, so that the gateway can be tested against each:
+ * - `hiro`: the routes Hiro serves, the BRC-20 token list included (the default);
+ * - `documented`: only the routes of UPSTREAM.md, as a self-hosted or re-implemented service may
+ *   serve them: no token list (`GET /ordinals/v1/brc-20/tokens` is a route 404);
+ * - `status-v2`: `hiro` with the newer token-metadata status shape (v2.x: no counts);
+ * - `prefixed`: `hiro` with every service below a base path (`/api`), as behind a reverse proxy
+ *   that routes by path prefix and strips it. Requests outside the base path are route 404s.
+ */
+export type SampleProfile = 'hiro' | 'documented' | 'status-v2' | 'prefixed';
+
+interface ProfileTraits {
+  tokenList: boolean;
+  statusShape: 'v1' | 'v2';
+  /** '' or a path starting with `/`, without a trailing slash. */
+  basePath: string;
+}
+
+export const SAMPLE_PROFILES: Readonly<Record<SampleProfile, ProfileTraits>> = {
+  hiro: { tokenList: true, statusShape: 'v1', basePath: '' },
+  documented: { tokenList: false, statusShape: 'v1', basePath: '' },
+  'status-v2': { tokenList: true, statusShape: 'v2', basePath: '' },
+  prefixed: { tokenList: true, statusShape: 'v1', basePath: '/api' },
+};
+
 export interface SampleOptions {
   host?: string;
   port?: number;
   platformApiKeys?: string[];
+  /** Default `hiro`. */
+  profile?: SampleProfile;
+  /** Overrides the profile's status shape. */
   statusShape?: 'v1' | 'v2';
 }
 
@@ -67,6 +100,15 @@ function matches(fault: Fault, method: string, path: string): boolean {
   if (fault.method && fault.method.toUpperCase() !== method) return false;
   if (fault.path instanceof RegExp) return fault.path.test(path);
   return fault.path.endsWith('*') ? path.startsWith(fault.path.slice(0, -1)) : path === fault.path;
+}
+
+/** The request target below `basePath`, or undefined when it is outside. */
+function belowBase(target: string, basePath: string): string | undefined {
+  if (!basePath) return target;
+  if (!target.startsWith(basePath)) return undefined;
+  const rest = target.slice(basePath.length);
+  if (rest === '' || rest.startsWith('?')) return `/${rest}`;
+  return rest.startsWith('/') ? rest : undefined;
 }
 
 function sendFault(fault: Fault, res: ServerResponse): void {
@@ -80,6 +122,9 @@ function sendFault(fault: Fault, res: ServerResponse): void {
 }
 
 export async function startSampleUpstream(opts: SampleOptions = {}): Promise<SampleUpstream> {
+  const profile = opts.profile ?? 'hiro';
+  const { tokenList, basePath, ...traits } = SAMPLE_PROFILES[profile];
+  const statusShape = opts.statusShape ?? traits.statusShape;
   const requests: LoggedRequest[] = [];
   let faults: { fault: Fault; left: number }[] = [];
   const timers = new Set<NodeJS.Timeout>();
@@ -89,10 +134,18 @@ export async function startSampleUpstream(opts: SampleOptions = {}): Promise<Sam
   // reject before any hook runs (bad URLs, 503 while closing).
   const serverFactory = (handler: (req: IncomingMessage, res: ServerResponse) => void) =>
     createServer((req, res) => {
-      const url = req.url ?? '/';
+      const received = req.url ?? '/';
       const method = req.method ?? 'GET';
+      const below = belowBase(received, basePath);
+      const url = below ?? received;
       const path = url.split('?', 1)[0] ?? url;
-      requests.push({ method, url, path, headers: { ...req.headers } });
+      requests.push({ method, url, path, received, headers: { ...req.headers } });
+      if (below === undefined) {
+        const body = { message: `Route ${method}:${received} not found`, error: 'Not Found', statusCode: 404 };
+        return sendFault({ path, status: 404, body }, res);
+      }
+      // The services see the path below the base, like behind a proxy that strips the prefix.
+      req.url = below;
 
       const entry = faults.find((f) => f.left > 0 && matches(f.fault, method, path));
       if (!entry) return handler(req, res);
@@ -120,13 +173,13 @@ export async function startSampleUpstream(opts: SampleOptions = {}): Promise<Sam
   // forceCloseConnections: close() destroys keep-alive and hung sockets instead of waiting.
   const app = Fastify({ serverFactory, forceCloseConnections: true });
   await app.register(FastifyCors);
-  const metadata = metadataApi(opts.statusShape ?? 'v1');
-  for (const [plugin, prefixes] of [
-    [metadata, ['/metadata/v1', '/metadata']],
-    [ordinalsApi, ['/ordinals/v1', '/ordinals']],
-    [runesApi, ['/runes/v1', '/runes']],
+  const metadata = metadataApi(statusShape);
+  for (const [plugin, prefixes, options] of [
+    [metadata, ['/metadata/v1', '/metadata'], {}],
+    [ordinalsApi, ['/ordinals/v1', '/ordinals'], { tokenList }],
+    [runesApi, ['/runes/v1', '/runes'], {}],
   ] as const) {
-    for (const prefix of prefixes) await app.register(plugin, { prefix });
+    for (const prefix of prefixes) await app.register(plugin, { prefix, ...options });
   }
   await app.register(platformApi, { apiKeys: opts.platformApiKeys ?? [SAMPLE_PLATFORM_KEY], chainhooks });
 
@@ -135,8 +188,11 @@ export async function startSampleUpstream(opts: SampleOptions = {}): Promise<Sam
   if (address === null || typeof address === 'string') throw new Error('sample upstream: no TCP address');
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
+  const origin = `http://${host}:${address.port}`;
   const upstream: SampleUpstream = {
-    url: `http://${host}:${address.port}`,
+    url: origin,
+    baseUrl: origin + basePath,
+    profile,
     requests,
     clearLog: () => void requests.splice(0),
     inject: (fault) => void faults.push({ fault, left: fault.times ?? Infinity }),

@@ -45,6 +45,7 @@ const ChainhookDeletionRef = builder.objectRef<ChainhookDeletion>('ChainhookDele
 builder.mutationField('deleteChainhook', (t) =>
   t.field({
     type: ChainhookDeletionRef,
+    nullable: true,
     description: 'Sends exactly one DELETE to the platform; never retried.',
     args: { uuid: t.arg.string({ required: true }), apiKey: t.arg.string(apiKeyArg) },
     resolve: (_root, { uuid, apiKey }, context) => {

@@ -63,6 +63,7 @@ const RuneEtchingPage = pageType('RuneEtchingPage', RuneEtchingRef);
 builder.queryField('etchings', (t) =>
   t.field({
     type: RuneEtchingPage,
+    nullable: true,
     description: 'Newest first. limit 1..60, offset >= 0.',
     args: pageArgs(t.arg),
     resolve: (_root, args, { loaders }) => loaders.etchings.load(pageQuery(args)),

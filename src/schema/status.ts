@@ -72,6 +72,8 @@ const Status = builder.objectRef<ApiStatusResponse>('Status').implement({
 builder.queryField('status', (t) =>
   t.field({
     type: Status,
+    // Nullable like every root field: an upstream error costs this field, not the whole answer.
+    nullable: true,
     resolve: (_root, _args, { loaders }) => loaders.status.load('status'),
   }),
 );

@@ -71,7 +71,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
   shared?.start([...services]);
   return {
     metadata: createMetadataClient(metadata),
-    ordinals: createOrdinalsClient(ordinals),
+    ordinals: createOrdinalsClient(ordinals, { listLookups: config.brc20ListLookups }),
     runes: createRunesClient(runes),
     platform: createPlatformClient(platform),
     store,

@@ -19,8 +19,31 @@ export function normalizeTicker(ticker: string): string {
   return ticker.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
+/**
+ * How long the BRC-20 token list is left alone once this upstream said it has none, before one
+ * lookup asks it again (the route may be deployed, or the upstream replaced, meanwhile).
+ */
+export const BRC20_LIST_REPROBE_MS = 10 * 60_000;
+
+/**
+ * Answers that say the token list is not served here, as opposed to a failure of a list that is:
+ * 404 (no such route: the list never answers 404 itself, no match is an empty 200 page), 405 and
+ * 501 (not implemented), and 400 (it refuses the query: every parameter sent is valid for the
+ * upstream's own list, so a 400 means a list without the `ticker` filter or the page size).
+ */
+const LIST_MISSING_STATUS = new Set([400, 404, 405, 501]);
+
+export interface OrdinalsOptions {
+  /** BRC20_LIST_LOOKUPS: `off` never asks the token list. */
+  listLookups?: 'auto' | 'off';
+}
+
 /** Ordinals API: BRC-20 token details and inscription transfers per block. */
-export function createOrdinalsClient(service: UpstreamService) {
+export function createOrdinalsClient(service: UpstreamService, { listLookups = 'auto' }: OrdinalsOptions = {}) {
+  /** Until when the token list counts as missing on this upstream; 0 while it is not known to be. */
+  let listMissingUntil = 0;
+  /** A re-probe is in flight: the other lookups keep using the token routes until it answers. */
+  let reprobing = false;
   return {
     service,
     brc20TokenRequest: (ticker: string): UpstreamRequest => ({
@@ -43,12 +66,31 @@ export function createOrdinalsClient(service: UpstreamService) {
       if (isDotSegment(ticker)) return null;
       return service.json<Brc20TokenDetailsResponse>({ ...this.brc20TokenRequest(ticker), ...call }, 'null');
     },
+    /** Whether brc20Tokens may ask the upstream now. */
+    brc20TokensUsable(): boolean {
+      if (listLookups === 'off') return false;
+      return listMissingUntil === 0 || (!reprobing && Date.now() >= listMissingUntil);
+    },
     /**
      * Tokens whose ticker starts with any of `tickers` (SQL `LIKE lower(t) || '%'`, so `_` and `%`
-     * are wildcards), without holder counts: one call for many lookups.
+     * are wildcards), without holder counts: one call for many lookups. The list is not part of
+     * the documented interface: undefined when this upstream has none (remembered for
+     * BRC20_LIST_REPROBE_MS) or list lookups are off. Other failures throw UpstreamError.
      */
-    brc20Tokens(tickers: string[], call: CallOptions = {}) {
-      return service.json<Page<Brc20Token>>({ ...this.brc20TokensRequest(tickers), ...call }) as Promise<Page<Brc20Token>>;
+    async brc20Tokens(tickers: string[], call: CallOptions = {}): Promise<Page<Brc20Token> | undefined> {
+      if (!this.brc20TokensUsable()) return undefined;
+      const reprobe = listMissingUntil !== 0;
+      if (reprobe) reprobing = true;
+      const response = await service.request({ ...this.brc20TokensRequest(tickers), ...call }).finally(() => {
+        if (reprobe) reprobing = false;
+      });
+      if (LIST_MISSING_STATUS.has(response.status)) {
+        listMissingUntil = Date.now() + BRC20_LIST_REPROBE_MS;
+        return undefined;
+      }
+      if (response.status < 200 || response.status >= 300) throw service.statusError(response);
+      listMissingUntil = 0;
+      return service.parse<Page<Brc20Token>>(response);
     },
     /** Null when the upstream reports the block unknown (404). */
     transfers(block: string, page: PageQuery, call: CallOptions = {}) {

@@ -27,7 +27,7 @@ export function joinPath(...segments: string[]): string {
 export interface ProxyPath {
   /** The encoded, relative path below the proxy root, e.g. `rest/chaininfo.json` (may be empty). */
   path: string;
-  /** The normalised query string without `?`, or empty. */
+  /** The query string without `?`, as given (see proxyQuery), or empty. */
   query: string;
 }
 
@@ -36,13 +36,16 @@ const MAX_DECODE_ROUNDS = 4;
 /**
  * Validates a user-supplied path below the devnet bitcoin-node proxy. It must stay below that root
  * however the upstream decodes it: no `..`/`.` segments in any encoding, no encoded slashes or
- * backslashes, no scheme, no `//host`, no control characters. Each segment is re-encoded.
+ * backslashes, no scheme, no `//host`, no control characters. Each segment is re-encoded; the
+ * query string is kept as given.
  */
 export function proxyPath(input: string): ProxyPath {
   if (input.length > 2048) throw new UnsafePathError('path is longer than 2048 characters');
   if (/[\u0000-\u001f\u007f\\#]/.test(input)) {
     throw new UnsafePathError('path must not contain backslashes, fragments or control characters');
   }
+  // A lone surrogate has no UTF-8 form, so no percent-encoding either.
+  if (/\p{Cs}/u.test(input)) throw new UnsafePathError('path must be valid Unicode');
   const queryStart = input.indexOf('?');
   const rawPath = queryStart === -1 ? input : input.slice(0, queryStart);
   const rawQuery = queryStart === -1 ? '' : input.slice(queryStart + 1);
@@ -56,7 +59,17 @@ export function proxyPath(input: string): ProxyPath {
     }
     return segment(fullyDecoded(raw));
   });
-  return { path: encoded.join('/'), query: new URLSearchParams(rawQuery).toString() };
+  return { path: encoded.join('/'), query: proxyQuery(rawQuery) };
+}
+
+/**
+ * The query string byte for byte: it cannot change the route, and its escapes, `+` and repeated
+ * keys are the node's to read. Only what cannot travel in a request target at all is
+ * percent-encoded, as a browser does: spaces and non-ASCII characters (as UTF-8). Control
+ * characters, `#` and `\` are refused by proxyPath.
+ */
+function proxyQuery(raw: string): string {
+  return raw.replace(/[^\x21-\x7e]+/g, (chars) => encodeURIComponent(chars));
 }
 
 /** Decodes until stable, rejecting any round that reveals a separator or a dot segment. */
