@@ -41,7 +41,7 @@ function describe(service: ServiceName, kind: UpstreamError['kind'], status?: nu
     case 'client-limit':
       return `This client has used its share of the ${service} service (${limit} calls a minute)`;
     case 'over-budget':
-      return `This request's upstream answers exceed ${limit} bytes; ask for less in one request`;
+      return `This request's upstream answers would exceed ${limit} bytes; split it`;
     case 'timeout':
       return `The ${service} service did not answer in time`;
     case 'unavailable':

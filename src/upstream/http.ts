@@ -385,9 +385,10 @@ export class UpstreamService {
   }
 
   /**
-   * Sends a request through the quota gate and the breaker, retrying idempotent requests on
-   * connection errors, 429 and 502/503/504 with backoff, within the retry budget and the one
-   * deadline. Answers the last response; throws UpstreamError when none came.
+   * Sends a request through the quota gate, the client's share and the breaker (the tenant's, on a
+   * per-tenant service), retrying idempotent requests on connection errors, 429 and 502/503/504
+   * with backoff, within the retry budget and the one deadline. Answers the last response; throws
+   * UpstreamError when none came.
    */
   private async send(req: UpstreamRequest): Promise<UpstreamResponse> {
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
