@@ -435,6 +435,17 @@ describe('abuse: one client cannot spend everybody\'s upstream quota (CLIENT_UPS
       expect(stack.upstreamCalls()).toEqual([]);
     });
 
+    test('IPv6 clients count per /64: rotating addresses inside one block is one client', async () => {
+      const inBlock = ['2001:db8:1:2::a', '2001:DB8:1:2:ffff::b', '2001:db8:1:2:0:0:0:c'];
+      for (const [i, address] of inBlock.entries()) {
+        expect((await stack.graphql(token(tickers[16 + i]!), undefined, as(address))).body).toEqual(served(tickers[16 + i]!));
+      }
+      stack.sample.clearLog();
+      expect((await stack.graphql(token(tickers[19]!), undefined, as('2001:db8:1:2::d'))).body.errors).toEqual([limited()]);
+      expect((await stack.graphql(token(tickers[19]!), undefined, as('2001:db8:1:3::a'))).body).toEqual(served(tickers[19]!));
+      expect(stack.upstreamCalls()).toEqual([`GET /ordinals/v1/brc-20/tokens/${tickers[19]}`]);
+    });
+
     test('joining an identical call in flight costs nothing', async () => {
       const path = `/ordinals/v1/brc-20/tokens/${tickers[11]}`;
       stack.sample.inject({ path, times: 1, delayMs: 300 });
