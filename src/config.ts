@@ -45,6 +45,14 @@ export interface Config {
   breakerThreshold: number;
   /** How long an open breaker fails fast before it lets one probe through. */
   breakerCooldownMs: number;
+  /** The longest wait learnt from an upstream (Retry-After, ratelimit-reset) that is honoured. */
+  maxUpstreamWaitMs: number;
+  /** Upstream answer bytes one GraphQL request may use. */
+  maxResponseBytesPerRequest: number;
+  /** Upstream calls one client may cause per minute at each hiro service: undefined is 20% of the known quota, 0 no limit. */
+  clientUpstreamCallsPerMinute: number | undefined;
+  /** Proxies in front of satgate whose X-Forwarded-For is believed: 0 (off) or a hop count. */
+  trustProxy: number;
   /** Distinct upstream lookups one GraphQL request may cause. */
   maxUpstreamCallsPerRequest: number;
   /** Upstream lookups of one GraphQL request in flight at once. */
@@ -138,6 +146,13 @@ export function loadConfig(env: Env): Config {
     upstreamMaxConnections: integer(env, 'UPSTREAM_MAX_CONNECTIONS', 64, 1, 10_000),
     breakerThreshold: integer(env, 'BREAKER_THRESHOLD', 5, 1, 1000),
     breakerCooldownMs: integer(env, 'BREAKER_COOLDOWN_MS', 5_000, 1, 600_000),
+    maxUpstreamWaitMs: integer(env, 'MAX_UPSTREAM_WAIT_MS', 900_000, 1_000, 86_400_000),
+    maxResponseBytesPerRequest: integer(env, 'MAX_RESPONSE_BYTES_PER_REQUEST', 16 * 1024 * 1024, 1024, 2 ** 32),
+    clientUpstreamCallsPerMinute:
+      read(env, 'CLIENT_UPSTREAM_CALLS_PER_MINUTE') === undefined
+        ? undefined
+        : integer(env, 'CLIENT_UPSTREAM_CALLS_PER_MINUTE', 0, 0, 1_000_000),
+    trustProxy: trustProxy(env),
     maxUpstreamCallsPerRequest: integer(env, 'MAX_UPSTREAM_CALLS_PER_REQUEST', 50, 1, 10_000),
     maxConcurrentUpstreamCallsPerRequest: integer(env, 'MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST', 20, 1, 1000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1_000, 600_000),
@@ -176,6 +191,15 @@ function redisUrl(env: Env): URL | undefined {
 function workers(env: Env): number {
   if (read(env, 'WORKERS')?.toLowerCase() === 'auto') return availableParallelism();
   return integer(env, 'WORKERS', 1, 1, 256);
+}
+
+/** `off` (default), `on` (one proxy: the closest X-Forwarded-For entry is the client), or a hop count. */
+function trustProxy(env: Env): number {
+  const raw = read(env, 'TRUST_PROXY')?.toLowerCase();
+  if (raw === undefined || raw === 'off' || raw === 'false') return 0;
+  if (raw === 'on' || raw === 'true') return 1;
+  if (/^\d+$/.test(raw) && Number(raw) <= 32) return Number(raw);
+  throw new ConfigError(`TRUST_PROXY must be off, on or a number of proxies from 0 to 32, got "${raw}"`);
 }
 
 function corsOrigins(env: Env): string[] {

@@ -1,13 +1,18 @@
+import type { IncomingMessage } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
+import { clientIdOf } from './client-identity.js';
 import { createLoaders, type LoaderLimits, type Loaders } from './loaders.js';
 import { requestIdOf } from './request-id.js';
-import type { CallOptions } from './upstream/http.js';
+import { ResponseBudget, type CallOptions } from './upstream/http.js';
 import type { Upstreams } from './upstream/index.js';
 
 export interface GraphQLContext {
   loaders: Loaders;
   upstreams: Upstreams;
-  /** Threaded into every upstream call: the client's abort signal, the request id, stale marking. */
+  /**
+   * Threaded into every upstream call: the client's abort signal, the request id, stale marking,
+   * who is charged for the calls, and the request's budget of upstream answer bytes.
+   */
   call: CallOptions;
   /** The request's `x-api-key` header: the platform key when a field has no `apiKey` argument. */
   apiKeyHeader: string | undefined;
@@ -15,8 +20,16 @@ export interface GraphQLContext {
   stale: { ageSeconds: number | undefined };
 }
 
-export function createContext(upstreams: Upstreams, limits: LoaderLimits) {
-  return ({ request }: YogaInitialContext): GraphQLContext => {
+export interface ContextOptions extends LoaderLimits {
+  /** MAX_RESPONSE_BYTES_PER_REQUEST. */
+  maxResponseBytes: number;
+  /** TRUST_PROXY: how many proxies' X-Forwarded-For entries to believe. */
+  trustProxy: number;
+}
+
+export function createContext(upstreams: Upstreams, { maxResponseBytes, trustProxy, ...limits }: ContextOptions) {
+  // On node:http, yoga's server context carries the node request (`req`); under yoga.fetch it does not.
+  return ({ request, req }: YogaInitialContext & { req?: IncomingMessage }): GraphQLContext => {
     const stale: GraphQLContext['stale'] = { ageSeconds: undefined };
     const call: CallOptions = {
       signal: request.signal,
@@ -24,6 +37,8 @@ export function createContext(upstreams: Upstreams, limits: LoaderLimits) {
       onStale: (ageSeconds) => {
         stale.ageSeconds = Math.max(stale.ageSeconds ?? 0, ageSeconds);
       },
+      client: req ? clientIdOf(req, trustProxy) : undefined,
+      budget: new ResponseBudget(maxResponseBytes),
     };
     return {
       loaders: createLoaders(upstreams, call, limits),

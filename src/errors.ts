@@ -10,29 +10,38 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'UPSTREAM_TIMEOUT'
   | 'UPSTREAM_UNAVAILABLE'
-  | 'UPSTREAM_ERROR';
+  | 'UPSTREAM_ERROR'
+  | 'RESPONSE_BUDGET_EXCEEDED';
 
 export type ServiceName = 'metadata' | 'ordinals' | 'runes' | 'platform';
 
 /**
  * The one error the upstream layer throws. `kind` says what went wrong; `status` is the upstream's
- * HTTP status where it answered. It never carries a URL, a header or a key.
+ * HTTP status where it answered. It never carries a URL, a header or a key. Two kinds are the
+ * gateway's own refusals, made without calling: `client-limit` (the client has used its share of
+ * the service's calls this minute) and `over-budget` (the request has used its answer bytes).
  */
 export class UpstreamError extends Error {
   override name = 'UpstreamError';
   constructor(
     readonly service: ServiceName,
-    readonly kind: 'timeout' | 'unavailable' | 'status' | 'invalid-body' | 'too-large',
+    readonly kind: 'timeout' | 'unavailable' | 'status' | 'invalid-body' | 'too-large' | 'client-limit' | 'over-budget',
     readonly status?: number,
-    /** Seconds, from the upstream's Retry-After. */
+    /** Seconds, from the upstream's Retry-After (capped), or until the gateway sends again. */
     readonly retryAfter?: number,
+    /** The gateway's limit that refused: calls a minute (`client-limit`), bytes (`over-budget`). */
+    readonly limit?: number,
   ) {
-    super(describe(service, kind, status));
+    super(describe(service, kind, status, limit));
   }
 }
 
-function describe(service: ServiceName, kind: UpstreamError['kind'], status?: number): string {
+function describe(service: ServiceName, kind: UpstreamError['kind'], status?: number, limit?: number): string {
   switch (kind) {
+    case 'client-limit':
+      return `This client has used its share of the ${service} service (${limit} calls a minute)`;
+    case 'over-budget':
+      return `This request's upstream answers would exceed ${limit} bytes; split it`;
     case 'timeout':
       return `The ${service} service did not answer in time`;
     case 'unavailable':
@@ -61,10 +70,13 @@ export function toGraphQLError(error: UpstreamError): GraphQLError {
   const extensions: Record<string, unknown> = { code: graphQLCode(error), service: error.service };
   if (error.status !== undefined) extensions.httpStatus = error.status;
   if (error.retryAfter !== undefined) extensions.retryAfter = error.retryAfter;
+  if (error.limit !== undefined) extensions.limit = error.limit;
   return new GraphQLError(error.message, { extensions });
 }
 
 function graphQLCode(error: UpstreamError): ErrorCode {
+  if (error.kind === 'client-limit') return 'RATE_LIMITED';
+  if (error.kind === 'over-budget') return 'RESPONSE_BUDGET_EXCEEDED';
   if (error.kind === 'timeout') return 'UPSTREAM_TIMEOUT';
   if (error.kind === 'unavailable') return 'UPSTREAM_UNAVAILABLE';
   if (error.kind === 'invalid-body' || error.kind === 'too-large') return 'UPSTREAM_ERROR';

@@ -3,6 +3,7 @@ import { GraphQLError } from 'graphql';
 import type { CallOptions } from './upstream/http.js';
 import { normalizeTicker, type PageQuery } from './upstream/ordinals.js';
 import type { Upstreams } from './upstream/index.js';
+import { keyedHash } from './upstream/resilience.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, Page } from './upstream/types.js';
 
 export interface LoaderLimits {
@@ -83,6 +84,14 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
     etchings: loader(
       fetchOne((page: PageQuery) => upstreams.runes.etchings(page, call)),
       ({ offset, limit }) => `${offset}|${limit}`,
+    ),
+    /**
+     * Platform answers are not cached: identical fields (aliases) share one call here. The key is
+     * a keyed hash, so the platform key is not kept in clear even in the loader's map.
+     */
+    bitcoinNode: loader(
+      fetchOne(({ apiKey, path }: { apiKey: string; path: string }) => upstreams.platform.bitcoinNode(apiKey, path, call)),
+      ({ apiKey, path }) => keyedHash(JSON.stringify([apiKey, path])),
     ),
   };
 }

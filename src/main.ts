@@ -24,7 +24,7 @@ export async function start(env: Record<string, string | undefined> = process.en
   const upstreams = createUpstreams(config, logger, metrics.upstream);
   let draining = false;
   const yoga = createServer({ config, upstreams, metrics, isDraining: () => draining, persistedOperations });
-  const rest = createRestHandler({ upstreams, logger, metrics, cors: corsOptions(config) });
+  const rest = createRestHandler({ upstreams, logger, metrics, cors: corsOptions(config), trustProxy: config.trustProxy });
   const http = createHttpServer(createRequestListener(yoga, rest, logger));
   // A client gets this long to send its request; upstream waits are bounded by UPSTREAM_TIMEOUT_MS.
   http.requestTimeout = config.requestTimeoutMs;

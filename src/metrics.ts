@@ -7,13 +7,23 @@ import type { ServiceName } from './errors.js';
 
 export type CacheEvent = 'hit' | 'miss' | 'revalidated' | 'stale' | 'coalesced';
 
+/** A per-tenant service's tenants: how many are known, how many are refused and why. */
+export interface TenantCounts {
+  tenants: number;
+  openBreakers: number;
+  quotaBlockedTenants: number;
+}
+
 /** What the upstream layer reports; it knows nothing of Prometheus. */
 export interface UpstreamEvents {
   request(service: ServiceName, route: string, outcome: string, seconds: number): void;
   retry(service: ServiceName, reason: string): void;
+  /** A service-wide breaker changed state (per-tenant breakers are counted, see tenantStates). */
   breaker(service: ServiceName, state: 'closed' | 'open' | 'half-open'): void;
   cache(service: ServiceName, event: CacheEvent): void;
   quotaRemaining(service: ServiceName, remaining: number): void;
+  /** A per-tenant service registers how to count its tenants, read at each scrape. */
+  tenantStates(service: ServiceName, read: () => TenantCounts): void;
 }
 
 export const noUpstreamEvents: UpstreamEvents = {
@@ -22,6 +32,7 @@ export const noUpstreamEvents: UpstreamEvents = {
   breaker() {},
   cache() {},
   quotaRemaining() {},
+  tenantStates() {},
 };
 
 const BREAKER_VALUE = { closed: 0, 'half-open': 1, open: 2 } as const;
@@ -72,9 +83,24 @@ export function createMetrics() {
   });
   const breakerState = new Gauge({
     name: 'satgate_upstream_breaker_state',
-    help: 'Circuit breaker state by service: 0 closed, 1 half-open, 2 open',
+    help: 'Circuit breaker state by service: 0 closed, 1 half-open, 2 open (not for the platform: its breakers are per tenant)',
     labelNames: ['service'],
     registers: [registry],
+  });
+  const tenantReaders = new Map<ServiceName, () => TenantCounts>();
+  new Gauge({
+    name: 'satgate_upstream_tenants',
+    help: 'Tenants (API keys) of a per-tenant service (the platform): known, breaker_open, quota_blocked',
+    labelNames: ['service', 'state'],
+    registers: [registry],
+    collect() {
+      for (const [service, read] of tenantReaders) {
+        const counts = read();
+        this.set({ service, state: 'known' }, counts.tenants);
+        this.set({ service, state: 'breaker_open' }, counts.openBreakers);
+        this.set({ service, state: 'quota_blocked' }, counts.quotaBlockedTenants);
+      }
+    },
   });
   const cacheEvents = new Counter({
     name: 'satgate_cache_events_total',
@@ -88,7 +114,7 @@ export function createMetrics() {
     labelNames: ['service'],
     registers: [registry],
   });
-  for (const service of ['metadata', 'ordinals', 'runes', 'platform']) breakerState.set({ service }, 0);
+  for (const service of ['metadata', 'ordinals', 'runes']) breakerState.set({ service }, 0);
 
   const upstream: UpstreamEvents = {
     request: (service, route, outcome, seconds) => upstreamRequests.observe({ service, route, outcome }, seconds),
@@ -96,6 +122,7 @@ export function createMetrics() {
     breaker: (service, state) => breakerState.set({ service }, BREAKER_VALUE[state]),
     cache: (service, event) => cacheEvents.inc({ service, event }),
     quotaRemaining: (service, remaining) => quotaRemaining.set({ service }, remaining),
+    tenantStates: (service, read) => void tenantReaders.set(service, read),
   };
 
   return {

@@ -28,8 +28,8 @@ export function useOperations({ upstreams, metrics, isDraining }: OpsDeps): Plug
           upstreams.services.map((service) => [
             service.name,
             {
-              breaker: service.breaker.state,
-              quotaWaitSeconds: service.quota.waitSeconds(),
+              // The platform's breakers and quotas are per tenant: reported as counts, never one tenant's.
+              ...service.health(),
               lastOutcome: service.lastOutcome?.outcome ?? null,
               lastOutcomeAt: service.lastOutcome ? new Date(service.lastOutcome.at).toISOString() : null,
             },

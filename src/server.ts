@@ -43,6 +43,8 @@ export function createServer({ config, upstreams, metrics, isDraining = () => fa
     context: createContext(upstreams, {
       maxCalls: config.maxUpstreamCallsPerRequest,
       maxConcurrent: config.maxConcurrentUpstreamCallsPerRequest,
+      maxResponseBytes: config.maxResponseBytesPerRequest,
+      trustProxy: config.trustProxy,
     }),
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/healthz',

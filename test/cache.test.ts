@@ -169,8 +169,8 @@ describe('a global ETag', () => {
 describe('CACHE_MAX_BYTES', () => {
   let stack: Stack;
   beforeAll(async () => {
-    // Room for about three token answers (~800 bytes each).
-    stack = await startStack({ CACHE_TTL_MS: '60000', CACHE_MAX_BYTES: '2600' });
+    // Room for three token answers kept parsed (~2,100 bytes each: ~850 stored, twice the body parsed).
+    stack = await startStack({ CACHE_TTL_MS: '60000', CACHE_MAX_BYTES: '6500' });
   });
   afterAll(() => stack.close());
 
@@ -184,5 +184,31 @@ describe('CACHE_MAX_BYTES', () => {
       expect((await stack.graphql(TOKEN_QUERY, { t: ticker })).body).toEqual({ data: tokenData(ticker) });
     }
     expect(stack.upstreamCalls()).toEqual([`GET ${tokenPath('pepe')}`]);
+  });
+});
+
+describe('CACHE_MAX_BYTES counts memoised parsed JSON', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ CACHE_TTL_MS: '60000', CACHE_MAX_BYTES: '6500' });
+  });
+  afterAll(() => stack.close());
+
+  test('four raw answers fit; once GraphQL has parsed three of them, the least recently used is evicted', async () => {
+    const fourth = sampleData.brc20Tokens[5]!.token.ticker;
+    const tickers = ['ordi', 'pepe', 'sats', fourth];
+    // REST mirrors the bytes: nothing is parsed, four answers (~3.3 KB) fit.
+    for (const ticker of tickers) await rest(`${stack.gatewayUrl}${tokenPath(ticker)}`);
+    stack.sample.clearLog();
+    for (const ticker of tickers) expect((await rest(`${stack.gatewayUrl}${tokenPath(ticker)}`)).body).toEqual(token(ticker));
+    expect(stack.upstreamCalls()).toEqual([]);
+    // GraphQL parses ordi, pepe and sats (cache hits): their parsed values now count, and the
+    // least recently used answer (the fourth) no longer fits.
+    for (const ticker of ['ordi', 'pepe', 'sats']) {
+      expect((await stack.graphql(TOKEN_QUERY, { t: ticker })).body).toEqual({ data: tokenData(ticker) });
+    }
+    expect(stack.upstreamCalls()).toEqual([]);
+    expect((await stack.graphql(TOKEN_QUERY, { t: fourth })).body).toEqual({ data: tokenData(fourth) });
+    expect(stack.upstreamCalls()).toEqual([`GET ${tokenPath(fourth)}`]);
   });
 });

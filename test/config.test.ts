@@ -57,3 +57,21 @@ test.each([
 ])('a malformed value stops start-up naming the variable: %j', (env, message) => {
   expect(() => loadConfig(env)).toThrow(new ConfigError(message));
 });
+
+test('abuse limits: defaults, TRUST_PROXY forms, and malformed values', () => {
+  const defaults = loadConfig({});
+  expect([
+    defaults.maxUpstreamWaitMs,
+    defaults.maxResponseBytesPerRequest,
+    defaults.clientUpstreamCallsPerMinute,
+    defaults.trustProxy,
+  ]).toEqual([900_000, 16 * 1024 * 1024, undefined, 0]);
+  expect(['off', 'false', 'on', 'true', '2'].map((value) => loadConfig({ TRUST_PROXY: value }).trustProxy)).toEqual([0, 0, 1, 1, 2]);
+  expect(loadConfig({ CLIENT_UPSTREAM_CALLS_PER_MINUTE: '0' }).clientUpstreamCallsPerMinute).toBe(0);
+  expect(() => loadConfig({ TRUST_PROXY: '10.0.0.0/8' })).toThrow(
+    new ConfigError('TRUST_PROXY must be off, on or a number of proxies from 0 to 32, got "10.0.0.0/8"'),
+  );
+  expect(() => loadConfig({ MAX_UPSTREAM_WAIT_MS: '0' })).toThrow(
+    new ConfigError('MAX_UPSTREAM_WAIT_MS must be an integer from 1000 to 86400000, got "0"'),
+  );
+});

@@ -84,6 +84,24 @@ describe('key resolution', () => {
   });
 });
 
+describe('identical bitcoinNode fields', () => {
+  it('share one upstream call per (key, path), whether the key is an argument or the header', async () => {
+    const { body } = await run(
+      `{ a: bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}")
+         b: bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}")
+         c: bitcoinNode(path: "rest/chaininfo.json")
+         d: bitcoinNode(path: "rest/mempool/info.json") }`,
+      undefined,
+      { 'x-api-key': SAMPLE_PLATFORM_KEY },
+    );
+    const chainInfo = sampleData.bitcoinNode.chainInfo;
+    expect(body).toEqual({ data: { a: chainInfo, b: chainInfo, c: chainInfo, d: sampleData.bitcoinNode.mempoolInfo } });
+    expect(stack.upstreamCalls().sort()).toEqual(
+      [`GET /v1/ext/${SAMPLE_PLATFORM_KEY}/${chaininfo}`, `GET /v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/rest/mempool/info.json`].sort(),
+    );
+  });
+});
+
 describe('where the keys travel', () => {
   it('HIRO_API_KEY goes as x-api-key to every hiro service, the platform key never does', async () => {
     const { body } = await run('{ status { status } brc20Token(ticker: "ordi") { token { ticker } supply { holders } } etchings(limit: 1) { total } transfers(block: 775700) { total } }', undefined, {

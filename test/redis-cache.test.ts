@@ -2,37 +2,12 @@
  * REDIS_URL: two gateway instances share one cache in a real redis-server (installed by .ci/run),
  * and keep answering correctly, without stalling, while Redis is stopped and after it returns.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { Redis } from 'ioredis';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSampleUpstream, type SampleUpstream } from '../src/sample/server.js';
 import { sampleData } from '../src/sample/data.js';
 import { freePort, startStack, type Stack } from './harness.js';
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => {});
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      await probe.connect();
-      await probe.ping();
-      probe.disconnect();
-      return child;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-  throw new Error('redis-server did not start');
-}
-
-async function stopRedis(child: ChildProcess): Promise<void> {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGKILL');
-  await exited;
-}
+import { startRedis, stopRedis } from './redis.js';
 
 const QUERY = '{ ordi: brc20Token(ticker: "ordi") { token { ticker mintLimit } supply { holders } } }';
 const ordi = sampleData.brc20Tokens.find((t) => t.token.ticker === 'ordi')!;

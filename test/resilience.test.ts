@@ -148,6 +148,35 @@ describe('circuit breaker (BREAKER_THRESHOLD=3, BREAKER_COOLDOWN_MS=500)', () =>
   });
 });
 
+describe('circuit breaker probe abandoned (BREAKER_THRESHOLD=1, BREAKER_COOLDOWN_MS=300)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ BREAKER_THRESHOLD: '1', BREAKER_COOLDOWN_MS: '300' });
+  });
+  afterAll(() => stack.close());
+
+  test('a probe whose client leaves does not leave the breaker half-open for good: the next request probes', async () => {
+    stack.sample.inject({ path: ORDI_PATH, times: 1, reset: true });
+    expect((await rest(`${stack.gatewayUrl}${ORDI_PATH}`)).status).toBe(502);
+    await pause(350);
+    // The probe hangs upstream, and its only client leaves.
+    stack.sample.inject({ path: ORDI_PATH, times: 1, hang: true });
+    stack.sample.clearLog();
+    const client = new AbortController();
+    const probe = fetch(`${stack.gatewayUrl}${ORDI_PATH}`, { signal: client.signal }).catch(() => 'left');
+    while (stack.upstreamCalls().length === 0) await pause(10);
+    client.abort();
+    expect(await probe).toBe('left');
+    // Once the gateway has seen the client go, the next request is the new probe, and it succeeds.
+    let answer = await rest(`${stack.gatewayUrl}${ORDI_PATH}`);
+    for (let i = 0; i < 20 && answer.status !== 200; i++) {
+      await pause(50);
+      answer = await rest(`${stack.gatewayUrl}${ORDI_PATH}`);
+    }
+    expect([answer.status, answer.body]).toEqual([200, ordi]);
+  });
+});
+
 describe('stale-if-error (CACHE_TTL_MS=100, STALE_IF_ERROR_MS=60000)', () => {
   let stack: Stack;
   beforeAll(async () => {

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CORSOptions } from '@whatwg-node/server';
 import { getCORSHeadersByRequestAndOptions } from '@whatwg-node/server';
 import type { Logger } from 'pino';
+import { clientIdOf } from '../client-identity.js';
 import { UnsafePathError, UpstreamError } from '../errors.js';
 import { etagMatches } from '../http-caching.js';
 import { redactPath } from '../logger.js';
@@ -73,10 +74,21 @@ function match(method: string, rawPath: string, query: string): Match {
 
 /**
  * No answer from the upstream: 504 after the deadline, 429 while its quota is spent (as it would
- * answer itself), else 502, in the upstream's error format.
+ * answer itself) or this client has used its share (with the IETF draft's RateLimit headers),
+ * else 502, in the upstream's error format.
  */
 function upstreamFailure(error: UpstreamError): RestAnswer {
   if (error.kind === 'timeout') return fastifyError(504, error.message);
+  if (error.kind === 'client-limit') {
+    const answer = fastifyError(429, `${error.message}: retry in ${error.retryAfter} s`);
+    Object.assign(answer.headers, {
+      'retry-after': String(error.retryAfter),
+      'ratelimit-limit': String(error.limit),
+      'ratelimit-remaining': '0',
+      'ratelimit-reset': String(error.retryAfter),
+    });
+    return answer;
+  }
   if (error.status === 429) {
     const answer = fastifyError(429, 'Rate limit exceeded: retry later');
     if (error.retryAfter !== undefined) answer.headers['retry-after'] = String(error.retryAfter);
@@ -117,11 +129,13 @@ export interface RestDeps {
   metrics: Metrics;
   /** The same CORS policy yoga applies to GraphQL. */
   cors: CORSOptions;
+  /** TRUST_PROXY: how many proxies' X-Forwarded-For entries to believe (who the client is). */
+  trustProxy: number;
 }
 
-export function createRestHandler({ upstreams, logger, metrics, cors }: RestDeps) {
-  /** What the upstream would answer for this raw request target. */
-  async function answer(method: string, target: string, headers: IncomingMessage['headers'], requestId: string, signal: AbortSignal): Promise<RestAnswer> {
+export function createRestHandler({ upstreams, logger, metrics, cors, trustProxy }: RestDeps) {
+  /** What the upstream would answer for this raw request target; `client` is charged for its upstream calls. */
+  async function answer(method: string, target: string, headers: IncomingMessage['headers'], requestId: string, signal: AbortSignal, client: string | undefined): Promise<RestAnswer> {
     const queryStart = target.indexOf('?');
     const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
     const rawQuery = queryStart === -1 ? '' : target.slice(queryStart + 1);
@@ -134,7 +148,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors }: RestDeps
     // Under /v1/ext/ the path holds the caller's platform key: never echo it.
     if (!found) return jsonAnswer(404, { message: `Route ${method}:${redactPath(target)} not found`, error: 'Not Found', statusCode: 404 });
     const started = performance.now();
-    const result = await answerRoute(found.route, found.params, found.rest, rawQuery, headers, requestId, signal);
+    const result = await answerRoute(found.route, found.params, found.rest, rawQuery, headers, requestId, signal, client);
     metrics.restRequest(found.template, result.status, (performance.now() - started) / 1000);
     return result;
   }
@@ -147,6 +161,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors }: RestDeps
     headers: IncomingMessage['headers'],
     requestId: string,
     signal: AbortSignal,
+    client: string | undefined,
   ): Promise<RestAnswer> {
     let query: unknown = {};
     if (route.query) {
@@ -158,7 +173,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors }: RestDeps
     if (local) return local;
     try {
       const [service, upstreamRequest] = route.upstream(upstreams, { params, query, rest });
-      const response = await service.request({ ...upstreamRequest, signal, requestId });
+      const response = await service.request({ ...upstreamRequest, signal, requestId, client });
       const ifNoneMatch = headers['if-none-match'];
       if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : null, response.headers.etag)) {
         // As the upstream's cache hook answers: 304, empty body, only Cache-Control.
@@ -189,7 +204,8 @@ export function createRestHandler({ upstreams, logger, metrics, cors }: RestDeps
       const method = req.method ?? 'GET';
       // The request target as sent: a URL parser would resolve `..` and `%2e%2e`, letting
       // `/v1/ext/k/bitcoin-node/%2e%2e/chainhooks/x` become another route.
-      const result = await answer(method, req.url ?? '/', req.headers, requestId, controller.signal);
+      const client = clientIdOf(req, trustProxy);
+      const result = await answer(method, req.url ?? '/', req.headers, requestId, controller.signal, client);
       if (res.destroyed) return;
       const corsHeaders = getCORSHeadersByRequestAndOptions(
         { headers: { get: (name: string) => headerValue(req.headers[name]) } } as unknown as Request,

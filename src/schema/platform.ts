@@ -30,7 +30,7 @@ builder.queryField('bitcoinNode', (t) =>
       apiKey: t.arg.string(apiKeyArg),
     },
     resolve: (_root, { path, apiKey }, context) =>
-      context.upstreams.platform.bitcoinNode(platformKey(apiKey, context), path, context.call),
+      context.loaders.bitcoinNode.load({ apiKey: platformKey(apiKey, context), path }),
   }),
 );
 

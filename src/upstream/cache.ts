@@ -18,6 +18,8 @@ export interface CacheStore {
   peek?(key: string): CacheEntry | undefined;
   /** `retainMs`: how long the entry may be kept for revalidation and stale serving. */
   set(key: string, entry: CacheEntry, retainMs: number): Promise<void>;
+  /** Told that a response it may hold now carries its parsed body (`parsed`), which costs memory too. */
+  memoised?(response: UpstreamResponse): void;
   close(): Promise<void>;
 }
 
@@ -26,15 +28,27 @@ export function cacheKey(service: string, path: string, query: string): string {
   return `satgate:v1:${service}:${createHash('sha256').update(`${path}?${query}`).digest('base64url')}`;
 }
 
+/**
+ * What a parsed JSON body costs per byte of its text, as an estimate: V8 keeps short strings at a
+ * byte a character and small integers inline, but every object, array and boxed number adds
+ * headers and pointers. A 60-item etchings page measured about 1×; twice leaves room for
+ * answers made of many small values.
+ */
+const PARSED_BYTES_PER_BODY_BYTE = 2;
+
 export function entrySize(key: string, entry: CacheEntry): number {
-  let size = key.length + entry.response.body.length + 64;
-  for (const [name, value] of Object.entries(entry.response.headers)) size += name.length + value.length;
+  const { body, headers, parsed } = entry.response;
+  let size = key.length + body.length + 64;
+  for (const [name, value] of Object.entries(headers)) size += name.length + value.length;
+  if (parsed !== undefined) size += body.length * PARSED_BYTES_PER_BODY_BYTE;
   return size;
 }
 
 /** An LRU bounded by bytes: a Map keeps insertion order, and a hit moves the entry to the end. */
 export class MemoryStore implements CacheStore {
   private readonly entries = new Map<string, { entry: CacheEntry; size: number; expiresAt: number }>();
+  /** The key each stored response is held under, to find it again when it is parsed. */
+  private readonly keys = new WeakMap<UpstreamResponse, string>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
@@ -60,7 +74,25 @@ export class MemoryStore implements CacheStore {
     this.delete(key);
     if (size > this.maxBytes) return;
     this.entries.set(key, { entry, size, expiresAt: Date.now() + retainMs });
+    this.keys.set(entry.response, key);
     this.bytes += size;
+    this.evict();
+  }
+
+  /** A stored response was parsed: its size now counts the parsed value. */
+  memoised(response: UpstreamResponse): void {
+    const key = this.keys.get(response);
+    if (key === undefined) return;
+    const item = this.entries.get(key);
+    if (item?.entry.response !== response) return;
+    const size = entrySize(key, item.entry);
+    this.bytes += size - item.size;
+    item.size = size;
+    this.evict();
+  }
+
+  /** Least recently used first, until the bytes held fit the bound. */
+  private evict(): void {
     for (const [oldest] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.delete(oldest);

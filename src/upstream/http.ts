@@ -3,18 +3,32 @@
  * connect to last body byte (retries included), the API key header, body hygiene, and the HTTP
  * policy in one pipeline:
  *
- *   request → [GET: coalesce → cache (fresh | revalidate | stale-if-error)] → send
- *   send    → quota gate → circuit breaker → attempt → (retry with backoff, within budget and deadline)
+ *   request → [GET: coalesce → cache (fresh | revalidate | stale-if-error)] → send → response budget
+ *   send    → quota gate → client's share → circuit breaker → attempt → (retry with backoff, within budget and deadline)
+ *   attempt → [per tenant: its share of the pool] → one HTTP exchange
  *
+ * The breaker and quota gate are the service's own, except for the platform, whose tenants (its
+ * API keys) each have their own, kept under a keyed hash of the key in a bounded table.
  * Nothing here knows about GraphQL or the REST layer.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { Logger } from 'pino';
 import { UpstreamError, parseRetryAfter, type ServiceName } from '../errors.js';
-import { noUpstreamEvents, type UpstreamEvents } from '../metrics.js';
+import { noUpstreamEvents, type TenantCounts, type UpstreamEvents } from '../metrics.js';
 import { cacheKey, type CacheEntry, type CacheStore } from './cache.js';
-import { CircuitBreaker, QuotaGate, RetryBudget, backoffMs, isRateLimitHeader } from './resilience.js';
+import {
+  Bulkhead,
+  CircuitBreaker,
+  ClientWindows,
+  LruTable,
+  QuotaGate,
+  RetryBudget,
+  backoffMs,
+  isRateLimitHeader,
+  keyedHash,
+  type BreakerState,
+} from './resilience.js';
 import type { SharedSignals } from './shared-state.js';
 
 export interface UpstreamRequest {
@@ -32,10 +46,40 @@ export interface UpstreamRequest {
   requestId?: string;
   /** Told when the answer is a stored one served past freshness because the upstream failed. */
   onStale?: (ageSeconds: number) => void;
+  /**
+   * The tenant whose breaker, quota and share of connections the request uses, on a per-tenant
+   * service (the platform's API key). Kept only as a keyed hash; never logged.
+   */
+  tenant?: string;
+  /** Who asked (a keyed hash of the client's address): charged for the upstream calls it causes. */
+  client?: string;
+  /** The asking request's budget of upstream answer bytes (GraphQL requests). */
+  budget?: ResponseBudget;
 }
 
 /** What a caller adds to a client method's request. */
-export type CallOptions = Pick<UpstreamRequest, 'signal' | 'requestId' | 'onStale'>;
+export type CallOptions = Pick<UpstreamRequest, 'signal' | 'requestId' | 'onStale' | 'client' | 'budget'>;
+
+/**
+ * The upstream answer bytes one GraphQL request may use. Each distinct answer body counts once,
+ * cached ones too: the response grows with them whoever fetched them. An answer that does not fit
+ * fails its field, and the request keeps what it already has.
+ */
+export class ResponseBudget {
+  private used = 0;
+  private readonly counted = new WeakSet<Buffer>();
+
+  constructor(readonly maxBytes: number) {}
+
+  /** Counts `body` unless counted before; false when it does not fit. */
+  charge(body: Buffer): boolean {
+    if (this.counted.has(body)) return true;
+    if (this.used + body.length > this.maxBytes) return false;
+    this.used += body.length;
+    this.counted.add(body);
+    return true;
+  }
+}
 
 export interface UpstreamResponse {
   status: number;
@@ -67,6 +111,8 @@ export interface RetryPolicy {
   retries: number;
   breakerThreshold: number;
   breakerCooldownMs: number;
+  /** The longest wait learnt from the upstream (Retry-After, ratelimit-reset) that is honoured or told. */
+  maxWaitMs: number;
 }
 
 export interface ServiceOptions {
@@ -86,7 +132,37 @@ export interface ServiceOptions {
   events?: UpstreamEvents;
   /** With Redis: quota blocks and breaker openings are told to the other workers and replicas. */
   shared?: SharedSignals;
+  /**
+   * A breaker, quota gate and share of the pool per tenant (`UpstreamRequest.tenant`) instead of
+   * one for the service: the platform, where each API key has its own quota and its own devnet.
+   */
+  perTenant?: boolean;
+  /**
+   * Per-client fairness: the upstream calls one client may cause a minute, or `fair-share` for 20%
+   * of the quota the upstream advertises (no limit while it has advertised none). Unset: no limit.
+   */
+  clientCallsPerMinute?: number | 'fair-share';
 }
+
+/** The breaker and quota gate requests pass, with the share of the pool a tenant may hold. */
+export interface Guards {
+  breaker: CircuitBreaker;
+  quota: QuotaGate;
+  bulkhead?: Bulkhead;
+}
+
+/** What /readyz says of a service. */
+export type ServiceHealth =
+  | { breaker: BreakerState; quotaWaitSeconds: number }
+  | ({ breaker: 'per-tenant' } & TenantCounts);
+
+/**
+ * Tenants whose guards are kept. An entry is a 43-character key and three small fixed-size
+ * objects, about 1 KB: 10,000 tenants are ~10 MB at most.
+ */
+const MAX_TENANTS = 10_000;
+/** Of the quota an upstream advertises, the share one client may use by default. */
+const FAIR_SHARE = 0.2;
 
 const PASSED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after'] as const;
 /** Connection-level errors that are a timeout rather than "could not reach" (undici's err.code). */
@@ -95,14 +171,17 @@ const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
 export class UpstreamService {
   readonly name: ServiceName;
-  readonly breaker: CircuitBreaker;
-  readonly quota: QuotaGate;
+  /** The service's breaker and quota gate; undefined where they are kept per tenant. */
+  readonly guards: Guards | undefined;
+  /** Per tenant, by keyed hash of the tenant's key: bounded, and idle tenants are forgotten. */
+  private readonly tenants: LruTable<Guards> | undefined;
+  private readonly clients: ClientWindows | undefined;
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly options: ServiceOptions;
   private readonly logger: Logger;
   private readonly events: UpstreamEvents;
-  private readonly budget = new RetryBudget();
+  private readonly retryBudget = new RetryBudget();
   /** In-flight GETs by cache key: concurrent identical requests share one upstream call. */
   private readonly inflight = new Map<string, SharedCall>();
   /** The last global ETag the upstream confirmed, and when. */
@@ -116,12 +195,31 @@ export class UpstreamService {
     this.basePath = options.baseUrl.pathname.replace(/\/+$/, '');
     this.logger = options.logger.child({ upstream: options.name });
     this.events = options.events ?? noUpstreamEvents;
-    this.quota = new QuotaGate((until) => options.shared?.quotaBlocked(this.name, until));
-    this.breaker = new CircuitBreaker(options.retry.breakerThreshold, options.retry.breakerCooldownMs, (state) => {
-      this.events.breaker(this.name, state);
-      this.logger.warn({ state }, 'circuit breaker');
-      if (state === 'open') options.shared?.breakerOpened(this.name, this.breaker.openUntilTime);
-    });
+    const { retry } = options;
+    if (options.perTenant) {
+      // Nothing a tenant learnt can still be in force once it has been idle this long.
+      const idleMs = Math.max(retry.maxWaitMs, retry.breakerCooldownMs) + options.timeoutMs;
+      this.tenants = new LruTable<Guards>(MAX_TENANTS, idleMs);
+      this.events.tenantStates(this.name, () => this.tenantCounts());
+    } else {
+      const guards: Guards = {
+        quota: new QuotaGate(retry.maxWaitMs, (until) => options.shared?.quotaBlocked(this.name, until)),
+        breaker: new CircuitBreaker(retry.breakerThreshold, retry.breakerCooldownMs, (state) => {
+          this.events.breaker(this.name, state);
+          this.logger.warn({ state }, 'circuit breaker');
+          if (state === 'open') options.shared?.breakerOpened(this.name, guards.breaker.openUntilTime);
+        }),
+      };
+      this.guards = guards;
+    }
+    const perMinute = options.clientCallsPerMinute;
+    if (perMinute !== undefined) {
+      this.clients = new ClientWindows(() => {
+        if (perMinute !== 'fair-share') return perMinute;
+        const quota = this.guards?.quota.limitPerMinute;
+        return quota === undefined ? undefined : Math.max(1, Math.floor(quota * FAIR_SHARE));
+      });
+    }
     // undici's defaults (300 s) are far too long for a gateway: every phase is bounded by the deadline.
     this.pool = new Pool(options.baseUrl.origin, {
       connections: options.connections,
@@ -137,9 +235,19 @@ export class UpstreamService {
   /**
    * Answers a request: GETs of a cached service through the cache, with identical concurrent GETs
    * coalesced; anything else straight to the upstream. Throws UpstreamError only when no answer
-   * (and no stale answer) could be had.
+   * (and no stale answer) could be had, or when the answer does not fit the request's budget.
    */
   request(req: UpstreamRequest): Promise<UpstreamResponse> {
+    const answer = this.answer(req);
+    const budget = req.budget;
+    if (!budget) return answer;
+    return answer.then((response) => {
+      if (budget.charge(response.body)) return response;
+      throw new UpstreamError(this.name, 'over-budget', undefined, undefined, budget.maxBytes);
+    });
+  }
+
+  private answer(req: UpstreamRequest): Promise<UpstreamResponse> {
     const cache = this.options.cache;
     if ((req.method ?? 'GET') !== 'GET' || !cache) return this.send(req);
     const key = cacheKey(this.name, req.path, queryString(req.query));
@@ -149,6 +257,7 @@ export class UpstreamService {
       return Promise.resolve(peeked.response);
     }
     let shared = this.inflight.get(key);
+    const joined = shared !== undefined;
     if (shared) {
       this.events.cache(this.name, 'coalesced');
     } else {
@@ -157,6 +266,7 @@ export class UpstreamService {
       const call: SharedCall = {
         waiters: 0,
         controller,
+        client: req.client,
         promise: this.throughCache(key, cache, { ...req, signal: controller.signal }).finally(() =>
           this.inflight.delete(key),
         ),
@@ -164,10 +274,58 @@ export class UpstreamService {
       this.inflight.set(key, call);
       shared = call;
     }
-    return wait(shared, req.signal).then((response) => {
-      if (response.stale) req.onStale?.(response.stale.ageSeconds);
-      return response;
-    });
+    const { client } = shared;
+    return wait(shared, req.signal).then(
+      (response) => {
+        if (response.stale) req.onStale?.(response.stale.ageSeconds);
+        return response;
+      },
+      (error: unknown) => {
+        // Refused for the share of the client that started the call, not for this one's: a client
+        // joining a call never pays for it, nor is it refused for another's share. Ask as itself.
+        if (joined && client !== req.client && error instanceof UpstreamError && error.kind === 'client-limit') {
+          return this.answer(req);
+        }
+        throw error;
+      },
+    );
+  }
+
+  /**
+   * /readyz: the service's breaker and quota wait; for a per-tenant service, how many tenants it
+   * knows and how many of them are refused (never one tenant's state as the service's).
+   */
+  health(now = Date.now()): ServiceHealth {
+    if (this.guards) return { breaker: this.guards.breaker.state, quotaWaitSeconds: this.guards.quota.waitSeconds(now) };
+    return { breaker: 'per-tenant', ...this.tenantCounts(now) };
+  }
+
+  private tenantCounts(now = Date.now()): TenantCounts {
+    const counts = { tenants: 0, openBreakers: 0, quotaBlockedTenants: 0 };
+    for (const guards of this.tenants?.values(now) ?? []) {
+      counts.tenants++;
+      if (guards.breaker.state === 'open') counts.openBreakers++;
+      if (guards.quota.waitSeconds(now) > 0) counts.quotaBlockedTenants++;
+    }
+    return counts;
+  }
+
+  /** The service's guards, or the tenant's (created on its first request). */
+  private guardsFor(req: UpstreamRequest): Guards {
+    if (this.guards) return this.guards;
+    const { retry, connections } = this.options;
+    return this.tenants!.use(keyedHash(req.tenant ?? ''), () => ({
+      quota: new QuotaGate(retry.maxWaitMs),
+      breaker: new CircuitBreaker(retry.breakerThreshold, retry.breakerCooldownMs, (state) =>
+        this.logger.warn({ state, scope: 'tenant' }, 'circuit breaker'),
+      ),
+      // A tenant whose devnet hangs holds at most a quarter of the pool: the others keep the rest.
+      bulkhead: new Bulkhead(Math.max(1, Math.floor(connections / 4))),
+    }));
+  }
+
+  private clientLimitError(retryAfter: number): UpstreamError {
+    return new UpstreamError(this.name, 'client-limit', undefined, retryAfter, this.clients?.limit());
   }
 
   private async throughCache(key: string, cache: CachePolicy, req: UpstreamRequest): Promise<UpstreamResponse> {
@@ -227,31 +385,38 @@ export class UpstreamService {
   }
 
   /**
-   * Sends a request through the quota gate and the breaker, retrying idempotent requests on
-   * connection errors, 429 and 502/503/504 with backoff, within the retry budget and the one
-   * deadline. Answers the last response; throws UpstreamError when none came.
+   * Sends a request through the quota gate, the client's share and the breaker (the tenant's, on a
+   * per-tenant service), retrying idempotent requests on connection errors, 429 and 502/503/504
+   * with backoff, within the retry budget and the one deadline. Answers the last response; throws
+   * UpstreamError when none came.
    */
   private async send(req: UpstreamRequest): Promise<UpstreamResponse> {
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
     const started = Date.now();
     const idempotent = (req.method ?? 'GET') !== 'DELETE';
-    this.budget.deposit();
+    const guards = this.guardsFor(req);
+    this.retryBudget.deposit();
     for (let attempt = 0; ; attempt++) {
-      const wait = this.quota.waitSeconds();
+      const wait = guards.quota.waitSeconds();
       // The upstream said its quota is spent: asking again now would only cost more of it.
       if (wait > 0) throw new UpstreamError(this.name, 'status', 429, wait);
-      if (!this.breaker.allow()) {
-        throw new UpstreamError(this.name, 'unavailable', undefined, this.breaker.retryAfterSeconds());
+      const clientWait = this.clients?.waitSeconds(req.client) ?? 0;
+      if (clientWait > 0) throw this.clientLimitError(clientWait);
+      if (!guards.breaker.allow()) {
+        throw new UpstreamError(this.name, 'unavailable', undefined, guards.breaker.retryAfterSeconds());
       }
+      // Only real sends are charged to the client, retries included.
+      this.clients?.charge(req.client);
       let delay: number;
       let failure: UpstreamError | undefined;
       let response: UpstreamResponse | undefined;
       try {
-        response = await this.attempt(req, signal, deadline);
+        response = await this.attempt(req, guards, signal, deadline);
         if (!idempotent || !RETRYABLE_STATUS.has(response.status) || attempt >= this.options.retry.retries) {
           return response;
         }
+        // Retry-After was capped to maxWaitMs as the answer was read.
         const retryAfter = parseRetryAfter(response.headers['retry-after']);
         delay = retryAfter !== undefined ? retryAfter * 1000 : backoffMs(attempt);
       } catch (error) {
@@ -262,8 +427,13 @@ export class UpstreamService {
         delay = backoffMs(attempt);
       }
       const reason = failure ? failure.kind : String(response?.status);
-      // A retry that cannot finish inside the deadline, or beyond the budget, is not worth sending.
-      if (Date.now() + delay >= started + this.options.timeoutMs || !this.budget.tryWithdraw()) {
+      // A retry that cannot finish inside the deadline, beyond the budget or past the client's
+      // share is not worth sending: the last answer stands.
+      if (
+        Date.now() + delay >= started + this.options.timeoutMs ||
+        (this.clients?.waitSeconds(req.client) ?? 0) > 0 ||
+        !this.retryBudget.tryWithdraw()
+      ) {
         if (failure) throw failure;
         return response!;
       }
@@ -278,8 +448,16 @@ export class UpstreamService {
     }
   }
 
-  /** One HTTP exchange: reads the whole body, feeds the breaker, the quota gate and the metrics. */
-  private async attempt(req: UpstreamRequest, signal: AbortSignal, deadline: AbortSignal): Promise<UpstreamResponse> {
+  /**
+   * One HTTP exchange (after waiting for the tenant's share of the pool): reads the whole body,
+   * feeds the breaker, the quota gate and the metrics.
+   */
+  private async attempt(
+    req: UpstreamRequest,
+    { breaker, quota, bulkhead }: Guards,
+    signal: AbortSignal,
+    deadline: AbortSignal,
+  ): Promise<UpstreamResponse> {
     const method = req.method ?? 'GET';
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
@@ -287,7 +465,9 @@ export class UpstreamService {
     if (req.requestId) headers['x-request-id'] = req.requestId;
     const started = performance.now();
     let outcome = 'unavailable';
+    let release: (() => void) | undefined;
     try {
+      if (bulkhead) release = await bulkhead.acquire(signal);
       const response = await this.pool.request({
         method,
         path: this.basePath + req.path + queryString(req.query),
@@ -303,15 +483,19 @@ export class UpstreamService {
         if ((PASSED_HEADERS as readonly string[]).includes(name)) kept[name] = value;
         if (isRateLimitHeader(name)) rateLimit[name] = value;
       }
+      // No wait told to clients (or honoured by a retry) is longer than maxWaitMs.
+      if (kept['retry-after'] !== undefined) kept['retry-after'] = this.cappedRetryAfter(kept['retry-after']);
       outcome = String(response.statusCode);
-      this.quota.observe(response.statusCode, rateLimit);
-      if (this.quota.remaining !== undefined) this.events.quotaRemaining(this.name, this.quota.remaining);
-      if (response.statusCode >= 500) this.breaker.failure();
-      else this.breaker.success();
+      quota.observe(response.statusCode, rateLimit);
+      if (this.guards && quota.remaining !== undefined) this.events.quotaRemaining(this.name, quota.remaining);
+      if (response.statusCode >= 500) breaker.failure();
+      else breaker.success();
       return { status: response.statusCode, headers: kept, body };
     } catch (error) {
       if (req.signal?.aborted) {
         outcome = 'aborted';
+        // No answer either way: a probe this was lets the next request probe instead.
+        breaker.abandon();
         throw req.signal.reason ?? error;
       }
       const code = errorCode(error);
@@ -322,10 +506,11 @@ export class UpstreamService {
             ? 'timeout'
             : 'unavailable';
       outcome = kind;
-      this.breaker.failure();
+      breaker.failure();
       this.logger.warn({ method, route: req.route, kind, code, requestId: req.requestId }, 'upstream request failed');
       throw new UpstreamError(this.name, kind);
     } finally {
+      release?.();
       const seconds = (performance.now() - started) / 1000;
       this.lastOutcome = { outcome, at: Date.now() };
       this.events.request(this.name, req.route, outcome, seconds);
@@ -351,14 +536,23 @@ export class UpstreamService {
     if (response.parsed !== undefined) return response.parsed as T;
     try {
       response.parsed = JSON.parse(response.body.toString('utf8'));
-      return response.parsed as T;
     } catch {
       throw new UpstreamError(this.name, 'invalid-body', response.status);
     }
+    // A stored answer now holds its parsed value too: the store counts it against its bound.
+    this.options.cache?.store.memoised?.(response);
+    return response.parsed as T;
   }
 
   statusError(response: UpstreamResponse): UpstreamError {
     return new UpstreamError(this.name, 'status', response.status, parseRetryAfter(response.headers['retry-after']));
+  }
+
+  /** A Retry-After (seconds or an HTTP date) longer than maxWaitMs, as maxWaitMs in seconds. */
+  private cappedRetryAfter(value: string): string {
+    const seconds = parseRetryAfter(value);
+    const maxSeconds = Math.floor(this.options.retry.maxWaitMs / 1000);
+    return seconds !== undefined && seconds > maxSeconds ? String(maxSeconds) : value;
   }
 
   async close(): Promise<void> {
@@ -388,6 +582,8 @@ interface SharedCall {
   promise: Promise<UpstreamResponse>;
   controller: AbortController;
   waiters: number;
+  /** Who started it: charged for its upstream calls. */
+  client: string | undefined;
 }
 
 /**

@@ -33,6 +33,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
     ? new RedisStore(redis, logger.child({ component: 'cache' }))
     : new MemoryStore(config.cacheMaxBytes);
   const shared = redis ? createSharedSignals(redis, logger) : undefined;
+  const clientCalls = config.clientUpstreamCallsPerMinute;
   const policy = (globalEtag: boolean): CachePolicy => ({
     store,
     ttlMs: config.cacheTtlMs,
@@ -54,10 +55,16 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
         retries: config.upstreamRetries,
         breakerThreshold: config.breakerThreshold,
         breakerCooldownMs: config.breakerCooldownMs,
+        maxWaitMs: config.maxUpstreamWaitMs,
       },
       cache,
       events,
       shared,
+      // Each platform API key is a tenant with its own quota and devnet.
+      perTenant: name === 'platform',
+      // Per-client fairness guards the quota every client shares: the gateway's own (HIRO_API_KEY
+      // or its address). Platform tenants spend their own keys' quotas.
+      clientCallsPerMinute: name === 'platform' || clientCalls === 0 ? undefined : (clientCalls ?? 'fair-share'),
     });
   const services = [
     service('metadata', config.metadataUrl, policy(false)),
@@ -68,7 +75,8 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
     service('platform', config.platformUrl),
   ] as const;
   const [metadata, ordinals, runes, platform] = services;
-  shared?.start([...services]);
+  // Per-tenant state stays in each process: only service-wide signals are shared.
+  shared?.start(services.flatMap(({ name, guards }) => (guards ? [{ name, ...guards }] : [])));
   return {
     metadata: createMetadataClient(metadata),
     ordinals: createOrdinalsClient(ordinals, { listLookups: config.brc20ListLookups }),

@@ -2,7 +2,10 @@ import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
 import { joinPath, proxyPath, segment } from './paths.js';
 import type { ChainhookDeletion } from './types.js';
 
-/** Hiro Platform: the key is a path segment, so routes (for logs) name it `:apiKey`. */
+/**
+ * Hiro Platform: the key is a path segment, so routes (for logs) name it `:apiKey`. Each key is a
+ * tenant (`tenant`): its breaker, quota and share of the pool are its own.
+ */
 export function createPlatformClient(service: UpstreamService) {
   return {
     service,
@@ -10,6 +13,7 @@ export function createPlatformClient(service: UpstreamService) {
       method: 'DELETE',
       path: joinPath('v1', 'ext', segment(apiKey), 'chainhooks', segment(uuid)),
       route: '/v1/ext/:apiKey/chainhooks/:chainhookUuid',
+      tenant: apiKey,
     }),
     /** Throws UnsafePathError for a path that could leave the bitcoin-node proxy root. */
     bitcoinNodeRequest: (apiKey: string, path: string): UpstreamRequest => {
@@ -18,6 +22,7 @@ export function createPlatformClient(service: UpstreamService) {
         path: joinPath('v1', 'ext', segment(apiKey), 'bitcoin-node', safe.path),
         route: '/v1/ext/:apiKey/bitcoin-node/*',
         query: safe.query,
+        tenant: apiKey,
       };
     },
     /** Exactly one DELETE, never retried: the answer decides, whatever it is. */

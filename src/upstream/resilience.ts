@@ -1,9 +1,11 @@
+import { createHmac, randomBytes } from 'node:crypto';
 import { parseRetryAfter } from '../errors.js';
 
 /**
  * The transport policies of one upstream service, each small and named: a retry budget, backoff
- * with full jitter, a circuit breaker, and a quota gate fed by the upstream's rate-limit headers.
- * All are in-process and per service; they take the clock as an argument so tests can drive them.
+ * with full jitter, a circuit breaker, a quota gate fed by the upstream's rate-limit headers, a
+ * bulkhead, per-client call windows, and the bounded table that keeps such state per tenant or
+ * per client. All are in-process; they take the clock as an argument so tests can drive them.
  */
 
 /**
@@ -77,6 +79,11 @@ export class CircuitBreaker {
     return false;
   }
 
+  /** The probe went without an answer (its client left): the next request may probe instead. */
+  abandon(): void {
+    this.probing = false;
+  }
+
   success(): void {
     this.failures = 0;
     this.probing = false;
@@ -92,10 +99,13 @@ export class CircuitBreaker {
     }
   }
 
-  /** Opens the breaker until `until` (another replica saw the service fail), unless it already is. */
+  /**
+   * Opens the breaker until `until` (another replica saw the service fail), unless it already is.
+   * No replica opens it for longer than one cooldown, so a later time (a bad Redis value) is cut.
+   */
   openUntil(until: number, now = Date.now()): void {
     if (this.state === 'open' || until <= now) return;
-    this.openedAt = until - this.cooldownMs;
+    this.openedAt = Math.min(until, now + this.cooldownMs) - this.cooldownMs;
     this.probing = false;
     this.set('open');
   }
@@ -118,28 +128,36 @@ export class CircuitBreaker {
 
 /**
  * Remembers what the upstream said of its quota: while it is exhausted (429 with Retry-After, or
- * a remaining count of 0 with a reset time), nothing is sent until the reset.
+ * a remaining count of 0 with a reset time), nothing is sent until the reset. No block lasts
+ * longer than `maxWaitMs` from when it is applied, whatever the upstream or another replica said.
  */
 export class QuotaGate {
   private blockedUntil = 0;
 
   /** `onBlock` is told of each new block learned from the upstream (to share it with replicas). */
-  constructor(private readonly onBlock: (until: number) => void = () => {}) {}
+  constructor(
+    private readonly maxWaitMs: number,
+    private readonly onBlock: (until: number) => void = () => {},
+  ) {}
 
   /** The last remaining count the upstream reported (most specific header wins), if any. */
   remaining: number | undefined;
+  /** The last per-minute request limit the upstream advertised (the lowest header), if any. */
+  limitPerMinute: number | undefined;
 
-  /** Reads `ratelimit-*`, `x-ratelimit-remaining-*-*` and `retry-after` of one answer. */
+  /** Reads `ratelimit-*`, `x-ratelimit-{remaining,limit}-*` and `retry-after` of one answer. */
   observe(status: number, headers: Record<string, string>, now = Date.now()): void {
-    const remaining = lowestRemaining(headers);
+    const remaining = lowest(headers, (name) => name === 'ratelimit-remaining' || name.startsWith('x-ratelimit-remaining-'));
     if (remaining !== undefined) this.remaining = remaining;
+    const limit = lowest(headers, (name) => name === 'ratelimit-limit' || /^x-ratelimit-limit-([a-z]+-)?minute$/.test(name));
+    if (limit !== undefined) this.limitPerMinute = limit;
     const retryAfter = status === 429 ? parseRetryAfter(headers['retry-after'], now) : undefined;
     if (retryAfter !== undefined) {
-      this.learn(now + retryAfter * 1000);
+      this.learn(now + retryAfter * 1000, now);
     } else if (remaining === 0) {
       const reset = parseSeconds(headers['ratelimit-reset']);
       // The docs say Unix time; the IETF draft says seconds from now. Small values are a delta.
-      if (reset !== undefined) this.learn(reset > 1e9 ? reset * 1000 : now + reset * 1000);
+      if (reset !== undefined) this.learn(reset > 1e9 ? reset * 1000 : now + reset * 1000, now);
     }
   }
 
@@ -148,19 +166,19 @@ export class QuotaGate {
     return this.blockedUntil > now ? Math.ceil((this.blockedUntil - now) / 1000) : 0;
   }
 
-  /** Applies a block, learned here or from another replica. */
-  blockUntil(until: number): void {
-    this.blockedUntil = Math.max(this.blockedUntil, until);
+  /** Applies a block, learned here or from another replica, cut to `maxWaitMs` from now. */
+  blockUntil(until: number, now = Date.now()): void {
+    this.blockedUntil = Math.max(this.blockedUntil, Math.min(until, now + this.maxWaitMs));
   }
 
   get until(): number {
     return this.blockedUntil;
   }
 
-  private learn(until: number): void {
-    if (until <= this.blockedUntil) return;
-    this.blockUntil(until);
-    this.onBlock(until);
+  private learn(until: number, now: number): void {
+    const before = this.blockedUntil;
+    this.blockUntil(until, now);
+    if (this.blockedUntil > before) this.onBlock(this.blockedUntil);
   }
 }
 
@@ -169,10 +187,11 @@ export function isRateLimitHeader(name: string): boolean {
   return name.startsWith('ratelimit-') || name.startsWith('x-ratelimit-') || name === 'retry-after';
 }
 
-function lowestRemaining(headers: Record<string, string>): number | undefined {
+/** The lowest count among the headers `named` picks. */
+function lowest(headers: Record<string, string>, named: (name: string) => boolean): number | undefined {
   let lowest: number | undefined;
   for (const [name, value] of Object.entries(headers)) {
-    if (name !== 'ratelimit-remaining' && !name.startsWith('x-ratelimit-remaining-')) continue;
+    if (!named(name)) continue;
     const count = parseSeconds(value);
     if (count !== undefined) lowest = lowest === undefined ? count : Math.min(lowest, count);
   }
@@ -182,4 +201,135 @@ function lowestRemaining(headers: Record<string, string>): number | undefined {
 function parseSeconds(value: string | undefined): number | undefined {
   if (value === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
   return Number(value);
+}
+
+const SECRET = randomBytes(32);
+
+/**
+ * A keyed hash (HMAC-SHA256 with a secret drawn at start, base64url: 43 characters) of an identity
+ * that must never be kept in clear: a platform key, a client's address. It means nothing outside
+ * this process, so it may key memory maps without the identity itself ever being stored.
+ */
+export function keyedHash(value: string): string {
+  return createHmac('sha256', SECRET).update(value).digest('base64url');
+}
+
+/**
+ * A least-recently-used table with a count bound and idle expiry. Its keys are keyed hashes and
+ * its values small fixed-size records, so the count bound is a byte bound as well.
+ */
+export class LruTable<V> {
+  private readonly entries = new Map<string, { value: V; usedAt: number }>();
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly idleMs: number,
+  ) {}
+
+  /** The value for `key` (created when absent or idle too long), now the most recently used. */
+  use(key: string, create: () => V, now = Date.now()): V {
+    const found = this.peek(key, now);
+    this.entries.delete(key);
+    const value = found ?? create();
+    this.entries.set(key, { value, usedAt: now });
+    // Oldest first: drop what has idled out, then whatever is past the bound.
+    for (const [oldest, entry] of this.entries) {
+      if (this.entries.size <= this.maxEntries && now - entry.usedAt < this.idleMs) break;
+      this.entries.delete(oldest);
+    }
+    return value;
+  }
+
+  /** The value for `key` unless absent or idle too long; its recency is left as it was. */
+  peek(key: string, now = Date.now()): V | undefined {
+    const entry = this.entries.get(key);
+    return entry && now - entry.usedAt < this.idleMs ? entry.value : undefined;
+  }
+
+  /** The values not idle too long. */
+  *values(now = Date.now()): IterableIterator<V> {
+    for (const entry of this.entries.values()) if (now - entry.usedAt < this.idleMs) yield entry.value;
+  }
+}
+
+/**
+ * At most `max` exchanges at once; the others wait their turn, in order, each until its own signal
+ * aborts. Keeps one tenant from holding every connection of a shared pool.
+ */
+export class Bulkhead {
+  private running = 0;
+  private readonly waiting = new Set<() => void>();
+
+  constructor(private readonly max: number) {}
+
+  /** Resolves with the slot's release once one is free; rejects with the reason when `signal` aborts first. */
+  acquire(signal: AbortSignal): Promise<() => void> {
+    if (signal.aborted) return Promise.reject(signal.reason);
+    if (this.running < this.max) {
+      this.running++;
+      return Promise.resolve(this.release());
+    }
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        this.waiting.delete(grant);
+        reject(signal.reason);
+      };
+      const grant = () => {
+        signal.removeEventListener('abort', onAbort);
+        this.running++;
+        resolve(this.release());
+      };
+      this.waiting.add(grant);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  private release(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.running--;
+      const next = this.waiting.values().next();
+      if (next.done) return;
+      this.waiting.delete(next.value);
+      next.value();
+    };
+  }
+}
+
+const MINUTE_MS = 60_000;
+/**
+ * Clients whose windows are kept. A record is two numbers under a 43-character key, about 200
+ * bytes with the Map's own overhead: 10,000 clients are ~2 MB.
+ */
+const MAX_CLIENTS = 10_000;
+
+/**
+ * Per-client fairness: a client may cause at most `limit()` upstream calls in a one-minute window
+ * that opens with its first call (a fixed window, as the upstreams count theirs). Clients are keyed
+ * hashes of their addresses; the least recently seen are forgotten first.
+ */
+export class ClientWindows {
+  private readonly windows = new LruTable<{ openedAt: number; calls: number }>(MAX_CLIENTS, MINUTE_MS);
+
+  /** `limit()`: calls a minute, or undefined for no limit (yet). */
+  constructor(readonly limit: () => number | undefined) {}
+
+  /** Seconds until `client` may cause another call: 0 when it may now. */
+  waitSeconds(client: string | undefined, now = Date.now()): number {
+    const limit = this.limit();
+    if (client === undefined || limit === undefined) return 0;
+    const window = this.windows.peek(client, now);
+    if (!window || now - window.openedAt >= MINUTE_MS || window.calls < limit) return 0;
+    return Math.max(1, Math.ceil((window.openedAt + MINUTE_MS - now) / 1000));
+  }
+
+  /** Counts one upstream call caused by `client`. */
+  charge(client: string | undefined, now = Date.now()): void {
+    if (client === undefined || this.limit() === undefined) return;
+    const window = this.windows.use(client, () => ({ openedAt: now, calls: 0 }), now);
+    if (now - window.openedAt >= MINUTE_MS) Object.assign(window, { openedAt: now, calls: 0 });
+    window.calls++;
+  }
 }

@@ -3,6 +3,11 @@
  * and health ("breaker open until") is shared, so ten replicas do not spend the quota ten times
  * over or hammer a service that one of them already found down. Publishing is fire-and-forget; a
  * poll applies the others' state. Redis being down only means each replica decides alone.
+ *
+ * Values read back are cut by their targets (a quota block to MAX_UPSTREAM_WAIT_MS, a breaker to
+ * one cooldown), so a bad or old value cannot block a service for longer; the next publish then
+ * replaces it. Only service-wide signals are shared: the platform's per-tenant state stays in
+ * each process (sharing it would need a secret common to every replica, and a poll per tenant).
  */
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
