@@ -15,19 +15,20 @@ import type { SatgateServer } from './server.js';
 
 export function createRequestListener(yoga: SatgateServer, rest: RestHandler, logger: Logger): RequestListener {
   const unexpected = (error: unknown, requestId: string) =>
-    logger.error({ requestId, err: errorFields(error) }, 'unexpected error');
+    logger.error({ requestId, error: errorFields(error) }, 'unexpected error');
   return (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdFrom(req.headers['x-request-id']);
     res.setHeader('x-request-id', requestId);
     if (logger.isLevelEnabled('info')) {
       const started = performance.now();
+      const received = req.url ?? '/';
       res.once('close', () => {
         logger.info(
           {
             requestId,
             method: req.method,
             // Platform keys travel in REST paths: the logged path never holds one.
-            path: redactPath((req.url ?? '/').split('?', 1)[0] ?? '/'),
+            path: redactPath(received.split('?', 1)[0] ?? '/'),
             status: res.statusCode,
             ms: Math.round((performance.now() - started) * 10) / 10,
           },
@@ -35,6 +36,12 @@ export function createRequestListener(yoga: SatgateServer, rest: RestHandler, lo
         );
       });
     }
+    const target = originForm(req.url ?? '/');
+    if (target === undefined) {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request target');
+      return;
+    }
+    req.url = target;
     if (rest.handles(req.method, req.url)) {
       rest.serve(req, res, requestId).catch((error: unknown) => {
         unexpected(error, requestId);
@@ -60,4 +67,17 @@ export function createRequestListener(yoga: SatgateServer, rest: RestHandler, lo
         res.destroy();
       });
   };
+}
+
+/**
+ * The request target in origin form (`/path?query`). An absolute-form target (`http://host/path`,
+ * RFC 9112 3.2.2) is cut to its path as received, still encoded: a URL parser would resolve
+ * `%2e%2e`. Anything else (`*`, garbage) has no path to serve.
+ */
+function originForm(target: string): string | undefined {
+  if (target.startsWith('/')) return target;
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
+  if (!authority) return undefined;
+  const rest = target.slice(authority[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
 }

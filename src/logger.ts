@@ -42,8 +42,8 @@ export function redactPath(path: string): string {
 }
 
 /**
- * An unexpected error as a log field: its type, message and stack (for the operator, never for a
- * client), with any platform key in a path redacted.
+ * An unexpected error as a log field (`error`, not pino's `err`, whose serializer would rename its
+ * type): type, message and stack, for the operator, never for a client; any key in a path redacted.
  */
 export function errorFields(error: unknown): { type: string; message: string; stack?: string } {
   if (!(error instanceof Error)) return { type: typeof error, message: redactPath(String(error)) };

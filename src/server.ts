@@ -162,7 +162,7 @@ function useUnexpectedErrorIds(logger: Logger): Plugin {
       errors: result.errors.map((error) => {
         if (!error.extensions?.unexpected) return error;
         const cause = causeOf(error);
-        if (!isCancellation(cause)) logger.error({ requestId, path: error.path, err: errorFields(cause ?? error) }, 'unexpected error');
+        if (!isCancellation(cause)) logger.error({ requestId, path: error.path, error: errorFields(cause ?? error) }, 'unexpected error');
         return new GraphQLError(`Unexpected error (request ${requestId})`, {
           path: error.path,
           extensions: { code: 'INTERNAL_SERVER_ERROR', requestId },

@@ -179,7 +179,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
       if (error instanceof UnsafePathError) return fastifyError(400, error.message);
       if (error instanceof UpstreamError) return upstreamFailure(error);
       if (signal.aborted) return { status: 499, headers: {} };
-      logger.error({ requestId, err: errorFields(error) }, 'unexpected error');
+      logger.error({ requestId, error: errorFields(error) }, 'unexpected error');
       return fastifyError(500, `Unexpected error (request ${requestId})`);
     }
   }

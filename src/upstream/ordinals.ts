@@ -1,5 +1,5 @@
 import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
-import { isDotSegment, joinPath, segment } from './paths.js';
+import { isDotSegment, joinPath, segment, wellFormed } from './paths.js';
 import { boolean, checked, decimal, int, object, optional, page, string, timestamp } from './shapes.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, InscriptionLocation, InscriptionTransfer, Page } from './types.js';
 
@@ -14,10 +14,11 @@ export interface PageQuery {
 /**
  * The upstream looks tickers up by SQL `lower()`, which maps ASCII A-Z like this on every collation;
  * other scripts are passed as given, so `ORDI`, `ordi` and `Ordi` are one upstream path (and one
- * cache entry) while non-ASCII tickers keep their exact upstream semantics.
+ * cache entry) while non-ASCII tickers keep their exact upstream semantics. Every ticker passes
+ * here (the loaders key on it), so one with no URL form is refused here, before any batching.
  */
 export function normalizeTicker(ticker: string): string {
-  return ticker.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+  return wellFormed(ticker, 'ticker').replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
 const brc20Token = object<Brc20Token>({

@@ -15,14 +15,22 @@ export function isDotSegment(value: string): boolean {
 const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
+ * Refuses a string that holds a lone surrogate: it has no URL form, in a path (encodeURIComponent
+ * throws) or a query (URLSearchParams silently sends U+FFFD, another value).
+ */
+export function wellFormed(value: string, argument: string): string {
+  if (LONE_SURROGATE.test(value)) throw new UnsafePathError(`${argument} must be well-formed Unicode`, argument);
+  return value;
+}
+
+/**
  * Encodes one path segment, so `/`, `?`, `#` and `%` can never change the route; a dot segment
  * has no safe encoding and is refused, and so is a lone surrogate. `argument` names the user's
  * input in the error (BAD_USER_INPUT in GraphQL, a 400 on REST).
  */
 export function segment(value: string, argument = 'path'): string {
   if (isDotSegment(value)) throw new UnsafePathError(`${argument} must not be . or ..`, argument);
-  if (LONE_SURROGATE.test(value)) throw new UnsafePathError(`${argument} must be well-formed Unicode`, argument);
-  return encodeURIComponent(value);
+  return encodeURIComponent(wellFormed(value, argument));
 }
 
 /**
@@ -70,7 +78,7 @@ export function proxyPath(input: string): ProxyPath {
   if (/[\u0000-\u001f\u007f\\#]/.test(input)) {
     throw new UnsafePathError('path must not contain backslashes, fragments or control characters');
   }
-  if (LONE_SURROGATE.test(input)) throw new UnsafePathError('path must be well-formed Unicode');
+  wellFormed(input, 'path');
   const queryStart = input.indexOf('?');
   const rawPath = queryStart === -1 ? input : input.slice(0, queryStart);
   const rawQuery = queryStart === -1 ? '' : input.slice(queryStart + 1);

@@ -1,9 +1,11 @@
 import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
 import type { PageQuery } from './ordinals.js';
-import { boolean, checked, decimal, int, object, optional, page, string, timestamp } from './shapes.js';
+import { boolean, checked, decimal, int, object, optional, page, string, timestamp, type Shape } from './shapes.js';
 import type { Page, RuneEtching } from './types.js';
 
 type Part<K extends keyof RuneEtching> = RuneEtching[K];
+/** The runes API answers seconds; the schema's Timestamp is milliseconds, a safe integer too. */
+const seconds: Shape<number> = (value): value is number => timestamp(value) && timestamp(value * 1000);
 const isEtchingPage = checked(
   page(
     object<RuneEtching>({
@@ -39,8 +41,7 @@ const isEtchingPage = checked(
         tx_index: int,
         vout: optional(int),
         output: optional(string),
-        // seconds: the schema's Timestamp is these × 1000
-        timestamp,
+        timestamp: seconds,
       }),
     }),
   ),
