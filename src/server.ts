@@ -62,7 +62,7 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
     plugins: [
       useCors(corsPolicy(config)),
       // The whole time a GraphQL request may take: past it the client gets a clear 504 and the
-      // request's signal aborts its upstream work (REST requests are bounded by the upstream deadline).
+      // request's signal aborts its upstream work (the REST layer applies the same deadline itself).
       useRequestDeadline({
         timeout: config.requestTimeoutMs,
         response: () =>
@@ -173,6 +173,8 @@ function useUnexpectedErrorIds(logger: Logger): Plugin {
   return {
     onResultProcess({ request, result, setResult }) {
       if (Symbol.asyncIterator in result) return;
+      const results = Array.isArray(result) ? result : [result];
+      if (!results.some((one) => one.errors?.some((e) => e.extensions?.unexpected))) return;
       const requestId = requestIdOf(request);
       setResult(Array.isArray(result) ? result.map((one) => withIds(one, requestId)) : withIds(result, requestId));
     },
