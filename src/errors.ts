@@ -127,11 +127,11 @@ export function maskError(error: unknown, message: string): Error {
       : original instanceof UnsafePathError
         ? badUserInput(original.message, original.argument)
         : undefined;
-  // graphql-js reports a missing or ill-typed variable at its definition, without a code.
-  if (error instanceof GraphQLError && !original && !error.extensions.code && error.nodes?.[0]?.kind === Kind.VARIABLE_DEFINITION) {
-    return located(error, { extensions: { ...error.extensions, code: 'BAD_USER_INPUT' satisfies ErrorCode } });
-  }
   if (!mapped) {
+    // graphql-js reports a missing or ill-typed variable at its definition, without a code.
+    if (error instanceof GraphQLError && !error.extensions.code && error.nodes?.[0]?.kind === Kind.VARIABLE_DEFINITION) {
+      return located(error, { extensions: { ...error.extensions, code: 'BAD_USER_INPUT' satisfies ErrorCode } });
+    }
     // graphql-js's own execution errors (a list that is not a list, a value a scalar cannot
     // serialise) have a path and no code: by the contract, a bug. yoga would pass them on as is.
     const uncoded =

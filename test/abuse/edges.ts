@@ -87,13 +87,16 @@ describe('abuse: edges', () => {
       expect(gateway).toEqual({ status: direct.status, body: await direct.json() });
     });
 
-    it('a variable named like a prototype member is only a variable: BAD_USER_INPUT when missing', async () => {
-      const { status, body } = await graphql(stack, 'query($constructor: String!) { brc20Token(ticker: $constructor) { token { ticker } } }', {});
+    it.each<[string, Record<string, unknown>, string]>([
+      ['missing (named like a prototype member)', {}, 'Variable "$constructor" of required type "String!" was not provided.'],
+      ['null for a non-null type', { constructor: null }, 'Variable "$constructor" of non-null type "String!" must not be null.'],
+      ['a list for a String', { constructor: ['ordi'] }, 'Variable "$constructor" got invalid value ["ordi"]; String cannot represent a non string value: ["ordi"]'],
+      ['an object for a String', { constructor: { __proto__: 'x' } }, 'Variable "$constructor" got invalid value {}; String cannot represent a non string value: {}'],
+    ])('a variable that is %s: BAD_USER_INPUT, no upstream call', async (_name, variables, message) => {
+      const { status, body } = await graphql(stack, 'query($constructor: String!) { brc20Token(ticker: $constructor) { token { ticker } } }', variables);
       expect({ status, body }).toEqual({
         status: 200,
-        body: {
-          errors: [{ message: 'Variable "$constructor" of required type "String!" was not provided.', locations: expect.any(Array), extensions: { code: 'BAD_USER_INPUT' } }],
-        },
+        body: { errors: [{ message, locations: [{ line: 1, column: 7 }], extensions: { code: 'BAD_USER_INPUT' } }] },
       });
       expect(stack.upstreamCalls()).toEqual([]);
     });
