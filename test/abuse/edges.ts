@@ -77,6 +77,15 @@ describe('abuse: edges', () => {
       },
     );
 
+    it('GET /graphiql/init.js (a listed asset) is still served', async () => {
+      const answer = await raw(stack, 'GET', '/graphiql/init.js');
+      expect([answer.status, answer.headers['content-type'], answer.text.includes('YogaGraphiQL.renderYogaGraphiQL(')]).toEqual([
+        200,
+        'text/javascript; charset=utf-8',
+        true,
+      ]);
+    });
+
     it.each([
       '?__proto__=1&constructor=2&toString=3&limit=2',
       '?__proto__=a&__proto__=b&limit=2',
