@@ -1,4 +1,4 @@
-import { GraphQLError } from 'graphql';
+import { GraphQLError, Kind, type GraphQLErrorOptions } from 'graphql';
 import { maskError as yogaMaskError } from 'graphql-yoga';
 
 /** The error codes of CONTRACT.md ("Errors in GraphQL"). */
@@ -47,7 +47,7 @@ function describe(service: ServiceName, kind: UpstreamError['kind'], status?: nu
     case 'unavailable':
       return `The ${service} service could not be reached`;
     case 'invalid-body':
-      return `The ${service} service sent an answer that is not valid JSON`;
+      return `The ${service} service sent an answer that is not the JSON the gateway expects`;
     case 'too-large':
       return `The ${service} service sent an answer larger than the gateway accepts`;
     case 'status':
@@ -102,30 +102,64 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
 
-/** A user-supplied proxy path that could leave the bitcoin-node root (see upstream/paths.ts). */
+/**
+ * User input that cannot safely become part of an upstream URL (see upstream/paths.ts): a proxy
+ * path that could leave the bitcoin-node root, a malformed key, a segment without an encoding.
+ * `argument` names the input; the message never echoes it.
+ */
 export class UnsafePathError extends Error {
   override name = 'UnsafePathError';
+  constructor(
+    message: string,
+    readonly argument = 'path',
+  ) {
+    super(message);
+  }
+}
+
+/** What each masked error stands for: logged by useUnexpectedErrorIds, never sent to a client. */
+const causes = new WeakMap<object, unknown>();
+
+/** The original error behind a masked (INTERNAL_SERVER_ERROR) one, if it is one. */
+export function causeOf(masked: object): unknown {
+  return causes.get(masked);
 }
 
 /**
  * yoga's maskError, extended: upstream failures and unsafe input become the contract's codes; any
- * other unexpected error is masked as yoga does (a generic message, no stack, no internals).
+ * other unexpected error is masked as yoga does (a generic message, no stack, no internals), in
+ * production and development alike. An execution error without a code (graphql-js's own, e.g. a
+ * null in a non-null field) is a bug by the contract, so it is masked too.
  */
-export function maskError(error: unknown, message: string, isDev?: boolean): Error {
+export function maskError(error: unknown, message: string): Error {
   const original = error instanceof GraphQLError ? error.originalError : error;
   const mapped =
     original instanceof UpstreamError
       ? toGraphQLError(original)
       : original instanceof UnsafePathError
-        ? badUserInput(`Unsafe path: ${original.message}`, 'path')
+        ? badUserInput(original.message, original.argument)
         : undefined;
-  if (!mapped) return yogaMaskError(error, message, isDev);
-  if (!(error instanceof GraphQLError)) return mapped;
-  return new GraphQLError(mapped.message, {
-    nodes: error.nodes,
-    source: error.source,
-    positions: error.positions,
-    path: error.path,
-    extensions: mapped.extensions,
-  });
+  if (!mapped) {
+    // graphql-js reports a missing or ill-typed variable at its definition, without a code.
+    if (error instanceof GraphQLError && !error.extensions.code && error.nodes?.[0]?.kind === Kind.VARIABLE_DEFINITION) {
+      return located(error, { extensions: { ...error.extensions, code: 'BAD_USER_INPUT' satisfies ErrorCode } });
+    }
+    // graphql-js's own execution errors (a list that is not a list, a value a scalar cannot
+    // serialise) have a path and no code: by the contract, a bug. yoga would pass them on as is.
+    const uncoded =
+      error instanceof GraphQLError &&
+      error.path !== undefined &&
+      error.extensions.code === undefined &&
+      (original === undefined || original instanceof GraphQLError);
+    // isDev false, always: yoga would put the original error, stack included, in the answer.
+    const masked = yogaMaskError(uncoded ? located(error, { originalError: new Error(error.message) }) : error, message, false);
+    if (masked !== error) causes.set(masked, original ?? error);
+    return masked;
+  }
+  return error instanceof GraphQLError ? located(error, { extensions: mapped.extensions }, mapped.message) : mapped;
+}
+
+/** A new error at the same place (nodes, source, path) as `error`. */
+function located(error: GraphQLError, options: GraphQLErrorOptions, message = error.message): GraphQLError {
+  return new GraphQLError(message, { nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, ...options });
 }

@@ -63,15 +63,16 @@ let assets: Promise<Assets> | undefined;
 /** ~9 MB of strings: loaded on the first GraphiQL request, not at start-up. */
 const loadAssets = () => (assets ??= import('@graphql-yoga/render-graphiql/graphiql'));
 
-const FILES: Record<string, { type: string; body: (a: Assets) => string | Uint8Array<ArrayBuffer> }> = {
-  'graphiql.js': { type: 'text/javascript', body: (a) => a.js },
-  'graphiql.css': { type: 'text/css', body: (a) => a.css },
-  'editor.worker.js': { type: 'text/javascript', body: (a) => a.editorWorkerService },
-  'json.worker.js': { type: 'text/javascript', body: (a) => a.jsonWorker },
-  'graphql.worker.js': { type: 'text/javascript', body: (a) => a.graphqlWorker },
-  'init.js': { type: 'text/javascript', body: () => INIT_SCRIPT },
-  'favicon.ico': { type: 'image/x-icon', body: (a) => new Uint8Array(Buffer.from(a.favicon.split(',')[1] ?? '', 'base64')) },
-};
+/** A Map, not an object: a name from the URL must never reach `constructor` or `__proto__`. */
+const FILES = new Map<string, { type: string; body: (a: Assets) => string | Uint8Array<ArrayBuffer> }>([
+  ['graphiql.js', { type: 'text/javascript', body: (a) => a.js }],
+  ['graphiql.css', { type: 'text/css', body: (a) => a.css }],
+  ['editor.worker.js', { type: 'text/javascript', body: (a) => a.editorWorkerService }],
+  ['json.worker.js', { type: 'text/javascript', body: (a) => a.jsonWorker }],
+  ['graphql.worker.js', { type: 'text/javascript', body: (a) => a.graphqlWorker }],
+  ['init.js', { type: 'text/javascript', body: () => INIT_SCRIPT }],
+  ['favicon.ico', { type: 'image/x-icon', body: (a) => new Uint8Array(Buffer.from(a.favicon.split(',')[1] ?? '', 'base64')) }],
+]);
 
 const INIT_SCRIPT = `
 self.MonacoEnvironment = {
@@ -112,7 +113,7 @@ export function useGraphiQLAssets(): Plugin {
   return {
     async onRequest({ url, request, endResponse }) {
       if (!url.pathname.startsWith('/graphiql/') || request.method !== 'GET') return;
-      const file = FILES[url.pathname.slice('/graphiql/'.length)];
+      const file = FILES.get(url.pathname.slice('/graphiql/'.length));
       if (!file) return endResponse(new Response('Not found', { status: 404 }));
       endResponse(
         new Response(file.body(await loadAssets()), {

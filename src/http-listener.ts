@@ -1,27 +1,34 @@
 /**
  * The node:http request listener: assigns the request id (echoed in `x-request-id`), writes the
- * access log line, and sends each request to the REST layer or to yoga. One place for both paths.
+ * access log line, and sends each request to the REST layer or to yoga. One place for both paths,
+ * and the last line of defence: whatever throws below answers a generic 500 naming the request id
+ * (never a stack trace) and is logged once, at `error`, with that id.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { sendNodeResponse } from '@whatwg-node/server';
 import type { Logger } from 'pino';
-import { redactPath } from './logger.js';
+import { errorFields, redactPath } from './logger.js';
 import { requestIdFrom } from './request-id.js';
 import type { RestHandler } from './rest/handler.js';
+import { fastifyError } from './rest/responses.js';
 import type { SatgateServer } from './server.js';
 
 export function createRequestListener(yoga: SatgateServer, rest: RestHandler, logger: Logger): RequestListener {
+  const unexpected = (error: unknown, requestId: string) =>
+    logger.error({ requestId, error: errorFields(error) }, 'unexpected error');
   return (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdFrom(req.headers['x-request-id']);
     res.setHeader('x-request-id', requestId);
     if (logger.isLevelEnabled('info')) {
       const started = performance.now();
+      const received = req.url ?? '/';
       res.once('close', () => {
         logger.info(
           {
             requestId,
             method: req.method,
             // Platform keys travel in REST paths: the logged path never holds one.
-            path: redactPath((req.url ?? '/').split('?', 1)[0] ?? '/'),
+            path: redactPath(received.split('?', 1)[0] ?? '/'),
             status: res.statusCode,
             ms: Math.round((performance.now() - started) * 10) / 10,
           },
@@ -29,14 +36,48 @@ export function createRequestListener(yoga: SatgateServer, rest: RestHandler, lo
         );
       });
     }
+    const target = originForm(req.url ?? '/');
+    if (target === undefined) {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request target');
+      return;
+    }
+    req.url = target;
     if (rest.handles(req.method, req.url)) {
       rest.serve(req, res, requestId).catch((error: unknown) => {
-        logger.error({ err: error instanceof Error ? error.message : String(error), requestId }, 'REST request failed');
-        if (!res.headersSent) res.writeHead(500).end();
-        else res.destroy();
+        unexpected(error, requestId);
+        if (res.headersSent) return res.destroy();
+        const { status, headers, body } = fastifyError(500, `Unexpected error (request ${requestId})`);
+        res.writeHead(status, headers).end(body);
       });
       return;
     }
-    void yoga.handle(req, res, { requestId } as object);
+    // yoga's own listener would answer a throwing plugin hook with the error's stack as the body.
+    Promise.resolve()
+      .then(() => yoga.handleNodeRequestAndResponse(req, res, { requestId } as object))
+      .catch((error: unknown) => {
+        unexpected(error, requestId);
+        return yoga.fetchAPI.Response.json(
+          { errors: [{ message: `Unexpected error (request ${requestId})`, extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } }] },
+          { status: 500 },
+        );
+      })
+      .then((response) => sendNodeResponse(response, res, req, true))
+      .catch((error: unknown) => {
+        unexpected(error, requestId);
+        res.destroy();
+      });
   };
+}
+
+/**
+ * The request target in origin form (`/path?query`). An absolute-form target (`http://host/path`,
+ * RFC 9112 3.2.2) is cut to its path as received, still encoded: a URL parser would resolve
+ * `%2e%2e`. Anything else (`*`, garbage) has no path to serve.
+ */
+function originForm(target: string): string | undefined {
+  if (target.startsWith('/')) return target;
+  const authority = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i.exec(target);
+  if (!authority) return undefined;
+  const rest = target.slice(authority[0].length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
 }

@@ -8,13 +8,16 @@ import { loadPersistedOperations } from './hardening.js';
 import { createMetrics } from './metrics.js';
 import { createRequestListener } from './http-listener.js';
 import { createRestHandler } from './rest/handler.js';
-import { corsOptions, createServer } from './server.js';
+import { corsPolicy, createServer } from './server.js';
 import { createUpstreams } from './upstream/index.js';
 
 export interface StartOptions {
   /** Where logs go (default stdout): tests capture them to check that no key is ever written. */
   logDestination?: DestinationStream;
 }
+
+/** How long past REQUEST_TIMEOUT_MS an idle socket is kept: room for the 504 to be written. */
+const SOCKET_TIMEOUT_MARGIN_MS = 5_000;
 
 export async function start(env: Record<string, string | undefined> = process.env, options: StartOptions = {}) {
   const config = loadConfig(env);
@@ -23,13 +26,22 @@ export async function start(env: Record<string, string | undefined> = process.en
   const metrics = createMetrics();
   const upstreams = createUpstreams(config, logger, metrics.upstream);
   let draining = false;
-  const yoga = createServer({ config, upstreams, metrics, isDraining: () => draining, persistedOperations });
-  const rest = createRestHandler({ upstreams, logger, metrics, cors: corsOptions(config), trustProxy: config.trustProxy });
-  const http = createHttpServer(createRequestListener(yoga, rest, logger));
-  // A client gets this long to send its request; upstream waits are bounded by UPSTREAM_TIMEOUT_MS.
-  http.requestTimeout = config.requestTimeoutMs;
-  http.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
-  http.timeout = config.requestTimeoutMs;
+  const yoga = createServer({ config, upstreams, metrics, logger, isDraining: () => draining, persistedOperations });
+  const rest = createRestHandler({ upstreams, logger, metrics, cors: corsPolicy(config), requestTimeoutMs: config.requestTimeoutMs, trustProxy: config.trustProxy });
+  const http = createHttpServer(
+    {
+      // A client gets REQUEST_TIMEOUT_MS to send its headers and its body (then 408 and the
+      // connection closes). node checks these deadlines only every connectionsCheckingInterval
+      // (30 s by default): check often enough that a slow client is cut close to the deadline.
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.requestTimeoutMs / 10)),
+    },
+    createRequestListener(yoga, rest, logger),
+  );
+  // Answering is bounded by REQUEST_TIMEOUT_MS too (504 on GraphQL and REST). The idle-socket
+  // timeout stays above it, or it could close the connection before the 504 is written.
+  http.timeout = config.requestTimeoutMs + SOCKET_TIMEOUT_MARGIN_MS;
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(config.port, config.host, resolve);

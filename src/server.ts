@@ -6,15 +6,17 @@ import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { useEngine } from '@envelop/core';
-import { execute, GraphQLError, subscribe } from 'graphql';
-import { useRequestDeadline, type CORSOptions } from '@whatwg-node/server';
+import { execute, GraphQLError, subscribe, type ExecutionResult } from 'graphql';
+import { useRequestDeadline } from '@whatwg-node/server';
 import { createYoga, type Plugin } from 'graphql-yoga';
+import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
-import { maskError } from './errors.js';
+import { causeOf, maskError } from './errors.js';
 import { DEFAULT_QUERY, renderGraphiQL, useGraphiQLAssets } from './graphiql.js';
 import { useHttpCaching } from './http-caching.js';
 import { useQueryLimits, useSecretScrubbing } from './hardening.js';
+import { errorFields } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { useGraphQLMetrics, useOperations, useStaleMarker } from './ops.js';
 import { requestIdOf, useRequestId } from './request-id.js';
@@ -25,12 +27,14 @@ export interface ServerDeps {
   config: Config;
   upstreams: Upstreams;
   metrics: Metrics;
+  /** Unexpected errors are logged here, with their request id. */
+  logger: Logger;
   isDraining?: () => boolean;
   /** PERSISTED_OPERATIONS, loaded: only these documents run. */
   persistedOperations?: Map<string, string>;
 }
 
-export function createServer({ config, upstreams, metrics, isDraining = () => false, persistedOperations }: ServerDeps) {
+export function createServer({ config, upstreams, metrics, logger, isDraining = () => false, persistedOperations }: ServerDeps) {
   const trusted: Plugin = persistedOperations
     ? usePersistedOperations({
         getPersistedOperation: (id) => persistedOperations.get(id) ?? null,
@@ -51,14 +55,16 @@ export function createServer({ config, upstreams, metrics, isDraining = () => fa
     landingPage: false,
     graphiql: { title: 'satgate', defaultQuery: DEFAULT_QUERY, shouldPersistHeaders: false },
     renderGraphiQL,
-    maskedErrors: { maskError },
-    cors: corsOptions(config),
+    maskedErrors: { maskError, isDev: false },
+    // useCors below: yoga's would answer an unlisted origin `Access-Control-Allow-Origin: null`.
+    cors: false,
     batching: config.batchLimit > 0 ? { limit: config.batchLimit } : false,
     // yoga's own logger would print at its own levels; ours is structured and redacted.
     logging: false,
     plugins: [
+      useCors(corsPolicy(config)),
       // The whole time a GraphQL request may take: past it the client gets a clear 504 and the
-      // request's signal aborts its upstream work (REST requests are bounded by the upstream deadline).
+      // request's signal aborts its upstream work (the REST layer applies the same deadline itself).
       useRequestDeadline({
         timeout: config.requestTimeoutMs,
         response: () =>
@@ -89,8 +95,9 @@ export function createServer({ config, upstreams, metrics, isDraining = () => fa
       // Browsers send "simple" GETs and form POSTs without a preflight: those must carry a custom header.
       useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'] }),
       trusted,
+      // Before the scrubbing, which may rebuild errors: this one needs the masked errors themselves.
+      useUnexpectedErrorIds(logger),
       useSecretScrubbing(),
-      useUnexpectedErrorIds(),
       useOperations({ upstreams, metrics, isDraining }),
       useGraphiQLAssets(),
       useHttpCaching(),
@@ -101,36 +108,81 @@ export function createServer({ config, upstreams, metrics, isDraining = () => fa
 }
 export type SatgateServer = ReturnType<typeof createServer>;
 
-/** The one CORS policy, for GraphQL (yoga) and the REST layer alike. */
-export function corsOptions(config: Config): CORSOptions {
+const CORS_METHODS = 'GET, POST, DELETE, OPTIONS';
+const CORS_REQUEST_HEADERS = 'content-type, x-api-key, x-request-id, if-none-match, x-graphql-yoga-csrf, apollo-require-preflight';
+const CORS_EXPOSED_HEADERS = 'etag, x-request-id, retry-after, age, warning, ratelimit-limit, ratelimit-remaining, ratelimit-reset';
+
+/** The CORS headers of an answer, from the request's Origin header and whether it is a preflight. */
+export type CorsPolicy = (origin: string | null | undefined, preflight: boolean) => Record<string, string>;
+
+/**
+ * The one CORS policy, for GraphQL (useCors) and the REST layer alike. With `CORS_ORIGINS=*` every
+ * answer says `*` (as the upstreams do), so it does not depend on the Origin. With a list, a
+ * listed origin is named and any other gets no CORS header at all (never `null`, which sandboxed
+ * pages and file: URLs match); that answer depends on the Origin, so it always says `Vary: Origin`.
+ * Keys travel in headers and arguments, never in cookies: no credentialed cross-origin requests.
+ */
+export function corsPolicy(config: Config): CorsPolicy {
+  const anyOrigin = config.corsOrigins.includes('*');
+  const allowed = new Set(config.corsOrigins);
+  const granted = (origin: string, preflight: boolean): Record<string, string> => ({
+    'access-control-allow-origin': origin,
+    'access-control-expose-headers': CORS_EXPOSED_HEADERS,
+    ...(preflight ? { 'access-control-allow-methods': CORS_METHODS, 'access-control-allow-headers': CORS_REQUEST_HEADERS } : {}),
+  });
+  if (anyOrigin) return (_origin, preflight) => granted('*', preflight);
+  return (origin, preflight) =>
+    origin && allowed.has(origin) ? { ...granted(origin, preflight), vary: 'Origin' } : { vary: 'Origin' };
+}
+
+/** Applies the CORS policy to every yoga answer, and answers preflights (any path) with 204. */
+function useCors(policy: CorsPolicy): Plugin {
   return {
-    origin: config.corsOrigins.includes('*') ? '*' : config.corsOrigins,
-    methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['content-type', 'x-api-key', 'x-request-id', 'if-none-match', 'x-graphql-yoga-csrf', 'apollo-require-preflight'],
-    exposedHeaders: ['etag', 'x-request-id', 'retry-after', 'age', 'warning'],
-    // Keys travel in headers and arguments, never in cookies: no credentialed cross-origin requests.
-    credentials: false,
+    onRequest({ request, endResponse }) {
+      // Safari waits for a body on a 204 without a content-length.
+      if (request.method === 'OPTIONS') endResponse(new Response(null, { status: 204, headers: { 'content-length': '0' } }));
+    },
+    onResponse({ request, response }) {
+      const headers = policy(request.headers.get('origin'), request.method === 'OPTIONS');
+      for (const [name, value] of Object.entries(headers)) {
+        if (name === 'vary') response.headers.append(name, value);
+        else response.headers.set(name, value);
+      }
+    },
   };
 }
 
-/** A masked (unexpected) error names the request id, so an operator can find it in the logs. */
-function useUnexpectedErrorIds(): Plugin {
+/**
+ * A masked (unexpected) error names the request id, so an operator can find it in the logs, where
+ * it is written once, at `error`, with what it stands for (a cancelled request is no error).
+ */
+function useUnexpectedErrorIds(logger: Logger): Plugin {
+  const withIds = (result: ExecutionResult, requestId: string): ExecutionResult => {
+    if (!result.errors?.some((e) => e.extensions?.unexpected)) return result;
+    return {
+      ...result,
+      errors: result.errors.map((error) => {
+        if (!error.extensions?.unexpected) return error;
+        const cause = causeOf(error);
+        if (!isCancellation(cause)) logger.error({ requestId, path: error.path, error: errorFields(cause ?? error) }, 'unexpected error');
+        return new GraphQLError(`Unexpected error (request ${requestId})`, {
+          path: error.path,
+          extensions: { code: 'INTERNAL_SERVER_ERROR', requestId },
+        });
+      }),
+    };
+  };
   return {
     onResultProcess({ request, result, setResult }) {
-      if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors?.length) return;
-      if (!result.errors.some((e) => e.extensions?.unexpected)) return;
+      if (Symbol.asyncIterator in result) return;
+      const results = Array.isArray(result) ? result : [result];
+      if (!results.some((one) => one.errors?.some((e) => e.extensions?.unexpected))) return;
       const requestId = requestIdOf(request);
-      setResult({
-        ...result,
-        errors: result.errors.map((error) =>
-          error.extensions?.unexpected
-            ? new GraphQLError(`Unexpected error (request ${requestId})`, {
-                path: error.path,
-                extensions: { code: 'INTERNAL_SERVER_ERROR', requestId },
-              })
-            : error,
-        ),
-      });
+      setResult(Array.isArray(result) ? result.map((one) => withIds(one, requestId)) : withIds(result, requestId));
     },
   };
+}
+
+function isCancellation(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 }

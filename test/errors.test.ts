@@ -247,6 +247,15 @@ describe('platform keys: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND', () => {
     expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);
   });
 
+  it('BAD_USER_INPUT: a platform key that is not a sane token, no upstream call for it', async () => {
+    const { body } = await run(`{ status { status } bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}/../x") }`);
+    expect(body).toEqual({
+      data: { status: { status: 'ready' }, bitcoinNode: null },
+      errors: [fieldError(['bitcoinNode'], { code: 'BAD_USER_INPUT', argument: 'apiKey' })],
+    });
+    expect(sortedCalls()).toEqual(['GET /metadata/v1']);
+  });
+
   it('UPSTREAM_ERROR: the node answered 400', async () => {
     const { body } = await run(
       `{ status { status } bitcoinNode(path: "rest/blockhashbyheight/x.json", apiKey: "${SAMPLE_PLATFORM_KEY}") }`,
@@ -300,6 +309,21 @@ describe('upstream failures: the faulted field fails alone', () => {
     [
       'UPSTREAM_ERROR for a 200 that is not JSON at all',
       { status: 200, body: '<html>maintenance</html>' },
+      { code: 'UPSTREAM_ERROR', service: 'ordinals', httpStatus: 200 },
+    ],
+    [
+      'UPSTREAM_ERROR for a 200 whose JSON is null',
+      { status: 200, body: null as unknown as object },
+      { code: 'UPSTREAM_ERROR', service: 'ordinals', httpStatus: 200 },
+    ],
+    [
+      'UPSTREAM_ERROR for a 200 whose JSON is an array',
+      { status: 200, body: [sampleData.brc20Tokens[0]] },
+      { code: 'UPSTREAM_ERROR', service: 'ordinals', httpStatus: 200 },
+    ],
+    [
+      'UPSTREAM_ERROR for a 200 whose token lacks a field the schema needs',
+      { status: 200, body: { ...sampleData.brc20Tokens[0], token: { ...sampleData.brc20Tokens[0]!.token, ticker: null } } },
       { code: 'UPSTREAM_ERROR', service: 'ordinals', httpStatus: 200 },
     ],
     ['UPSTREAM_UNAVAILABLE (connection reset)', { reset: true }, { code: 'UPSTREAM_UNAVAILABLE', service: 'ordinals' }],

@@ -13,6 +13,8 @@ export const HIRO_KEY = 'hiro-secret-key-7f3a9c';
 export interface Stack {
   sample: SampleUpstream;
   gatewayUrl: string;
+  /** The gateway in this process (its upstream clients, metrics, logger), for fault injection. */
+  gateway: Awaited<ReturnType<typeof start>>;
   /** Every log line the gateway wrote, parsed. */
   logs: string[];
   /** POSTs a GraphQL document; answers the HTTP status and the parsed body. */
@@ -67,6 +69,7 @@ export async function startStack(
   return {
     sample,
     gatewayUrl,
+    gateway,
     logs,
     async graphql(query, variables, headers = {}) {
       const response = await fetch(`${gatewayUrl}/graphql`, {

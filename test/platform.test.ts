@@ -152,13 +152,32 @@ describe('where the keys travel', () => {
     }
   });
 
-  it('a key with URL-special characters stays one path segment', async () => {
-    const { body } = await run(NODE, { path: 'rest/chaininfo.json', key: 'a/b?c#d' });
+  it.each(['a/b?c#d', `${SAMPLE_PLATFORM_KEY}%2F..`, 'a\\b', 'a\u0000b', 'a\r\nb', '..', '.', 'a b', 'k'.repeat(129), '\ud800'])(
+    'a key that is not a sane token (%j) is refused, argument or header, without an upstream call',
+    async (key) => {
+      const { body } = await run(NODE, { path: 'rest/chaininfo.json', key });
+      const refused = {
+        data: { bitcoinNode: null },
+        errors: [fieldError(['bitcoinNode'], { code: 'BAD_USER_INPUT', argument: 'apiKey' })],
+      };
+      expect(body).toEqual(refused);
+      if (/^[\x21-\x7e]*$/.test(key)) {
+        expect((await run(NODE, { path: 'rest/chaininfo.json' }, { 'x-api-key': key })).body).toEqual(refused);
+      }
+      if (key.length >= 4) expect(JSON.stringify(body)).not.toContain(JSON.stringify(key).slice(1, -1));
+      expect(stack.upstreamCalls()).toEqual([]);
+    },
+  );
+
+  it('a sane key of every URL-unreserved character is sent as is, one path segment', async () => {
+    // 100 characters: the longest path parameter the sample (Fastify) routes.
+    const key = `Aa0._~-${'f'.repeat(93)}`;
+    const { body } = await run(NODE, { path: 'rest/chaininfo.json', key });
     expect(body).toEqual({
       data: { bitcoinNode: null },
       errors: [fieldError(['bitcoinNode'], { code: 'FORBIDDEN', service: 'platform', httpStatus: 403 })],
     });
-    expect(stack.upstreamCalls()).toEqual([`GET /v1/ext/a%2Fb%3Fc%23d/${chaininfo}`]);
+    expect(stack.upstreamCalls()).toEqual([`GET /v1/ext/${key}/${chaininfo}`]);
   });
 });
 

@@ -439,7 +439,6 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
 
     test.each([
       ['unknown uuid', chainhook('00000000-0000-4000-8000-000000000000'), 404, platformError('Chainhook not found')],
-      ['not a uuid', chainhook('not-a-uuid'), 404, platformError('Chainhook not found')],
       ['wrong key', chainhook(DELETABLE_CHAINHOOK_UUIDS[0]!, 'f'.repeat(32)), 403, platformError('Forbidden: API key is not allowed to access this resource')],
       ['key "unauthorized"', chainhook(DELETABLE_CHAINHOOK_UUIDS[0]!, 'unauthorized'), 401, platformError('Unauthorized: missing or invalid API key')],
     ])('DELETE, %s (%s) → %i', async (_label, path, status, body) => {
@@ -447,6 +446,31 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
       expect(gateway).toEqual(direct);
       expect(gateway).toEqual({ status, body, etag: null, cacheControl: null, contentType: JSON_TYPE });
       expect(calls).toEqual([{ method: 'DELETE', path, query: {} }]);
+    });
+
+    // Deliberate difference (README): what is not a UUID or not a sane key is never sent on, and is
+    // answered as a Fastify route with those param schemas would answer.
+    const badParam = (message: string): Answer => ({
+      status: 400,
+      body: { statusCode: 400, error: 'Bad Request', message },
+      etag: null,
+      cacheControl: null,
+      contentType: JSON_TYPE,
+    });
+    const badUuid = badParam('params/chainhookUuid must be a UUID (8-4-4-4-12 hexadecimal digits)');
+    const badKey = badParam('params/apiKey must be 1 to 128 characters of A-Z, a-z, 0-9, ".", "_", "~" and "-"');
+    test.each([
+      ['not a uuid', chainhook('not-a-uuid'), badUuid],
+      ['a uuid with a suffix', chainhook(`${DELETABLE_CHAINHOOK_UUIDS[0]}%2F..`), badUuid],
+      ['a uuid with CRLF', chainhook(`${DELETABLE_CHAINHOOK_UUIDS[0]}%0D%0Ax`), badUuid],
+      ['a key with a backslash', chainhook(DELETABLE_CHAINHOOK_UUIDS[0]!, `${KEY}%5C`), badKey],
+      ['a key with an encoded slash', chainhook(DELETABLE_CHAINHOOK_UUIDS[0]!, `x%2F..`), badKey],
+      ['a key that is a dot segment', chainhook(DELETABLE_CHAINHOOK_UUIDS[0]!, '%2E%2E'), badKey],
+      ['a key and a uuid both bad: the key is named', chainhook('x', 'a%00b'), badKey],
+    ])('DELETE, %s → 400, no upstream call', async (_label, path, expected) => {
+      stack.sample.clearLog();
+      expect(await raw(stack.gatewayUrl, path, 'DELETE')).toEqual(expected);
+      expect(upstreamCalls()).toEqual([]);
     });
   });
 

@@ -123,6 +123,22 @@ describe('a mix of requests that carry keys', () => {
     expect((await rest('/ordinals/v1/brc-20/tokens/ordi', { headers: { 'x-api-key': HEADER_KEY } })).status).toBe(200);
     expect((await rest('/ordinals/v1/brc-20/tokens/boom')).status).toBe(500);
 
+    // Near misses of the platform paths (served by yoga, or refused): the access log and the
+    // answers redact whatever follows an `ext` segment, wherever it is and however it is spelt.
+    for (const [method, path] of [
+      ['GET', `//v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/rest/chaininfo.json`],
+      ['GET', `/V1/ext/${HEADER_KEY}/bitcoin-node/rest/chaininfo.json`],
+      ['DELETE', `/v1/EXT/${WRONG_KEY}/chainhooks/${uuid}`],
+      ['GET', `/v1%2Fext%2F${KEY_401}%2Fbitcoin-node`],
+      ['GET', `/api/v1/ext/${KEY_500}/x`],
+      ['DELETE', `/v1/ext/${KEY_HANG}/chainhooks/%zz`],
+      ['GET', `/v1/ext/${KEY_RESET}%zz/bitcoin-node/x`],
+    ]) {
+      const answer = await rest(path!, { method });
+      expect(answer.status, path).toBeLessThan(500);
+      expectNoSecrets(answer.text, SECRETS);
+    }
+
     // Let the pino destination flush.
     await new Promise((resolve) => setTimeout(resolve, 50));
   });

@@ -4,14 +4,13 @@
  * is a few header writes, without building fetch Request/Response objects.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CORSOptions } from '@whatwg-node/server';
-import { getCORSHeadersByRequestAndOptions } from '@whatwg-node/server';
 import type { Logger } from 'pino';
 import { clientIdOf } from '../client-identity.js';
 import { UnsafePathError, UpstreamError } from '../errors.js';
 import { etagMatches } from '../http-caching.js';
-import { redactPath } from '../logger.js';
+import { errorFields, redactPath } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import type { CorsPolicy } from '../server.js';
 import type { UpstreamResponse } from '../upstream/http.js';
 import type { Upstreams } from '../upstream/index.js';
 import { fastifyError, jsonAnswer, type RestAnswer } from './responses.js';
@@ -114,13 +113,14 @@ function mirror(response: UpstreamResponse): RestAnswer {
   return { status: response.status, headers, body: response.body };
 }
 
+/** Own properties only: `?__proto__=…` is a parameter like any other, never a prototype. */
 function queryObject(params: URLSearchParams): Record<string, unknown> {
-  const query: Record<string, unknown> = {};
-  for (const key of new Set(params.keys())) {
-    const values = params.getAll(key);
-    query[key] = values.length === 1 ? values[0] : values;
-  }
-  return query;
+  return Object.fromEntries(
+    [...new Set(params.keys())].map((key) => {
+      const values = params.getAll(key);
+      return [key, values.length === 1 ? values[0] : values];
+    }),
+  );
 }
 
 export interface RestDeps {
@@ -128,27 +128,41 @@ export interface RestDeps {
   logger: Logger;
   metrics: Metrics;
   /** The same CORS policy yoga applies to GraphQL. */
-  cors: CORSOptions;
+  cors: CorsPolicy;
+  /** REQUEST_TIMEOUT_MS: past it the answer is a 504, and the request's upstream work is cancelled. */
+  requestTimeoutMs: number;
   /** TRUST_PROXY: how many proxies' X-Forwarded-For entries to believe (who the client is). */
   trustProxy: number;
 }
 
-export function createRestHandler({ upstreams, logger, metrics, cors, trustProxy }: RestDeps) {
+export function createRestHandler({ upstreams, logger, metrics, cors, requestTimeoutMs, trustProxy }: RestDeps) {
   /** What the upstream would answer for this raw request target; `client` is charged for its upstream calls. */
-  async function answer(method: string, target: string, headers: IncomingMessage['headers'], requestId: string, signal: AbortSignal, client: string | undefined): Promise<RestAnswer> {
+  async function answer(
+    method: string,
+    target: string,
+    headers: IncomingMessage['headers'],
+    requestId: string,
+    signal: AbortSignal,
+    deadline: Promise<RestAnswer>,
+    client: string | undefined,
+  ): Promise<RestAnswer> {
     const queryStart = target.indexOf('?');
     const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
     const rawQuery = queryStart === -1 ? '' : target.slice(queryStart + 1);
     // HEAD works on every GET route upstream.
     const found = match(method === 'HEAD' ? 'GET' : method, rawPath, rawQuery);
     if (found === 'bad-url') {
-      // Fastify 4.15's FST_ERR_BAD_URL answer, as the upstream sends it.
-      return jsonAnswer(400, { error: 'Bad Request', message: `'${rawPath}' is not a valid url component`, statusCode: 400 }, 'application/json');
+      // Fastify 4.15's FST_ERR_BAD_URL answer, as the upstream sends it (but never echoing a key).
+      const message = `'${redactPath(rawPath)}' is not a valid url component`;
+      return jsonAnswer(400, { error: 'Bad Request', message, statusCode: 400 }, 'application/json');
     }
     // Under /v1/ext/ the path holds the caller's platform key: never echo it.
     if (!found) return jsonAnswer(404, { message: `Route ${method}:${redactPath(target)} not found`, error: 'Not Found', statusCode: 404 });
     const started = performance.now();
-    const result = await answerRoute(found.route, found.params, found.rest, rawQuery, headers, requestId, signal, client);
+    const result = await Promise.race([
+      answerRoute(found.route, found.params, found.rest, rawQuery, headers, requestId, signal, client),
+      deadline,
+    ]);
     metrics.restRequest(found.template, result.status, (performance.now() - started) / 1000);
     return result;
   }
@@ -184,8 +198,8 @@ export function createRestHandler({ upstreams, logger, metrics, cors, trustProxy
       if (error instanceof UnsafePathError) return fastifyError(400, error.message);
       if (error instanceof UpstreamError) return upstreamFailure(error);
       if (signal.aborted) return { status: 499, headers: {} };
-      logger.error({ err: error instanceof Error ? error.message : String(error), requestId }, 'REST route failed');
-      return fastifyError(500, 'Internal Server Error');
+      logger.error({ requestId, error: errorFields(error) }, 'unexpected error');
+      return fastifyError(500, `Unexpected error (request ${requestId})`);
     }
   }
 
@@ -202,18 +216,25 @@ export function createRestHandler({ upstreams, logger, metrics, cors, trustProxy
         if (!res.writableFinished) controller.abort();
       });
       const method = req.method ?? 'GET';
+      // The whole request gets REQUEST_TIMEOUT_MS, as GraphQL does: then a 504 in the upstream's
+      // format, and the upstream work is cancelled.
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<RestAnswer>((resolve) => {
+        timer = setTimeout(() => {
+          resolve(fastifyError(504, `The request took longer than ${requestTimeoutMs} ms`));
+          controller.abort();
+        }, requestTimeoutMs);
+      });
       // The request target as sent: a URL parser would resolve `..` and `%2e%2e`, letting
       // `/v1/ext/k/bitcoin-node/%2e%2e/chainhooks/x` become another route.
       const client = clientIdOf(req, trustProxy);
-      const result = await answer(method, req.url ?? '/', req.headers, requestId, controller.signal, client);
-      if (res.destroyed) return;
-      const corsHeaders = getCORSHeadersByRequestAndOptions(
-        { headers: { get: (name: string) => headerValue(req.headers[name]) } } as unknown as Request,
-        cors,
+      const result = await answer(method, req.url ?? '/', req.headers, requestId, controller.signal, deadline, client).finally(() =>
+        clearTimeout(timer),
       );
+      if (res.destroyed) return;
       const body = result.status === 204 || result.status === 304 ? undefined : result.body;
       const length = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
-      res.writeHead(result.status, { ...corsHeaders, ...result.headers, ...length });
+      res.writeHead(result.status, { ...cors(headerValue(req.headers.origin), false), ...result.headers, ...length });
       res.end(method === 'HEAD' ? undefined : body);
     },
   };

@@ -5,8 +5,8 @@
  */
 import type { UpstreamRequest, UpstreamService } from '../upstream/http.js';
 import type { Upstreams } from '../upstream/index.js';
-import { isDotSegment } from '../upstream/paths.js';
-import { jsonAnswer, type RestAnswer } from './responses.js';
+import { isDotSegment, isPlatformKey, isUuid, PLATFORM_KEY_RULE, UUID_RULE } from '../upstream/paths.js';
+import { fastifyError, jsonAnswer, type RestAnswer } from './responses.js';
 import {
   PageQuerySchema,
   TransfersQuerySchema,
@@ -39,6 +39,13 @@ const versioned = (service: string, path: string) => [`/${service}/v1${path}`, `
 function route<Q>(definition: RestRoute<Q>): RestRoute {
   return definition as RestRoute;
 }
+
+/**
+ * The platform key is held to the proxy rules (upstream/paths.ts) before anything is sent: a 400
+ * in the upstream's format, as a Fastify route with that param schema would answer. Never echoed.
+ */
+const badKey = ({ params }: RouteInput<unknown>): RestAnswer | undefined =>
+  isPlatformKey(params.apiKey ?? '') ? undefined : fastifyError(400, `params/apiKey ${PLATFORM_KEY_RULE}`);
 
 export const routes: RestRoute[] = [
   route({
@@ -75,6 +82,9 @@ export const routes: RestRoute[] = [
   route({
     method: 'DELETE',
     paths: ['/v1/ext/:apiKey/chainhooks/:chainhookUuid'],
+    // As GraphQL's deleteChainhook: only a UUID is sent on (the platform documents 400 for bad parameters).
+    local: (input) =>
+      badKey(input) ?? (isUuid(input.params.chainhookUuid ?? '') ? undefined : fastifyError(400, `params/chainhookUuid ${UUID_RULE}`)),
     upstream: ({ platform }, { params }) => [
       platform.service,
       platform.deleteChainhookRequest(params.apiKey ?? '', params.chainhookUuid ?? ''),
@@ -83,6 +93,7 @@ export const routes: RestRoute[] = [
   route({
     method: 'GET',
     paths: ['/v1/ext/:apiKey/bitcoin-node/*'],
+    local: badKey,
     upstream: ({ platform }, { params, rest }) => [
       platform.service,
       platform.bitcoinNodeRequest(params.apiKey ?? '', rest),

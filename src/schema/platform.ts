@@ -1,15 +1,17 @@
 import { badUserInput, unauthenticated } from '../errors.js';
 import type { GraphQLContext } from '../context.js';
+import { isPlatformKey, isUuid, PLATFORM_KEY_RULE, UUID_RULE } from '../upstream/paths.js';
 import type { ChainhookDeletion } from '../upstream/types.js';
 import { builder } from './builder.js';
 
-/** 8-4-4-4-12 hexadecimal digits, any case. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The platform key: the `apiKey` argument, else the request's `x-api-key` header. */
+/**
+ * The platform key: the `apiKey` argument, else the request's `x-api-key` header. It becomes a URL
+ * segment, so it is held to the proxy rules (upstream/paths.ts) first; the error never echoes it.
+ */
 function platformKey(apiKey: string | null | undefined, context: GraphQLContext): string {
   const key = apiKey?.trim() || context.apiKeyHeader;
   if (!key) throw unauthenticated('This field needs a platform API key: pass apiKey or send an x-api-key header');
+  if (!isPlatformKey(key)) throw badUserInput(`The platform API key (apiKey or x-api-key) ${PLATFORM_KEY_RULE}`, 'apiKey');
   return key;
 }
 
@@ -49,7 +51,7 @@ builder.mutationField('deleteChainhook', (t) =>
     description: 'Sends exactly one DELETE to the platform; never retried.',
     args: { uuid: t.arg.string({ required: true }), apiKey: t.arg.string(apiKeyArg) },
     resolve: (_root, { uuid, apiKey }, context) => {
-      if (!UUID.test(uuid)) throw badUserInput('uuid must be a UUID (8-4-4-4-12 hexadecimal digits)', 'uuid');
+      if (!isUuid(uuid)) throw badUserInput(`uuid ${UUID_RULE}`, 'uuid');
       return context.upstreams.platform.deleteChainhook(platformKey(apiKey, context), uuid, context.call);
     },
   }),

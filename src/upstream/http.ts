@@ -29,6 +29,7 @@ import {
   keyedHash,
   type BreakerState,
 } from './resilience.js';
+import type { Shape } from './shapes.js';
 import type { SharedSignals } from './shared-state.js';
 
 export interface UpstreamRequest {
@@ -522,25 +523,28 @@ export class UpstreamService {
   }
 
   /**
-   * GETs JSON. A 2xx answer is parsed; `notFound` decides what a 404 means (null for lookups);
-   * anything else is an UpstreamError with the upstream's status.
+   * GETs JSON. A 2xx answer is parsed and, given a `shape`, checked (see shapes.ts); `notFound`
+   * decides what a 404 means (null for lookups); anything else is an UpstreamError.
    */
-  async json<T>(req: UpstreamRequest, notFound: 'null' | 'error' = 'error'): Promise<T | null> {
+  async json<T>(req: UpstreamRequest, notFound: 'null' | 'error' = 'error', shape?: Shape<T>): Promise<T | null> {
     const response = await this.request(req);
     if (response.status === 404 && notFound === 'null') return null;
     if (response.status < 200 || response.status >= 300) throw this.statusError(response);
-    return this.parse<T>(response);
+    return this.parse(response, shape);
   }
 
-  parse<T>(response: UpstreamResponse): T {
-    if (response.parsed !== undefined) return response.parsed as T;
-    try {
-      response.parsed = JSON.parse(response.body.toString('utf8'));
-    } catch {
-      throw new UpstreamError(this.name, 'invalid-body', response.status);
+  /** The answer's JSON (parsed once per answer); not JSON, or not of `shape`, is an UpstreamError. */
+  parse<T>(response: UpstreamResponse, shape?: Shape<T>): T {
+    if (response.parsed === undefined) {
+      try {
+        response.parsed = JSON.parse(response.body.toString('utf8'));
+      } catch {
+        throw new UpstreamError(this.name, 'invalid-body', response.status);
+      }
+      // A stored answer now holds its parsed value too: the store counts it against its bound.
+      this.options.cache?.store.memoised?.(response);
     }
-    // A stored answer now holds its parsed value too: the store counts it against its bound.
-    this.options.cache?.store.memoised?.(response);
+    if (shape && !shape(response.parsed)) throw new UpstreamError(this.name, 'invalid-body', response.status);
     return response.parsed as T;
   }
 

@@ -1,6 +1,7 @@
 import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
-import { isDotSegment, joinPath, segment } from './paths.js';
-import type { Brc20Token, Brc20TokenDetailsResponse, InscriptionTransfer, Page } from './types.js';
+import { isDotSegment, joinPath, segment, wellFormed } from './paths.js';
+import { boolean, checked, decimal, int, object, optional, page, string, timestamp } from './shapes.js';
+import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, InscriptionLocation, InscriptionTransfer, Page } from './types.js';
 
 /** The upstreams' largest page. */
 const MAX_PAGE = 60;
@@ -13,10 +14,11 @@ export interface PageQuery {
 /**
  * The upstream looks tickers up by SQL `lower()`, which maps ASCII A-Z like this on every collation;
  * other scripts are passed as given, so `ORDI`, `ordi` and `Ordi` are one upstream path (and one
- * cache entry) while non-ASCII tickers keep their exact upstream semantics.
+ * cache entry) while non-ASCII tickers keep their exact upstream semantics. Every ticker passes
+ * here (the loaders key on it), so one with no URL form is refused here, before any batching.
  */
 export function normalizeTicker(ticker: string): string {
-  return ticker.replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
+  return wellFormed(ticker, 'ticker').replace(/[A-Z]+/g, (letters) => letters.toLowerCase());
 }
 
 /**
@@ -38,6 +40,42 @@ export interface OrdinalsOptions {
   listLookups?: 'auto' | 'off';
 }
 
+const brc20Token = object<Brc20Token>({
+  id: string,
+  number: int,
+  block_height: int,
+  tx_id: string,
+  address: string,
+  ticker: string,
+  max_supply: decimal,
+  mint_limit: optional(decimal),
+  decimals: int,
+  deploy_timestamp: timestamp,
+  minted_supply: decimal,
+  tx_count: int,
+  self_mint: optional(boolean),
+});
+const isBrc20Details = checked(
+  object<Brc20TokenDetailsResponse>({
+    token: brc20Token,
+    supply: object<Brc20Supply>({ max_supply: decimal, minted_supply: decimal, holders: int }),
+  }),
+);
+const isBrc20Page = checked(page(brc20Token));
+
+const location = object<InscriptionLocation>({
+  block_height: int,
+  block_hash: string,
+  address: optional(string),
+  tx_id: string,
+  location: string,
+  output: string,
+  value: optional(decimal),
+  offset: optional(decimal),
+  timestamp,
+});
+const isTransferPage = checked(page(object<InscriptionTransfer>({ id: string, number: int, from: location, to: location })));
+
 /** Ordinals API: BRC-20 token details and inscription transfers per block. */
 export function createOrdinalsClient(service: UpstreamService, { listLookups = 'auto' }: OrdinalsOptions = {}) {
   /** Until when the token list counts as missing on this upstream; 0 while it is not known to be. */
@@ -47,7 +85,7 @@ export function createOrdinalsClient(service: UpstreamService, { listLookups = '
   return {
     service,
     brc20TokenRequest: (ticker: string): UpstreamRequest => ({
-      path: joinPath('ordinals', 'v1', 'brc-20', 'tokens', segment(normalizeTicker(ticker))),
+      path: joinPath('ordinals', 'v1', 'brc-20', 'tokens', segment(normalizeTicker(ticker), 'ticker')),
       route: '/ordinals/v1/brc-20/tokens/:ticker',
     }),
     /** The token list filtered by tickers: a prefix match (see brc20Tokens). */
@@ -64,7 +102,7 @@ export function createOrdinalsClient(service: UpstreamService, { listLookups = '
     /** Null when the token does not exist (the upstream's 404); `.` and `..` cannot be tickers. */
     async brc20Token(ticker: string, call: CallOptions = {}) {
       if (isDotSegment(ticker)) return null;
-      return service.json<Brc20TokenDetailsResponse>({ ...this.brc20TokenRequest(ticker), ...call }, 'null');
+      return service.json({ ...this.brc20TokenRequest(ticker), ...call }, 'null', isBrc20Details);
     },
     /** Whether brc20Tokens may ask the upstream now. */
     brc20TokensUsable(): boolean {
@@ -90,11 +128,11 @@ export function createOrdinalsClient(service: UpstreamService, { listLookups = '
       }
       if (response.status < 200 || response.status >= 300) throw service.statusError(response);
       listMissingUntil = 0;
-      return service.parse<Page<Brc20Token>>(response);
+      return service.parse(response, isBrc20Page);
     },
     /** Null when the upstream reports the block unknown (404). */
     transfers(block: string, page: PageQuery, call: CallOptions = {}) {
-      return service.json<Page<InscriptionTransfer>>({ ...this.transfersRequest(block, page), ...call }, 'null');
+      return service.json({ ...this.transfersRequest(block, page), ...call }, 'null', isTransferPage);
     },
   };
 }

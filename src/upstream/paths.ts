@@ -1,6 +1,7 @@
 /**
  * The one place where user input becomes part of an upstream URL. Every path segment that comes
- * from a user goes through `segment()`; the devnet proxy path goes through `proxyPath()`.
+ * from a user goes through `segment()`, a platform key through `keySegment()`, and the devnet
+ * proxy path through `proxyPath()`.
  */
 
 import { UnsafePathError } from '../errors.js';
@@ -10,14 +11,48 @@ export function isDotSegment(value: string): boolean {
   return value === '.' || value === '..';
 }
 
+/** A lone UTF-16 surrogate has no UTF-8 form, so no percent-encoding (encodeURIComponent throws). */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Refuses a string that holds a lone surrogate: it has no URL form, in a path (encodeURIComponent
+ * throws) or a query (URLSearchParams silently sends U+FFFD, another value).
+ */
+export function wellFormed(value: string, argument: string): string {
+  if (LONE_SURROGATE.test(value)) throw new UnsafePathError(`${argument} must be well-formed Unicode`, argument);
+  return value;
+}
+
 /**
  * Encodes one path segment, so `/`, `?`, `#` and `%` can never change the route; a dot segment
- * has no safe encoding and is refused.
+ * has no safe encoding and is refused, and so is a lone surrogate. `argument` names the user's
+ * input in the error (BAD_USER_INPUT in GraphQL, a 400 on REST).
  */
-export function segment(value: string): string {
-  if (isDotSegment(value)) throw new UnsafePathError('a path segment must not be . or ..');
-  return encodeURIComponent(value);
+export function segment(value: string, argument = 'path'): string {
+  if (isDotSegment(value)) throw new UnsafePathError(`${argument} must not be . or ..`, argument);
+  return encodeURIComponent(wellFormed(value, argument));
 }
+
+/**
+ * A platform API key as it may appear in `/v1/ext/<key>/`: 1 to 128 URL-unreserved characters
+ * (RFC 3986: letters, digits, `.`, `_`, `~`, `-`), and not a dot segment. Hiro's keys are 32 hex
+ * digits; the rule is wider on purpose (any sane token), but such a key is sent as is, needs no
+ * encoding, and no proxy or normaliser on the way can read it as more than one segment.
+ */
+const PLATFORM_KEY = /^(?!\.{1,2}$)[A-Za-z0-9._~-]{1,128}$/;
+export const PLATFORM_KEY_RULE = 'must be 1 to 128 characters of A-Z, a-z, 0-9, ".", "_", "~" and "-"';
+export const isPlatformKey = (key: string): boolean => PLATFORM_KEY.test(key);
+
+/** The key as its URL segment; anything else is refused before a URL is built (and never echoed). */
+export function keySegment(key: string): string {
+  if (!isPlatformKey(key)) throw new UnsafePathError(`apiKey ${PLATFORM_KEY_RULE}`, 'apiKey');
+  return key;
+}
+
+/** A chainhook id: 8-4-4-4-12 hexadecimal digits, any case. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID_RULE = 'must be a UUID (8-4-4-4-12 hexadecimal digits)';
+export const isUuid = (value: string): boolean => UUID.test(value);
 
 /** Joins literal and already-encoded segments under the service root. */
 export function joinPath(...segments: string[]): string {
@@ -44,8 +79,7 @@ export function proxyPath(input: string): ProxyPath {
   if (/[\u0000-\u001f\u007f\\#]/.test(input)) {
     throw new UnsafePathError('path must not contain backslashes, fragments or control characters');
   }
-  // A lone surrogate has no UTF-8 form, so no percent-encoding either.
-  if (/\p{Cs}/u.test(input)) throw new UnsafePathError('path must be valid Unicode');
+  wellFormed(input, 'path');
   const queryStart = input.indexOf('?');
   const rawPath = queryStart === -1 ? input : input.slice(0, queryStart);
   const rawQuery = queryStart === -1 ? '' : input.slice(queryStart + 1);

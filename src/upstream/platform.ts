@@ -1,6 +1,9 @@
 import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
-import { joinPath, proxyPath, segment } from './paths.js';
+import { joinPath, keySegment, proxyPath, segment } from './paths.js';
+import { checked, object, optional, string } from './shapes.js';
 import type { ChainhookDeletion } from './types.js';
+
+const isDeletion = checked(object<ChainhookDeletion>({ status: string, chainhookUuid: string, message: optional(string) }));
 
 /**
  * Hiro Platform: the key is a path segment, so routes (for logs) name it `:apiKey`. Each key is a
@@ -11,7 +14,7 @@ export function createPlatformClient(service: UpstreamService) {
     service,
     deleteChainhookRequest: (apiKey: string, uuid: string): UpstreamRequest => ({
       method: 'DELETE',
-      path: joinPath('v1', 'ext', segment(apiKey), 'chainhooks', segment(uuid)),
+      path: joinPath('v1', 'ext', keySegment(apiKey), 'chainhooks', segment(uuid, 'uuid')),
       route: '/v1/ext/:apiKey/chainhooks/:chainhookUuid',
       tenant: apiKey,
     }),
@@ -19,7 +22,7 @@ export function createPlatformClient(service: UpstreamService) {
     bitcoinNodeRequest: (apiKey: string, path: string): UpstreamRequest => {
       const safe = proxyPath(path);
       return {
-        path: joinPath('v1', 'ext', segment(apiKey), 'bitcoin-node', safe.path),
+        path: joinPath('v1', 'ext', keySegment(apiKey), 'bitcoin-node', safe.path),
         route: '/v1/ext/:apiKey/bitcoin-node/*',
         query: safe.query,
         tenant: apiKey,
@@ -29,7 +32,7 @@ export function createPlatformClient(service: UpstreamService) {
     async deleteChainhook(apiKey: string, uuid: string, call: CallOptions = {}): Promise<ChainhookDeletion> {
       const response = await service.request({ ...this.deleteChainhookRequest(apiKey, uuid), ...call });
       if (response.status < 200 || response.status >= 300) throw service.statusError(response);
-      return service.parse<ChainhookDeletion>(response);
+      return service.parse(response, isDeletion);
     },
     /** The node's JSON; a 2xx answer that is not JSON comes back as a string. */
     async bitcoinNode(apiKey: string, path: string, call: CallOptions = {}): Promise<unknown> {

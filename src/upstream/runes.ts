@@ -1,6 +1,51 @@
 import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
 import type { PageQuery } from './ordinals.js';
+import { boolean, checked, decimal, int, object, optional, page, string, timestamp, type Shape } from './shapes.js';
 import type { Page, RuneEtching } from './types.js';
+
+type Part<K extends keyof RuneEtching> = RuneEtching[K];
+/** The runes API answers seconds; the schema's Timestamp is milliseconds, a safe integer too. */
+const seconds: Shape<number> = (value): value is number => timestamp(value) && timestamp(value * 1000);
+const isEtchingPage = checked(
+  page(
+    object<RuneEtching>({
+      id: string,
+      name: string,
+      spaced_name: string,
+      number: int,
+      divisibility: int,
+      symbol: string,
+      turbo: boolean,
+      mint_terms: object<Part<'mint_terms'>>({
+        amount: optional(decimal),
+        cap: optional(decimal),
+        height_start: optional(int),
+        height_end: optional(int),
+        offset_start: optional(int),
+        offset_end: optional(int),
+      }),
+      supply: object<Part<'supply'>>({
+        current: decimal,
+        minted: decimal,
+        total_mints: decimal,
+        mint_percentage: decimal,
+        mintable: boolean,
+        burned: decimal,
+        total_burns: decimal,
+        premine: decimal,
+      }),
+      location: object<Part<'location'>>({
+        block_hash: string,
+        block_height: int,
+        tx_id: string,
+        tx_index: int,
+        vout: optional(int),
+        output: optional(string),
+        timestamp: seconds,
+      }),
+    }),
+  ),
+);
 
 /** Runes API: the etchings list. */
 export function createRunesClient(service: UpstreamService) {
@@ -12,7 +57,7 @@ export function createRunesClient(service: UpstreamService) {
       query: { offset: page.offset, limit: page.limit },
     }),
     etchings(page: PageQuery, call: CallOptions = {}) {
-      return service.json<Page<RuneEtching>>({ ...this.etchingsRequest(page), ...call }) as Promise<Page<RuneEtching>>;
+      return service.json({ ...this.etchingsRequest(page), ...call }, 'error', isEtchingPage) as Promise<Page<RuneEtching>>;
     },
   };
 }

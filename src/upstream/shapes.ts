@@ -1,0 +1,61 @@
+/**
+ * The shapes the gateway reads from the upstreams' JSON, checked once per upstream answer at the
+ * client layer: an answer that is `null`, a string, an array where an object belongs, a page with
+ * `null` items or a missing required field is the upstream's fault (UPSTREAM_ERROR, naming the
+ * service), not a TypeError in a resolver far from where it came from.
+ *
+ * A shape states what the GraphQL schema needs (its non-null fields and their scalar types), not
+ * everything the upstream sends: unknown fields pass, and fields that newer or older upstream
+ * versions leave out are optional here as in the schema. The real upstreams serialise through
+ * their response schemas, so their answers always pass; the check is against broken proxies,
+ * half-migrated self-hosted indexers and the like.
+ */
+
+import type { Page } from './types.js';
+
+/** A type guard; memoised per parsed answer by `checked`. */
+export type Shape<T> = (value: unknown) => value is T;
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export const string: Shape<string> = (value): value is string => typeof value === 'string';
+export const boolean: Shape<boolean> = (value): value is boolean => typeof value === 'boolean';
+/** GraphQL's Int: a 32-bit signed integer. */
+export const int: Shape<number> = (value): value is number =>
+  Number.isInteger(value) && Math.abs(value as number) <= 0x7fffffff;
+/** A Timestamp (or its seconds): a safe integer. */
+export const timestamp: Shape<number> = (value): value is number => Number.isSafeInteger(value);
+/** An amount: a decimal string, never a JSON number (the Decimal scalar's rule). */
+export const decimal: Shape<string> = (value): value is string => typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value);
+
+/** `null` or absent, else `shape`. */
+export function optional<T>(shape: Shape<T>): Shape<T | null | undefined> {
+  return (value): value is T | null | undefined => value === null || value === undefined || shape(value);
+}
+
+export function arrayOf<T>(shape: Shape<T>): Shape<T[]> {
+  return (value): value is T[] => Array.isArray(value) && value.every((item) => shape(item));
+}
+
+/** Every field of `T` is named (the compiler sees to it); unknown fields pass. */
+export function object<T>(fields: { [K in keyof T]-?: Shape<unknown> }): Shape<T> {
+  const entries = Object.entries(fields) as Array<[string, Shape<unknown>]>;
+  return (value): value is T => isObject(value) && entries.every(([name, shape]) => shape(value[name]));
+}
+
+/** Checks each parsed answer once: a cached answer is shared by many requests, and memoised. */
+export function checked<T>(shape: Shape<T>): Shape<T> {
+  const valid = new WeakSet<object>();
+  return (value): value is T => {
+    if (typeof value === 'object' && value !== null && valid.has(value)) return true;
+    if (!shape(value)) return false;
+    if (typeof value === 'object' && value !== null) valid.add(value);
+    return true;
+  };
+}
+
+/** `{ limit, offset, total, results }`, as every upstream list answers. */
+export function page<T>(item: Shape<T>): Shape<Page<T>> {
+  return object<Page<T>>({ limit: int, offset: int, total: int, results: arrayOf(item) });
+}
