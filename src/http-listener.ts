@@ -53,7 +53,7 @@ export function createRequestListener(yoga: SatgateServer, rest: RestHandler, lo
     }
     // yoga's own listener would answer a throwing plugin hook with the error's stack as the body.
     Promise.resolve()
-      .then(() => yoga.handleNodeRequestAndResponse(req, res, { requestId } as object))
+      .then(() => yoga.handleNodeRequestAndResponse(req, res, { req, res, requestId } as object))
       .catch((error: unknown) => {
         unexpected(error, requestId);
         return yoga.fetchAPI.Response.json(
