@@ -1,6 +1,7 @@
 import type { YogaInitialContext } from 'graphql-yoga';
 import { createLoaders, type LoaderLimits, type Loaders } from './loaders.js';
 import { requestIdOf } from './request-id.js';
+import type { RequestStats } from './request-stats.js';
 import type { CallOptions } from './upstream/http.js';
 import type { Upstreams } from './upstream/index.js';
 
@@ -16,11 +17,13 @@ export interface GraphQLContext {
 }
 
 export function createContext(upstreams: Upstreams, limits: LoaderLimits) {
-  return ({ request }: YogaInitialContext): GraphQLContext => {
+  /** `stats` is the listener's (server context); absent under yoga.fetch. */
+  return ({ request, stats }: YogaInitialContext & { stats?: RequestStats }): GraphQLContext => {
     const stale: GraphQLContext['stale'] = { ageSeconds: undefined };
     const call: CallOptions = {
       signal: request.signal,
       requestId: requestIdOf(request),
+      stats,
       onStale: (ageSeconds) => {
         stale.ageSeconds = Math.max(stale.ageSeconds ?? 0, ageSeconds);
       },

@@ -11,6 +11,7 @@ import { UnsafePathError, UpstreamError } from '../errors.js';
 import { etagMatches } from '../http-caching.js';
 import { redactPath } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import type { RequestStats } from '../request-stats.js';
 import type { UpstreamResponse } from '../upstream/http.js';
 import type { Upstreams } from '../upstream/index.js';
 import { fastifyError, jsonAnswer, type RestAnswer } from './responses.js';
@@ -121,7 +122,7 @@ export interface RestDeps {
 
 export function createRestHandler({ upstreams, logger, metrics, cors }: RestDeps) {
   /** What the upstream would answer for this raw request target. */
-  async function answer(method: string, target: string, headers: IncomingMessage['headers'], requestId: string, signal: AbortSignal): Promise<RestAnswer> {
+  async function answer(method: string, target: string, headers: IncomingMessage['headers'], requestId: string, signal: AbortSignal, stats?: RequestStats): Promise<RestAnswer> {
     const queryStart = target.indexOf('?');
     const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
     const rawQuery = queryStart === -1 ? '' : target.slice(queryStart + 1);
@@ -134,7 +135,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors }: RestDeps
     // Under /v1/ext/ the path holds the caller's platform key: never echo it.
     if (!found) return jsonAnswer(404, { message: `Route ${method}:${redactPath(target)} not found`, error: 'Not Found', statusCode: 404 });
     const started = performance.now();
-    const result = await answerRoute(found.route, found.params, found.rest, rawQuery, headers, requestId, signal);
+    const result = await answerRoute(found.route, found.params, found.rest, rawQuery, headers, requestId, signal, stats);
     metrics.restRequest(found.template, result.status, (performance.now() - started) / 1000);
     return result;
   }
@@ -147,6 +148,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors }: RestDeps
     headers: IncomingMessage['headers'],
     requestId: string,
     signal: AbortSignal,
+    stats?: RequestStats,
   ): Promise<RestAnswer> {
     let query: unknown = {};
     if (route.query) {
@@ -158,7 +160,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors }: RestDeps
     if (local) return local;
     try {
       const [service, upstreamRequest] = route.upstream(upstreams, { params, query, rest });
-      const response = await service.request({ ...upstreamRequest, signal, requestId });
+      const response = await service.request({ ...upstreamRequest, signal, requestId, stats });
       const ifNoneMatch = headers['if-none-match'];
       if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : null, response.headers.etag)) {
         // As the upstream's cache hook answers: 304, empty body, only Cache-Control.
@@ -181,7 +183,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors }: RestDeps
       return UPSTREAM_PREFIXES.some((prefix) => target.startsWith(prefix));
     },
 
-    async serve(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+    async serve(req: IncomingMessage, res: ServerResponse, requestId: string, stats?: RequestStats): Promise<void> {
       const controller = new AbortController();
       res.once('close', () => {
         if (!res.writableFinished) controller.abort();
@@ -189,7 +191,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors }: RestDeps
       const method = req.method ?? 'GET';
       // The request target as sent: a URL parser would resolve `..` and `%2e%2e`, letting
       // `/v1/ext/k/bitcoin-node/%2e%2e/chainhooks/x` become another route.
-      const result = await answer(method, req.url ?? '/', req.headers, requestId, controller.signal);
+      const result = await answer(method, req.url ?? '/', req.headers, requestId, controller.signal, stats);
       if (res.destroyed) return;
       const corsHeaders = getCORSHeadersByRequestAndOptions(
         { headers: { get: (name: string) => headerValue(req.headers[name]) } } as unknown as Request,
