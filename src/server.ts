@@ -8,7 +8,7 @@ import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operation
 import { useEngine } from '@envelop/core';
 import { execute, GraphQLError, subscribe } from 'graphql';
 import { useRequestDeadline, type CORSOptions } from '@whatwg-node/server';
-import { createYoga, type Plugin } from 'graphql-yoga';
+import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
 import { maskError } from './errors.js';
@@ -35,9 +35,17 @@ export function createServer({ config, upstreams, metrics, isDraining = () => fa
     ? usePersistedOperations({
         getPersistedOperation: (id) => persistedOperations.get(id) ?? null,
         allowArbitraryOperations: false,
+        customErrors: {
+          persistedQueryOnly: {
+            message: 'Only persisted operations run here: send extensions.persistedQuery.sha256Hash with a known id, not a query',
+            extensions: { code: 'PERSISTED_QUERY_REQUIRED' },
+          },
+        },
       })
     : // Automatic persisted queries: a client may send a hash instead of the document, so GET URLs stay short and cacheable.
       useAPQ();
+  // GraphiQL sends its own documents: pointless where only persisted ones run, unless asked for.
+  const graphiql = config.graphiql === 'on' || (config.graphiql === 'auto' && !persistedOperations);
   return createYoga({
     schema,
     context: createContext(upstreams, {
@@ -47,7 +55,7 @@ export function createServer({ config, upstreams, metrics, isDraining = () => fa
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/healthz',
     landingPage: false,
-    graphiql: { title: 'satgate', defaultQuery: DEFAULT_QUERY, shouldPersistHeaders: false },
+    graphiql: graphiql && { title: 'satgate', defaultQuery: DEFAULT_QUERY, shouldPersistHeaders: false },
     renderGraphiQL,
     maskedErrors: { maskError },
     cors: corsOptions(config),
@@ -84,13 +92,12 @@ export function createServer({ config, upstreams, metrics, isDraining = () => fa
         maxCost: config.maxQueryCost,
         maxBodyBytes: config.maxBodyBytes,
       }),
-      // Browsers send "simple" GETs and form POSTs without a preflight: those must carry a custom header.
-      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'] }),
+      useCsrfPreventionWithCode(),
       trusted,
       useSecretScrubbing(),
       useUnexpectedErrorIds(),
-      useOperations({ upstreams, metrics, isDraining }),
-      useGraphiQLAssets(),
+      useOperations({ upstreams, metrics, isDraining, requiredUpstreams: config.readyzRequireUpstream }),
+      ...(graphiql ? [useGraphiQLAssets()] : []),
       useHttpCaching(),
       useGraphQLMetrics(metrics),
       useStaleMarker(),
@@ -108,6 +115,25 @@ export function corsOptions(config: Config): CORSOptions {
     exposedHeaders: ['etag', 'x-request-id', 'retry-after', 'age', 'warning'],
     // Keys travel in headers and arguments, never in cookies: no credentialed cross-origin requests.
     credentials: false,
+  };
+}
+
+/**
+ * Browsers send "simple" GETs and form POSTs without a preflight: those must carry a custom
+ * header. yoga's plugin refuses them without an error code; this one names it.
+ */
+function useCsrfPreventionWithCode(): Plugin {
+  const csrf = useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'] });
+  return {
+    onRequestParse(payload) {
+      try {
+        return csrf.onRequestParse?.(payload);
+      } catch (error) {
+        throw createGraphQLError((error as Error).message, {
+          extensions: { code: 'CSRF_HEADER_REQUIRED', http: { status: 403 } },
+        });
+      }
+    },
   };
 }
 
