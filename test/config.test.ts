@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, effectiveConfig, loadConfig } from '../src/config.js';
 
 test('defaults are the public hosts, and each service can be overridden', () => {
   const config = loadConfig({ ORDINALS_API_URL: 'http://indexer:3000/api/', HIRO_API_KEY: 'k' });
@@ -44,6 +44,53 @@ test.each([
   [{ RUNES_API_URL: 'ftp://x' }, 'RUNES_API_URL must use http or https, got "ftp:"'],
   [{ HIRO_PLATFORM_URL: 'https://u:p@x/' }, 'HIRO_PLATFORM_URL must be a base URL without query, fragment or credentials'],
   [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
+  [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT must be one of json, pretty, got "xml"'],
+  [{ GRAPHIQL: 'yes' }, 'GRAPHIQL must be one of auto, on, off, got "yes"'],
+  [
+    { READYZ_REQUIRE_UPSTREAM: 'ordinals, brc20' },
+    'READYZ_REQUIRE_UPSTREAM must be a comma-separated list of metadata, ordinals, runes, platform, got "brc20"',
+  ],
 ])('a malformed value stops start-up naming the variable: %j', (env, message) => {
   expect(() => loadConfig(env)).toThrow(new ConfigError(message));
+});
+
+test('operations settings: defaults, and lists read case-insensitively without repeats', () => {
+  const pick = (env: Record<string, string>) => {
+    const config = loadConfig(env);
+    return [config.logFormat, config.graphiql, config.readyzRequireUpstream];
+  };
+  expect(pick({})).toEqual(['json', 'auto', []]);
+  expect(pick({ LOG_FORMAT: 'Pretty', GRAPHIQL: 'OFF', READYZ_REQUIRE_UPSTREAM: 'Ordinals, runes,ordinals' })).toEqual([
+    'pretty',
+    'off',
+    ['ordinals', 'runes'],
+  ]);
+});
+
+test('the start-up summary holds upstream origins and settings, never a key, a password or a path', () => {
+  const config = loadConfig({
+    HIRO_API_KEY: 'hiro-key-123456',
+    ORDINALS_API_URL: 'https://indexer.example/token-abc/api',
+    REDIS_URL: 'redis://:redis-password@cache:6379/0',
+    WORKERS: '2',
+    CACHE_TTL_MS: '5000',
+    READYZ_REQUIRE_UPSTREAM: 'runes',
+  });
+  expect(effectiveConfig(config, 3)).toEqual({
+    upstreams: {
+      metadata: 'https://api.hiro.so',
+      ordinals: 'https://indexer.example',
+      runes: 'https://api.hiro.so',
+      platform: 'https://api.platform.hiro.so',
+    },
+    hiroApiKey: true,
+    redis: true,
+    workers: 2,
+    cache: { ttlMs: 5000, notFoundTtlMs: 1000, staleIfErrorMs: 300000, maxBytes: 67108864 },
+    timeouts: { upstreamMs: 10000, requestMs: 30000, shutdownMs: 10000 },
+    retries: 2,
+    persistedOperations: 3,
+    graphiql: 'auto',
+    readyzRequireUpstream: ['runes'],
+  });
 });
