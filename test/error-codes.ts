@@ -35,12 +35,22 @@ export function recordErrorCodes(server: Server): void {
       size += buffer.length;
       chunks.push(buffer);
     };
+    // The content type may be set with setHeader or given to writeHead.
+    let type = '';
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.writeHead = ((...args: unknown[]) => {
+      const headers = args.find((arg) => typeof arg === 'object' && arg !== null);
+      // An object, or node's flat [name, value, name, value, …] list.
+      const flat = Array.isArray(headers) ? (headers as unknown[]) : Object.entries(headers ?? {}).flat();
+      for (let i = 0; i < flat.length; i += 2) if (String(flat[i]).toLowerCase() === 'content-type') type = String(flat[i + 1]);
+      return writeHead(...args);
+    }) as typeof res.writeHead;
     const write = res.write.bind(res) as (...args: unknown[]) => boolean;
     const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
     res.write = ((...args: unknown[]) => (keep(args[0], args[1]), write(...args))) as typeof res.write;
     res.end = ((...args: unknown[]) => (keep(args[0], args[1]), end(...args))) as typeof res.end;
     res.once('finish', () => {
-      const type = String(res.getHeader('content-type') ?? '');
+      type ||= String(res.getHeader('content-type') ?? '');
       if (size > MAX_RECORDED_BYTES || !/json|event-stream/.test(type)) return;
       const text = Buffer.concat(chunks).toString('utf8');
       const documents = type.includes('event-stream')
