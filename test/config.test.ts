@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { ConfigError, effectiveConfig, loadConfig } from '../src/config.js';
 
@@ -93,4 +94,23 @@ test('the start-up summary holds upstream origins and settings, never a key, a p
     graphiql: 'auto',
     readyzRequireUpstream: ['runes'],
   });
+});
+
+test('.env.example names every variable config.ts reads, with its default, and so does the README', () => {
+  const source = readFileSync(new URL('../src/config.ts', import.meta.url), 'utf8');
+  const read = new Set([...source.matchAll(/\(env, '([A-Z][A-Z0-9_]*)'/g)].map((match) => match[1]!));
+  const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
+  const assignments = Object.fromEntries(
+    example
+      .split('\n')
+      .filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## GraphQL'));
+  expect(read.size).toBeGreaterThan(30);
+  expect([...read].filter((name) => !(name in assignments))).toEqual([]);
+  expect([...read].filter((name) => !table.includes(`\`${name}\``))).toEqual([]);
+  // Its values are the defaults: loading it changes nothing.
+  expect(loadConfig(assignments)).toEqual(loadConfig({}));
 });
