@@ -93,6 +93,7 @@ export function createServer({ config, upstreams, metrics, isDraining = () => fa
         maxBodyBytes: config.maxBodyBytes,
       }),
       useCsrfPreventionWithCode(),
+      useVariableErrorCode(),
       trusted,
       useSecretScrubbing(),
       useUnexpectedErrorIds(),
@@ -133,6 +134,32 @@ function useCsrfPreventionWithCode(): Plugin {
           extensions: { code: 'CSRF_HEADER_REQUIRED', http: { status: 403 } },
         });
       }
+    },
+  };
+}
+
+/**
+ * graphql-js reports a variable that does not coerce (a wrong type, null where one is required)
+ * without a code; it is the client's input, like every other BAD_USER_INPUT.
+ */
+function useVariableErrorCode(): Plugin {
+  const isVariableError = (error: GraphQLError) => !error.extensions?.code && !error.path && error.message.startsWith('Variable "$');
+  return {
+    onExecutionResult({ result, setResult }) {
+      if (!result || Symbol.asyncIterator in result || !result.errors?.some(isVariableError)) return;
+      setResult({
+        ...result,
+        errors: result.errors.map((error) =>
+          isVariableError(error)
+            ? new GraphQLError(error.message, {
+                nodes: error.nodes,
+                source: error.source,
+                positions: error.positions,
+                extensions: { ...error.extensions, code: 'BAD_USER_INPUT' },
+              })
+            : error,
+        ),
+      });
     },
   };
 }

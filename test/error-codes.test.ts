@@ -80,6 +80,18 @@ test.each([
     400,
     error('Could not determine what operation to execute.', 'OPERATION_RESOLUTION_FAILURE'),
   ],
+  [
+    'a variable of the wrong type',
+    JSON.stringify({ query: 'query ($t: String!) { brc20Token(ticker: $t) { token { ticker } } }', variables: { t: 42 } }),
+    200,
+    error('Variable "$t" got invalid value 42; String cannot represent a non string value: 42', 'BAD_USER_INPUT', { locations: [{ line: 1, column: 8 }] }),
+  ],
+  [
+    'a required variable missing',
+    JSON.stringify({ query: 'query ($t: String!) { brc20Token(ticker: $t) { token { ticker } } }' }),
+    200,
+    error('Variable "$t" of required type "String!" was not provided.', 'BAD_USER_INPUT', { locations: [{ line: 1, column: 8 }] }),
+  ],
   ['no query', JSON.stringify({ variables: {} }), 200, error('Must provide query string.', 'BAD_REQUEST')],
   [
     'a body that is not JSON',
