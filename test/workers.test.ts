@@ -19,7 +19,7 @@ test('two workers share the port, /metrics sums them, a dead worker is replaced;
   const port = await freePort();
   const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', main], {
-    env: { ...process.env, WORKERS: '2', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', HIRO_API_URL: sample.url, HIRO_PLATFORM_URL: sample.url },
+    env: { ...process.env, WORKERS: '2', PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info', LOG_FORMAT: 'json', HIRO_API_URL: sample.url, HIRO_PLATFORM_URL: sample.url },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

@@ -209,7 +209,7 @@ export async function startPassthrough(sampleUrl: string): Promise<ServerProcess
 const GATEWAY_VARIABLES = [
   'PORT', 'HOST', 'HIRO_API_URL', 'METADATA_API_URL', 'ORDINALS_API_URL', 'RUNES_API_URL', 'HIRO_PLATFORM_URL',
   'HIRO_API_KEY', 'UPSTREAM_TIMEOUT_MS', 'LOG_LEVEL', 'CACHE_TTL_MS', 'CACHE_NOT_FOUND_TTL_MS', 'CACHE_MAX_BYTES',
-  'REDIS_URL', 'WORKERS', 'STALE_IF_ERROR_MS', 'NODE_OPTIONS',
+  'REDIS_URL', 'WORKERS', 'STALE_IF_ERROR_MS', 'NODE_OPTIONS', 'LOG_FORMAT', 'READYZ_REQUIRE_UPSTREAM',
 ];
 
 /** The compiled gateway (`node dist/src/main.js`), one process (WORKERS=1), in-process cache. */
