@@ -8,6 +8,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    // After each file: only documented error codes were sent, and no process warning was emitted.
+    setupFiles: ['test/guards.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Each file starts its own sample upstream and gateway on ephemeral ports: files run in parallel.

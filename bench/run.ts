@@ -16,6 +16,7 @@ import {
   startGateway,
   startPassthrough,
   startSample,
+  stderrCheck,
   stopAll,
   type SampleProcess,
   type ServerProcess,
@@ -359,7 +360,7 @@ async function runBench(): Promise<void> {
     if (direct) row.rpsVsDirect = row.rps / direct.rps;
     if (proxied) row.rpsVsProxy = row.rps / proxied.rps;
   }
-  const checks = evaluate(rows, coalescing, mainPhase, latencyPhase);
+  const checks = [...evaluate(rows, coalescing, mainPhase, latencyPhase), stderrCheck([cold, warm])];
 
   const out: string[] = [];
   out.push(`## satgate benchmark — ${startedAt}`);

@@ -6,7 +6,7 @@
  */
 import { cpus } from 'node:os';
 import { Pool } from 'undici';
-import { cpuMicros, rssMiB, startGateway, startSample } from './lib/procs.js';
+import { cpuMicros, rssMiB, startGateway, startSample, stderrCheck } from './lib/procs.js';
 import {
   ETCHINGS_60,
   EVERYTHING,
@@ -231,6 +231,8 @@ export async function runSoak({ onStopping }: { onStopping: () => void }): Promi
   if (top.length) out.push(`Errors by kind: ${top.map(([k, n]) => `${k} ×${n}`).join(', ')}`);
   if (all.dropped) out.push(`**Dropped (must be 0): ${Object.entries(dropReasons).map(([k, n]) => `${k} ×${n}`).join(', ')}**`);
   out.push(`- **${all.dropped === 0 ? 'PASS' : 'MISS'}** dropped answers = 0: ${all.dropped}`);
+  const quiet = stderrCheck([gateway]);
+  out.push(`- **${quiet.pass ? 'PASS' : 'MISS'}** ${quiet.target}: ${quiet.measured}`);
 
   const file = writeResults(
     {

@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import type { ServiceName } from './errors.js';
 
 /**
  * The gateway's configuration: a pure function of the environment, validated once at start-up.
@@ -7,6 +8,10 @@ import { availableParallelism } from 'node:os';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+export type LogFormat = 'json' | 'pretty';
+/** `auto`: served unless only persisted operations run (GraphiQL could not send its own documents). */
+export type GraphiQLMode = 'auto' | 'on' | 'off';
+export const SERVICE_NAMES: readonly ServiceName[] = ['metadata', 'ordinals', 'runes', 'platform'];
 
 export interface Config {
   port: number;
@@ -25,6 +30,8 @@ export interface Config {
   brc20ListLookups: 'auto' | 'off';
   upstreamTimeoutMs: number;
   logLevel: LogLevel;
+  /** `json` lines for machines, `pretty` for a human at a terminal. */
+  logFormat: LogFormat;
   /** Freshness window of a cached upstream answer; 0 revalidates every time. */
   cacheTtlMs: number;
   /** Freshness window of a cached 404. */
@@ -77,6 +84,9 @@ export interface Config {
   persistedOperations: string | undefined;
   /** GraphQL batching (several operations in one request): 0 is off. */
   batchLimit: number;
+  graphiql: GraphiQLMode;
+  /** Services whose circuit breaker must be closed for /readyz to answer 200. */
+  readyzRequireUpstream: ServiceName[];
 }
 
 export class ConfigError extends Error {
@@ -121,10 +131,6 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 export function loadConfig(env: Env): Config {
   const hiroApiUrl = read(env, 'HIRO_API_URL') ?? 'https://api.hiro.so';
   const hiro = baseUrl(env, 'HIRO_API_URL', hiroApiUrl);
-  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
-  if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
-  }
   return {
     port: integer(env, 'PORT', 4000, 0, 65535),
     host: read(env, 'HOST') ?? '0.0.0.0',
@@ -135,7 +141,8 @@ export function loadConfig(env: Env): Config {
     hiroApiKey: read(env, 'HIRO_API_KEY'),
     brc20ListLookups: oneOf(env, 'BRC20_LIST_LOOKUPS', ['auto', 'off'] as const, 'auto'),
     upstreamTimeoutMs: integer(env, 'UPSTREAM_TIMEOUT_MS', 10_000, 1, 600_000),
-    logLevel: logLevel as LogLevel,
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'], 'json'),
     cacheTtlMs: integer(env, 'CACHE_TTL_MS', 1000, 0, 86_400_000),
     cacheNotFoundTtlMs: integer(env, 'CACHE_NOT_FOUND_TTL_MS', 1000, 0, 86_400_000),
     cacheMaxBytes: integer(env, 'CACHE_MAX_BYTES', 64 * 1024 * 1024, 0, 2 ** 40),
@@ -167,13 +174,27 @@ export function loadConfig(env: Env): Config {
     corsOrigins: corsOrigins(env),
     persistedOperations: read(env, 'PERSISTED_OPERATIONS'),
     batchLimit: integer(env, 'GRAPHQL_BATCH_LIMIT', 0, 0, 100),
+    graphiql: oneOf(env, 'GRAPHIQL', ['auto', 'on', 'off'], 'auto'),
+    readyzRequireUpstream: serviceList(env, 'READYZ_REQUIRE_UPSTREAM'),
   };
 }
 
-function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
-  const raw = read(env, name)?.toLowerCase() ?? fallback;
-  if (!values.includes(raw as T)) throw new ConfigError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
-  return raw as T;
+/** One of a few words, case-insensitive. */
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const value = (read(env, name) ?? fallback).toLowerCase();
+  if (!allowed.includes(value as T)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}, got "${value}"`);
+  return value as T;
+}
+
+/** A comma-separated list of upstream service names, each at most once. */
+function serviceList(env: Env, name: string): ServiceName[] {
+  const names = (read(env, name) ?? '').split(',').map((n) => n.trim().toLowerCase()).filter(Boolean);
+  for (const service of names) {
+    if (!SERVICE_NAMES.includes(service as ServiceName)) {
+      throw new ConfigError(`${name} must be a comma-separated list of ${SERVICE_NAMES.join(', ')}, got "${service}"`);
+    }
+  }
+  return [...new Set(names)] as ServiceName[];
 }
 
 function redisUrl(env: Env): URL | undefined {
@@ -210,4 +231,38 @@ function corsOrigins(env: Env): string[] {
     }
   }
   return origins;
+}
+
+/**
+ * The configuration for the start-up log line, minus secrets: upstream origins only (a path may
+ * carry a provider's token), whether a key is set (never the key), Redis on or off (its URL may
+ * hold a password).
+ */
+export function effectiveConfig(config: Config, persistedOperations?: number) {
+  return {
+    upstreams: {
+      metadata: config.metadataUrl.origin,
+      ordinals: config.ordinalsUrl.origin,
+      runes: config.runesUrl.origin,
+      platform: config.platformUrl.origin,
+    },
+    hiroApiKey: config.hiroApiKey !== undefined,
+    redis: config.redisUrl !== undefined,
+    workers: config.workers,
+    cache: {
+      ttlMs: config.cacheTtlMs,
+      notFoundTtlMs: config.cacheNotFoundTtlMs,
+      staleIfErrorMs: config.staleIfErrorMs,
+      maxBytes: config.cacheMaxBytes,
+    },
+    timeouts: {
+      upstreamMs: config.upstreamTimeoutMs,
+      requestMs: config.requestTimeoutMs,
+      shutdownMs: config.shutdownTimeoutMs,
+    },
+    retries: config.upstreamRetries,
+    persistedOperations: persistedOperations ?? false,
+    graphiql: config.graphiql,
+    readyzRequireUpstream: config.readyzRequireUpstream,
+  };
 }

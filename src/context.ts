@@ -3,6 +3,7 @@ import type { YogaInitialContext } from 'graphql-yoga';
 import { clientIdOf } from './client-identity.js';
 import { createLoaders, type LoaderLimits, type Loaders } from './loaders.js';
 import { requestIdOf } from './request-id.js';
+import type { RequestStats } from './request-stats.js';
 import { ResponseBudget, type CallOptions } from './upstream/http.js';
 import type { Upstreams } from './upstream/index.js';
 
@@ -28,12 +29,14 @@ export interface ContextOptions extends LoaderLimits {
 }
 
 export function createContext(upstreams: Upstreams, { maxResponseBytes, trustProxy, ...limits }: ContextOptions) {
-  // On node:http, yoga's server context carries the node request (`req`); under yoga.fetch it does not.
-  return ({ request, req }: YogaInitialContext & { req?: IncomingMessage }): GraphQLContext => {
+  // On node:http, yoga's server context carries the node request (`req`) and the listener's
+  // `stats`; under yoga.fetch it has neither.
+  return ({ request, req, stats }: YogaInitialContext & { req?: IncomingMessage; stats?: RequestStats }): GraphQLContext => {
     const stale: GraphQLContext['stale'] = { ageSeconds: undefined };
     const call: CallOptions = {
       signal: request.signal,
       requestId: requestIdOf(request),
+      stats,
       onStale: (ageSeconds) => {
         stale.ageSeconds = Math.max(stale.ageSeconds ?? 0, ageSeconds);
       },

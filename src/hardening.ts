@@ -7,10 +7,12 @@ import {
   GraphQLError,
   Kind,
   parse,
+  validate,
   type ASTNode,
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLSchema,
   type SelectionSetNode,
   type ValidationContext,
 } from 'graphql';
@@ -248,8 +250,12 @@ function secretsOf(request: Request, given: { query?: string; variables?: Record
   return [...secrets].sort((a, b) => b.length - a.length);
 }
 
-/** Reads PERSISTED_OPERATIONS: `{ "<id>": "<document>" }`; a bad file stops start-up. */
-export function loadPersistedOperations(path: string): Map<string, string> {
+/**
+ * Reads PERSISTED_OPERATIONS: `{ "<id>": "<document>" }`. A bad file, or a document that does not
+ * parse or validate against the schema, stops start-up naming its id: a client would otherwise
+ * learn of it only when it sends that id.
+ */
+export function loadPersistedOperations(path: string, schema: GraphQLSchema): Map<string, string> {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
@@ -262,11 +268,14 @@ export function loadPersistedOperations(path: string): Map<string, string> {
   const operations = new Map<string, string>();
   for (const [id, document] of Object.entries(parsed)) {
     if (typeof document !== 'string') throw new ConfigError(`PERSISTED_OPERATIONS: "${id}" is not a document string`);
+    let parsed: DocumentNode;
     try {
-      parse(document);
+      parsed = parse(document);
     } catch (error) {
       throw new ConfigError(`PERSISTED_OPERATIONS: "${id}" does not parse (${(error as Error).message})`);
     }
+    const [invalid] = validate(schema, parsed);
+    if (invalid) throw new ConfigError(`PERSISTED_OPERATIONS: "${id}" does not validate against the schema (${invalid.message})`);
     operations.set(id, document);
   }
   return operations;

@@ -7,18 +7,21 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { sendNodeResponse } from '@whatwg-node/server';
 import type { Logger } from 'pino';
+import type { Drain } from './drain.js';
 import { errorFields, redactPath } from './logger.js';
+import { RequestStats } from './request-stats.js';
 import { requestIdFrom } from './request-id.js';
 import type { RestHandler } from './rest/handler.js';
 import { fastifyError } from './rest/responses.js';
 import type { SatgateServer } from './server.js';
 
-export function createRequestListener(yoga: SatgateServer, rest: RestHandler, logger: Logger): RequestListener {
+export function createRequestListener(yoga: SatgateServer, rest: RestHandler, logger: Logger, drain?: Drain): RequestListener {
   const unexpected = (error: unknown, requestId: string) =>
     logger.error({ requestId, error: errorFields(error) }, 'unexpected error');
   return (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdFrom(req.headers['x-request-id']);
     res.setHeader('x-request-id', requestId);
+    const stats = new RequestStats();
     if (logger.isLevelEnabled('info')) {
       const started = performance.now();
       const received = req.url ?? '/';
@@ -31,6 +34,9 @@ export function createRequestListener(yoga: SatgateServer, rest: RestHandler, lo
             path: redactPath(received.split('?', 1)[0] ?? '/'),
             status: res.statusCode,
             ms: Math.round((performance.now() - started) * 10) / 10,
+            operationName: stats.operationName,
+            upstreamCalls: stats.upstreamCalls,
+            cache: stats.cache,
           },
           'request',
         );
@@ -42,8 +48,10 @@ export function createRequestListener(yoga: SatgateServer, rest: RestHandler, lo
       return;
     }
     req.url = target;
-    if (rest.handles(req.method, req.url)) {
-      rest.serve(req, res, requestId).catch((error: unknown) => {
+    const isRest = rest.handles(req.method, req.url);
+    if (drain && !drain.admit(req.url, res)) return refuseWhileDraining(res, isRest);
+    if (isRest) {
+      rest.serve(req, res, requestId, stats).catch((error: unknown) => {
         unexpected(error, requestId);
         if (res.headersSent) return res.destroy();
         const { status, headers, body } = fastifyError(500, `Unexpected error (request ${requestId})`);
@@ -53,7 +61,7 @@ export function createRequestListener(yoga: SatgateServer, rest: RestHandler, lo
     }
     // yoga's own listener would answer a throwing plugin hook with the error's stack as the body.
     Promise.resolve()
-      .then(() => yoga.handleNodeRequestAndResponse(req, res, { req, res, requestId } as object))
+      .then(() => yoga.handleNodeRequestAndResponse(req, res, { req, res, requestId, stats } as object))
       .catch((error: unknown) => {
         unexpected(error, requestId);
         return yoga.fetchAPI.Response.json(
@@ -80,4 +88,13 @@ function originForm(target: string): string | undefined {
   if (!authority) return undefined;
   const rest = target.slice(authority[0].length);
   return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+/** A new request during shutdown: 503, and the connection closed so the client goes elsewhere. */
+function refuseWhileDraining(res: ServerResponse, isRest: boolean): void {
+  const message = 'The gateway is shutting down';
+  const body = isRest
+    ? (fastifyError(503, message).body as string)
+    : JSON.stringify({ errors: [{ message, extensions: { code: 'SHUTTING_DOWN' } }] });
+  res.writeHead(503, { 'content-type': 'application/json; charset=utf-8', connection: 'close' }).end(body);
 }

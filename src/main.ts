@@ -1,13 +1,17 @@
 /** The process: configuration → upstream pools → server → listen; SIGTERM/SIGINT drain and exit. */
 import cluster from 'node:cluster';
 import { createServer as createHttpServer } from 'node:http';
+import { createServer as createNetServer } from 'node:net';
 import type { DestinationStream } from 'pino';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, effectiveConfig, loadConfig, type Config } from './config.js';
+import { createDrain } from './drain.js';
 import { createLogger } from './logger.js';
 import { loadPersistedOperations } from './hardening.js';
 import { createMetrics } from './metrics.js';
+import { serveClusterMetrics } from './cluster-metrics.js';
 import { createRequestListener } from './http-listener.js';
 import { createRestHandler } from './rest/handler.js';
+import { schema } from './schema/index.js';
 import { corsPolicy, createServer } from './server.js';
 import { createUpstreams } from './upstream/index.js';
 
@@ -21,12 +25,12 @@ const SOCKET_TIMEOUT_MARGIN_MS = 5_000;
 
 export async function start(env: Record<string, string | undefined> = process.env, options: StartOptions = {}) {
   const config = loadConfig(env);
-  const persistedOperations = config.persistedOperations ? loadPersistedOperations(config.persistedOperations) : undefined;
-  const logger = createLogger(config.logLevel, options.logDestination);
-  const metrics = createMetrics();
+  const persistedOperations = config.persistedOperations ? loadPersistedOperations(config.persistedOperations, schema) : undefined;
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat }, options.logDestination);
+  const metrics = createMetrics({ clustered: cluster.isWorker });
   const upstreams = createUpstreams(config, logger, metrics.upstream);
-  let draining = false;
-  const yoga = createServer({ config, upstreams, metrics, logger, isDraining: () => draining, persistedOperations });
+  const drain = createDrain();
+  const yoga = createServer({ config, upstreams, metrics, logger, isDraining: () => drain.draining, persistedOperations });
   const rest = createRestHandler({ upstreams, logger, metrics, cors: corsPolicy(config), requestTimeoutMs: config.requestTimeoutMs, trustProxy: config.trustProxy });
   const http = createHttpServer(
     {
@@ -37,37 +41,49 @@ export async function start(env: Record<string, string | undefined> = process.en
       headersTimeout: config.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.requestTimeoutMs / 10)),
     },
-    createRequestListener(yoga, rest, logger),
+    createRequestListener(yoga, rest, logger, drain),
   );
   // Answering is bounded by REQUEST_TIMEOUT_MS too (504 on GraphQL and REST). The idle-socket
   // timeout stays above it, or it could close the connection before the 504 is written.
   http.timeout = config.requestTimeoutMs + SOCKET_TIMEOUT_MARGIN_MS;
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(config.port, config.host, resolve);
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      http.once('error', reject);
+      http.listen(config.port, config.host, resolve);
+    });
+  } catch (error) {
+    await upstreams.close();
+    throw new ListenError(config, error);
+  }
   const address = http.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${shownHost}:${port}`;
-  logger.info({ url }, 'satgate listening');
+  logger.info({ url, config: effectiveConfig(config, persistedOperations?.size) }, 'satgate listening');
 
   let stopping: Promise<void> | undefined;
   /**
-   * Graceful shutdown: stop accepting, let accepted requests finish (closing keep-alive connections
-   * as they go idle), force-close what is left after SHUTDOWN_TIMEOUT_MS, then close the pools.
+   * Graceful shutdown: /readyz turns 503 and new requests other than the operator endpoints are
+   * refused (503, Connection: close) while the listener stays open; once the requests in flight
+   * have finished (or SHUTDOWN_TIMEOUT_MS has passed, and their connections are cut) it closes,
+   * then the pools and Redis.
    */
   const stop = () =>
     (stopping ??= (async () => {
-      draining = true;
       logger.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down: draining in-flight requests');
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          logger.warn('shutdown timeout: closing the remaining connections');
+          http.closeAllConnections();
+          resolve();
+        }, config.shutdownTimeoutMs);
+      });
+      await Promise.race([drain.begin(), timedOut]);
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-      const idle = setInterval(() => http.closeIdleConnections(), 50);
+      // Keep-alive connections close as soon as they are idle (a health check may still be on one).
       http.closeIdleConnections();
-      const timer = setTimeout(() => {
-        logger.warn('shutdown timeout: closing the remaining connections');
-        http.closeAllConnections();
-      }, config.shutdownTimeoutMs);
+      const idle = setInterval(() => http.closeIdleConnections(), 50);
       await closed;
       clearInterval(idle);
       clearTimeout(timer);
@@ -77,46 +93,101 @@ export async function start(env: Record<string, string | undefined> = process.en
   return { url, port, http, logger, config, metrics, upstreams, stop };
 }
 
-/**
- * With WORKERS > 1 the primary only supervises: node:cluster workers share the port, each with its
- * own pools (and its own in-process cache, or the shared Redis one). A worker that dies is replaced.
- */
-function supervise(workers: number): void {
-  let stopping = false;
-  for (let i = 0; i < workers; i++) cluster.fork();
-  cluster.on('exit', (worker, code) => {
-    if (!stopping && code !== 0) {
-      console.error(`satgate: worker ${worker.process.pid} exited with ${code}; starting another`);
-      cluster.fork();
-    }
-    if (stopping && Object.keys(cluster.workers ?? {}).length === 0) process.exit(0);
-  });
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      stopping = true;
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    });
+/** The port is taken, forbidden, or the address is not this machine's: one line says which. */
+export class ListenError extends Error {
+  override name = 'ListenError';
+  constructor(config: Config, cause: unknown) {
+    const code = (cause as NodeJS.ErrnoException).code ?? 'unknown';
+    const where = `${config.host}:${config.port}`;
+    const why =
+      code === 'EADDRINUSE'
+        ? 'the port is already in use; stop the other process or choose another PORT'
+        : code === 'EACCES'
+          ? `this user may not listen there${config.port < 1024 ? ' (ports below 1024 need privileges); choose a PORT from 1024' : ''}`
+          : code === 'EADDRNOTAVAIL'
+            ? 'the address is not one of this machine\'s; check HOST'
+            : (cause as Error).message;
+    super(`cannot listen on ${where}: ${why} (${code})`);
   }
 }
 
+/**
+ * With WORKERS > 1 the primary only supervises: node:cluster workers share the port, each with its
+ * own pools (and its own in-process cache, or the shared Redis one). A worker that dies after it
+ * began serving is replaced; one that dies during start-up stops the whole group (exit 1), since
+ * its replacement would fail the same way. The primary also answers the workers' /metrics scrapes.
+ */
+function supervise(config: Config): void {
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
+  serveClusterMetrics();
+  const serving = new Set<number>();
+  let stopping = false;
+  let status = 0;
+  const stopAll = () => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+  };
+  cluster.on('listening', (worker) => serving.add(worker.id));
+  cluster.on('exit', (worker, code, signal) => {
+    const wasServing = serving.delete(worker.id);
+    if (!stopping && wasServing) {
+      logger.error({ worker: worker.process.pid, code, signal }, 'worker exited; starting another');
+      cluster.fork();
+    } else if (!stopping) {
+      logger.fatal({ worker: worker.process.pid, code, signal }, 'worker exited during start-up; stopping');
+      status = 1;
+      stopAll();
+    }
+    if (stopping && Object.keys(cluster.workers ?? {}).length === 0) process.exit(status);
+  });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, stopAll);
+  for (let i = 0; i < config.workers; i++) cluster.fork();
+}
+
+/**
+ * What would stop every worker, checked once in the primary so the group fails with one line:
+ * the persisted operations, and the port (listened on and released).
+ */
+async function preflight(config: Config): Promise<void> {
+  if (config.persistedOperations) loadPersistedOperations(config.persistedOperations, schema);
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', reject);
+    probe.listen(config.port, config.host, resolve);
+  }).catch((error: unknown) => {
+    throw new ListenError(config, error);
+  });
+  await new Promise((resolve) => probe.close(resolve));
+}
+
+/** A configuration or listen failure: one line on stderr, exit 1. Anything else is a bug: thrown. */
+export function exitOnStartupFailure(error: unknown): never {
+  if (error instanceof ConfigError) console.error(`satgate: configuration error: ${error.message}`);
+  else if (error instanceof ListenError) console.error(`satgate: ${error.message}`);
+  else throw error;
+  process.exit(1);
+}
+
 async function runProcess(): Promise<void> {
+  let server: Awaited<ReturnType<typeof start>>;
   try {
     const config = loadConfig(process.env);
-    if (config.workers > 1 && cluster.isPrimary) return supervise(config.workers);
-    const server = await start();
-    // A bug in one request must cost that request, never the process that serves all the others.
-    process.on('unhandledRejection', (reason) => {
-      server.logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unhandled rejection');
-    });
-    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      process.once(signal, () => void server.stop().then(() => process.exit(0)));
+    if (config.workers > 1 && cluster.isPrimary) {
+      await preflight(config);
+      return supervise(config);
     }
+    server = await start();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(`satgate: configuration error: ${error.message}`);
-      process.exit(1);
-    }
-    throw error;
+    exitOnStartupFailure(error);
+  }
+  // A bug in one request must cost that request, never the process that serves all the others.
+  process.on('unhandledRejection', (reason) => {
+    server.logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unhandled rejection');
+  });
+  // Repeated signals (a terminal's Ctrl-C reaches npm and the gateway, and npm forwards it) join
+  // the one shutdown; SHUTDOWN_TIMEOUT_MS bounds it.
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => void server.stop().then(() => process.exit(0)));
   }
 }
 

@@ -3,6 +3,7 @@
  * bounded set that never holds a raw path, a ticker or a key.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { clusterScrape } from './cluster-metrics.js';
 import type { ServiceName } from './errors.js';
 
 export type CacheEvent = 'hit' | 'miss' | 'revalidated' | 'stale' | 'coalesced';
@@ -37,7 +38,8 @@ export const noUpstreamEvents: UpstreamEvents = {
 
 const BREAKER_VALUE = { closed: 0, 'half-open': 1, open: 2 } as const;
 
-export function createMetrics() {
+/** `clustered`: this process is one of several node:cluster workers; /metrics answers for them all. */
+export function createMetrics({ clustered = false }: { clustered?: boolean } = {}) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'satgate_' });
   const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -86,6 +88,8 @@ export function createMetrics() {
     help: 'Circuit breaker state by service: 0 closed, 1 half-open, 2 open (not for the platform: its breakers are per tenant)',
     labelNames: ['service'],
     registers: [registry],
+    // Across workers: the worst state.
+    aggregator: 'max',
   });
   const tenantReaders = new Map<ServiceName, () => TenantCounts>();
   new Gauge({
@@ -113,6 +117,7 @@ export function createMetrics() {
     help: 'The lowest remaining request count the upstream reported in its rate-limit headers',
     labelNames: ['service'],
     registers: [registry],
+    aggregator: 'min',
   });
   for (const service of ['metadata', 'ordinals', 'runes']) breakerState.set({ service }, 0);
 
@@ -127,6 +132,8 @@ export function createMetrics() {
 
   return {
     registry,
+    /** The Prometheus text of this process, or of the whole worker group. */
+    scrape: clustered ? clusterScrape(registry) : () => registry.metrics(),
     upstream,
     graphqlOperation(operation: string, seconds: number) {
       graphqlOperations.inc({ operation });

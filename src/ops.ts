@@ -5,6 +5,7 @@
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GraphQLContext } from './context.js';
+import type { ServiceName } from './errors.js';
 import type { Metrics } from './metrics.js';
 import type { Upstreams } from './upstream/index.js';
 
@@ -13,15 +14,18 @@ export interface OpsDeps {
   metrics: Metrics;
   /** True once shutdown began: /readyz turns 503 so load balancers stop sending. */
   isDraining: () => boolean;
+  /** READYZ_REQUIRE_UPSTREAM: /readyz is 503 while one of these services' breakers is not closed. */
+  requiredUpstreams?: readonly ServiceName[];
 }
 
-export function useOperations({ upstreams, metrics, isDraining }: OpsDeps): Plugin {
+export function useOperations({ upstreams, metrics, isDraining, requiredUpstreams = [] }: OpsDeps): Plugin {
   return {
     async onRequest({ request, url, endResponse }) {
       if (request.method !== 'GET') return;
       if (url.pathname === '/metrics') {
-        const text = await metrics.registry.metrics();
-        return endResponse(new Response(text, { headers: { 'content-type': metrics.registry.contentType } }));
+        const scraped = await metrics.scrape().catch((error: Error) => error);
+        if (scraped instanceof Error) return endResponse(new Response(scraped.message, { status: 503 }));
+        return endResponse(new Response(scraped, { headers: { 'content-type': metrics.registry.contentType } }));
       }
       if (url.pathname === '/readyz') {
         const services = Object.fromEntries(
@@ -35,10 +39,15 @@ export function useOperations({ upstreams, metrics, isDraining }: OpsDeps): Plug
             },
           ]),
         );
-        // The gateway can serve (cached, stale or error answers) whatever the upstreams do.
-        const draining = isDraining();
+        // The gateway can serve (cached, stale or error answers) whatever the upstreams do, unless
+        // the operator said it must not without some of them.
+        const unavailable = requiredUpstreams.filter((name) => services[name]?.breaker !== 'closed');
+        const status = isDraining() ? 'draining' : unavailable.length ? 'unready' : 'ready';
         return endResponse(
-          Response.json({ status: draining ? 'draining' : 'ready', services }, { status: draining ? 503 : 200 }),
+          Response.json(
+            { status, ...(unavailable.length ? { unavailable } : {}), services },
+            { status: status === 'ready' ? 200 : 503 },
+          ),
         );
       }
     },
@@ -50,8 +59,9 @@ export function useGraphQLMetrics(metrics: Metrics): Plugin {
   return {
     onExecute({ args }) {
       const started = performance.now();
-      const operation =
-        getOperationAST(args.document, args.operationName)?.operation ?? 'unknown';
+      const ast = getOperationAST(args.document, args.operationName);
+      const operation = ast?.operation ?? 'unknown';
+      if (ast?.name) (args.contextValue as Partial<GraphQLContext>).call?.stats?.noteOperation(ast.name.value);
       return {
         onExecuteDone() {
           metrics.graphqlOperation(operation, (performance.now() - started) / 1000);

@@ -8,7 +8,7 @@ import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operation
 import { useEngine } from '@envelop/core';
 import { execute, GraphQLError, subscribe, type ExecutionResult } from 'graphql';
 import { useRequestDeadline } from '@whatwg-node/server';
-import { createYoga, type Plugin } from 'graphql-yoga';
+import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
@@ -39,9 +39,17 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
     ? usePersistedOperations({
         getPersistedOperation: (id) => persistedOperations.get(id) ?? null,
         allowArbitraryOperations: false,
+        customErrors: {
+          persistedQueryOnly: {
+            message: 'Only persisted operations run here: send extensions.persistedQuery.sha256Hash with a known id, not a query',
+            extensions: { code: 'PERSISTED_QUERY_REQUIRED' },
+          },
+        },
       })
     : // Automatic persisted queries: a client may send a hash instead of the document, so GET URLs stay short and cacheable.
       useAPQ();
+  // GraphiQL sends its own documents: pointless where only persisted ones run, unless asked for.
+  const graphiql = config.graphiql === 'on' || (config.graphiql === 'auto' && !persistedOperations);
   return createYoga({
     schema,
     context: createContext(upstreams, {
@@ -53,7 +61,7 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/healthz',
     landingPage: false,
-    graphiql: { title: 'satgate', defaultQuery: DEFAULT_QUERY, shouldPersistHeaders: false },
+    graphiql: graphiql && { title: 'satgate', defaultQuery: DEFAULT_QUERY, shouldPersistHeaders: false },
     renderGraphiQL,
     maskedErrors: { maskError, isDev: false },
     // useCors below: yoga's would answer an unlisted origin `Access-Control-Allow-Origin: null`.
@@ -92,14 +100,13 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
         maxCost: config.maxQueryCost,
         maxBodyBytes: config.maxBodyBytes,
       }),
-      // Browsers send "simple" GETs and form POSTs without a preflight: those must carry a custom header.
-      useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'] }),
+      useCsrfPreventionWithCode(),
       trusted,
       // Before the scrubbing, which may rebuild errors: this one needs the masked errors themselves.
       useUnexpectedErrorIds(logger),
       useSecretScrubbing(),
-      useOperations({ upstreams, metrics, isDraining }),
-      useGraphiQLAssets(),
+      useOperations({ upstreams, metrics, isDraining, requiredUpstreams: config.readyzRequireUpstream }),
+      ...(graphiql ? [useGraphiQLAssets()] : []),
       useHttpCaching(),
       useGraphQLMetrics(metrics),
       useStaleMarker(),
@@ -133,6 +140,25 @@ export function corsPolicy(config: Config): CorsPolicy {
   if (anyOrigin) return (_origin, preflight) => granted('*', preflight);
   return (origin, preflight) =>
     origin && allowed.has(origin) ? { ...granted(origin, preflight), vary: 'Origin' } : { vary: 'Origin' };
+}
+
+/**
+ * Browsers send "simple" GETs and form POSTs without a preflight: those must carry a custom
+ * header. yoga's plugin refuses them without an error code; this one names it.
+ */
+function useCsrfPreventionWithCode(): Plugin {
+  const csrf = useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'] });
+  return {
+    onRequestParse(payload) {
+      try {
+        return csrf.onRequestParse?.(payload);
+      } catch (error) {
+        throw createGraphQLError((error as Error).message, {
+          extensions: { code: 'CSRF_HEADER_REQUIRED', http: { status: 403 } },
+        });
+      }
+    },
+  };
 }
 
 /** Applies the CORS policy to every yoga answer, and answers preflights (any path) with 204. */

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, effectiveConfig, loadConfig } from '../src/config.js';
 
 test('defaults are the public hosts, and each service can be overridden', () => {
   const config = loadConfig({ ORDINALS_API_URL: 'http://indexer:3000/api/', HIRO_API_KEY: 'k' });
@@ -54,6 +55,12 @@ test.each([
   [{ HIRO_PLATFORM_URL: 'https://u:p@x/' }, 'HIRO_PLATFORM_URL must be a base URL without query, fragment or credentials'],
   [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
   [{ BRC20_LIST_LOOKUPS: 'on' }, 'BRC20_LIST_LOOKUPS must be one of auto, off, got "on"'],
+  [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT must be one of json, pretty, got "xml"'],
+  [{ GRAPHIQL: 'yes' }, 'GRAPHIQL must be one of auto, on, off, got "yes"'],
+  [
+    { READYZ_REQUIRE_UPSTREAM: 'ordinals, brc20' },
+    'READYZ_REQUIRE_UPSTREAM must be a comma-separated list of metadata, ordinals, runes, platform, got "brc20"',
+  ],
 ])('a malformed value stops start-up naming the variable: %j', (env, message) => {
   expect(() => loadConfig(env)).toThrow(new ConfigError(message));
 });
@@ -74,4 +81,64 @@ test('abuse limits: defaults, TRUST_PROXY forms, and malformed values', () => {
   expect(() => loadConfig({ MAX_UPSTREAM_WAIT_MS: '0' })).toThrow(
     new ConfigError('MAX_UPSTREAM_WAIT_MS must be an integer from 1000 to 86400000, got "0"'),
   );
+});
+
+test('operations settings: defaults, and lists read case-insensitively without repeats', () => {
+  const pick = (env: Record<string, string>) => {
+    const config = loadConfig(env);
+    return [config.logFormat, config.graphiql, config.readyzRequireUpstream];
+  };
+  expect(pick({})).toEqual(['json', 'auto', []]);
+  expect(pick({ LOG_FORMAT: 'Pretty', GRAPHIQL: 'OFF', READYZ_REQUIRE_UPSTREAM: 'Ordinals, runes,ordinals' })).toEqual([
+    'pretty',
+    'off',
+    ['ordinals', 'runes'],
+  ]);
+});
+
+test('the start-up summary holds upstream origins and settings, never a key, a password or a path', () => {
+  const config = loadConfig({
+    HIRO_API_KEY: 'hiro-key-123456',
+    ORDINALS_API_URL: 'https://indexer.example/token-abc/api',
+    REDIS_URL: 'redis://:redis-password@cache:6379/0',
+    WORKERS: '2',
+    CACHE_TTL_MS: '5000',
+    READYZ_REQUIRE_UPSTREAM: 'runes',
+  });
+  expect(effectiveConfig(config, 3)).toEqual({
+    upstreams: {
+      metadata: 'https://api.hiro.so',
+      ordinals: 'https://indexer.example',
+      runes: 'https://api.hiro.so',
+      platform: 'https://api.platform.hiro.so',
+    },
+    hiroApiKey: true,
+    redis: true,
+    workers: 2,
+    cache: { ttlMs: 5000, notFoundTtlMs: 1000, staleIfErrorMs: 300000, maxBytes: 67108864 },
+    timeouts: { upstreamMs: 10000, requestMs: 30000, shutdownMs: 10000 },
+    retries: 2,
+    persistedOperations: 3,
+    graphiql: 'auto',
+    readyzRequireUpstream: ['runes'],
+  });
+});
+
+test('.env.example names every variable config.ts reads, with its default, and so does the README', () => {
+  const source = readFileSync(new URL('../src/config.ts', import.meta.url), 'utf8');
+  const read = new Set([...source.matchAll(/\(env, '([A-Z][A-Z0-9_]*)'/g)].map((match) => match[1]!));
+  const example = readFileSync(new URL('../.env.example', import.meta.url), 'utf8');
+  const assignments = Object.fromEntries(
+    example
+      .split('\n')
+      .filter((line) => /^[A-Z][A-Z0-9_]*=/.test(line))
+      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+  );
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('## GraphQL'));
+  expect(read.size).toBeGreaterThan(30);
+  expect([...read].filter((name) => !(name in assignments))).toEqual([]);
+  expect([...read].filter((name) => !table.includes(`\`${name}\``))).toEqual([]);
+  // Its values are the defaults: loading it changes nothing.
+  expect(loadConfig(assignments)).toEqual(loadConfig({}));
 });

@@ -156,11 +156,14 @@ describe('HTTP hygiene', () => {
 });
 
 describe('trusted operations', () => {
-  test('PERSISTED_OPERATIONS: only listed documents run', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'satgate-'));
-    const file = join(dir, 'operations.json');
-    writeFileSync(file, JSON.stringify({ status1: '{ status { status } }' }));
-    const stack = await startStack({ PERSISTED_OPERATIONS: file });
+  const operationsFile = (operations: Record<string, unknown>) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'satgate-')), 'operations.json');
+    writeFileSync(file, JSON.stringify(operations));
+    return file;
+  };
+
+  test('PERSISTED_OPERATIONS: only listed documents run; a plain query is told persisted operations are required', async () => {
+    const stack = await startStack({ PERSISTED_OPERATIONS: operationsFile({ status1: '{ status { status } }' }) });
     try {
       const post = (body: unknown) =>
         fetch(`${stack.gatewayUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
@@ -170,11 +173,26 @@ describe('trusted operations', () => {
         200,
         { data: { status: { status: 'ready' } } },
       ]);
-      const arbitrary = await post({ query: '{ status { status } }' });
-      const unknown = await post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'nope' } } });
-      expect([arbitrary, unknown].map(([status, body]) => [status, (body as { errors: Array<{ message: string }> }).errors[0]!.message])).toEqual([
-        [200, 'PersistedQueryOnly'],
-        [200, 'PersistedQueryNotFound'],
+      expect(
+        await Promise.all([
+          post({ query: '{ status { status } }' }),
+          post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'nope' } } }),
+          post({ variables: {} }),
+        ]),
+      ).toEqual([
+        [
+          200,
+          {
+            errors: [
+              {
+                message: 'Only persisted operations run here: send extensions.persistedQuery.sha256Hash with a known id, not a query',
+                extensions: { code: 'PERSISTED_QUERY_REQUIRED' },
+              },
+            ],
+          },
+        ],
+        [200, { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST' } }] }],
+        [200, { errors: [{ message: 'PersistedQueryKeyNotFound', extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED' } }] }],
       ]);
       expect(stack.upstreamCalls()).toEqual(['GET /metadata/v1']);
     } finally {
@@ -182,11 +200,44 @@ describe('trusted operations', () => {
     }
   });
 
-  test('a malformed PERSISTED_OPERATIONS file stops start-up naming the variable', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'satgate-'));
-    const file = join(dir, 'bad.json');
-    writeFileSync(file, '{"x": "{ status { "}');
-    await expect(startStack({ PERSISTED_OPERATIONS: file })).rejects.toThrow(/^PERSISTED_OPERATIONS: "x" does not parse/);
+  test('GraphiQL is off in persisted-only mode unless GRAPHIQL=on; GRAPHIQL=off turns it off everywhere', async () => {
+    const page = (stack: Stack) => fetch(`${stack.gatewayUrl}/graphql`, { headers: { accept: 'text/html' } });
+    const asset = (stack: Stack) => fetch(`${stack.gatewayUrl}/graphiql/init.js`);
+    const file = operationsFile({ status1: '{ status { status } }' });
+    const seen: Array<[string, number, string | null, number]> = [];
+    for (const [label, env] of [
+      ['default', {}],
+      ['persisted', { PERSISTED_OPERATIONS: file }],
+      ['persisted + GRAPHIQL=on', { PERSISTED_OPERATIONS: file, GRAPHIQL: 'on' }],
+      ['GRAPHIQL=off', { GRAPHIQL: 'off' }],
+    ] as const) {
+      const stack = await startStack(env);
+      try {
+        const html = await page(stack);
+        await html.arrayBuffer();
+        const script = await asset(stack);
+        await script.arrayBuffer();
+        seen.push([label, html.status, html.headers.get('content-type'), script.status]);
+      } finally {
+        await stack.close();
+      }
+    }
+    const served = (label: string) => [label, 200, 'text/html', 200];
+    // Without GraphiQL, a browser asking for HTML is told the endpoint only speaks GraphQL.
+    const notServed = (label: string) => [label, 406, expect.not.stringContaining('text/html'), 404];
+    expect(seen).toEqual([served('default'), notServed('persisted'), served('persisted + GRAPHIQL=on'), notServed('GRAPHIQL=off')]);
+  });
+
+  test.each([
+    ['a document that does not parse', { x: '{ status { ' }, /^PERSISTED_OPERATIONS: "x" does not parse/],
+    [
+      'a document that does not validate against the schema',
+      { good: '{ status { status } }', stale: '{ status { uptime } }' },
+      /^PERSISTED_OPERATIONS: "stale" does not validate against the schema \(Cannot query field "uptime" on type "Status"\.\)$/,
+    ],
+    ['a value that is not a document', { n: 42 }, /^PERSISTED_OPERATIONS: "n" is not a document string$/],
+  ])('%s stops start-up naming its id', async (_label, operations, message) => {
+    await expect(startStack({ PERSISTED_OPERATIONS: operationsFile(operations) })).rejects.toThrow(message);
   });
 
   test('automatic persisted queries: a hash registered once then runs by GET, cacheable', async () => {

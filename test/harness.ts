@@ -6,6 +6,7 @@
 import { createServer } from 'node:net';
 import { Writable } from 'node:stream';
 import { start } from '../src/main.js';
+import { recordErrorCodes } from './error-codes.js';
 import { startSampleUpstream, type SampleOptions, type SampleUpstream } from '../src/sample/server.js';
 
 export const HIRO_KEY = 'hiro-secret-key-7f3a9c';
@@ -65,6 +66,7 @@ export async function startStack(
     },
     { logDestination },
   );
+  recordErrorCodes(gateway.http);
   const gatewayUrl = `http://127.0.0.1:${gateway.port}`;
   return {
     sample,

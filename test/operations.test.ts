@@ -85,26 +85,139 @@ describe('metrics, readiness and request ids', () => {
   });
 });
 
+describe('access log lines', () => {
+  test('name the operation, count the upstream calls the request caused, and give its worst cache outcome', async () => {
+    // Answers revalidate every time (TTL 0), a 404 stays fresh, and a failing upstream's answer may be served stale.
+    const stack = await startStack({ CACHE_TTL_MS: '0', CACHE_NOT_FOUND_TTL_MS: '600000', STALE_IF_ERROR_MS: '600000' });
+    try {
+      // `holders` comes from each token's own route: one lookup per ticker.
+      const pair = 'query Pair { a: brc20Token(ticker: "ordi") { supply { holders } } b: brc20Token(ticker: "no-such-token") { supply { holders } } }';
+      const withId = (id: string) => ({ 'x-request-id': id });
+      await stack.graphql(pair, undefined, withId('first'));
+      await stack.graphql(pair, undefined, withId('again'));
+      stack.sample.inject({ path: '/ordinals/v1/brc-20/tokens/ordi', times: 1, status: 500 });
+      await rest(`${stack.gatewayUrl}/ordinals/v1/brc-20/tokens/ordi`, { headers: withId('stale') });
+      await stack.graphql(`{ bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}") }`, undefined, withId('uncached'));
+      await rest(`${stack.gatewayUrl}/healthz`, { headers: withId('health') });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const lines = stack.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.msg === 'request');
+      const line = (requestId: string) => {
+        const { time, pid, ms, ...rest } = lines.find((l) => l.requestId === requestId) ?? {};
+        return [typeof time, typeof pid, typeof ms, rest];
+      };
+      const common = (requestId: string, method: string, path: string) => ({ level: 'info', app: 'satgate', msg: 'request', requestId, method, path, status: 200 });
+      expect(['first', 'again', 'stale', 'uncached', 'health'].map(line)).toEqual([
+        // ordi fetched, the unknown token fetched (404)
+        ['string', 'number', 'number', { ...common('first', 'POST', '/graphql'), operationName: 'Pair', upstreamCalls: 2, cache: 'miss' }],
+        // ordi confirmed by a 304, the 404 still fresh: no call for it
+        ['string', 'number', 'number', { ...common('again', 'POST', '/graphql'), operationName: 'Pair', upstreamCalls: 1, cache: 'revalidated' }],
+        // the upstream answered 500: the stored answer was served
+        ['string', 'number', 'number', { ...common('stale', 'GET', '/ordinals/v1/brc-20/tokens/ordi'), upstreamCalls: 1, cache: 'stale' }],
+        // platform answers are never cached: no cache outcome
+        ['string', 'number', 'number', { ...common('uncached', 'POST', '/graphql'), upstreamCalls: 1 }],
+        ['string', 'number', 'number', { ...common('health', 'GET', '/healthz'), upstreamCalls: 0 }],
+      ]);
+      // JSON lines carry level names and ISO times, for machines.
+      expect(lines[0]!.time).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  test('LOG_FORMAT=pretty writes one human line per request', async () => {
+    const stack = await startStack({ LOG_FORMAT: 'pretty' });
+    try {
+      await stack.graphql('query Status { status { status } }', undefined, { 'x-request-id': 'pretty-1' });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      // ANSI colours only on a terminal; the line: time, level, pid, message, then the fields.
+      const line = stack.logs.map((l) => l.replace(/\u001b\[[0-9;]*m/g, '')).find((l) => l.includes('pretty-1'));
+      expect(line).toMatch(
+        /^\[\d\d:\d\d:\d\d\.\d{3}\] INFO \(\d+\): request \{"requestId":"pretty-1","method":"POST","path":"\/graphql","status":200,"ms":[\d.]+,"operationName":"Status","upstreamCalls":1,"cache":"miss"\}$/,
+      );
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
 describe('graceful shutdown', () => {
-  test('accepted requests finish, new connections are refused, then the process can exit', async () => {
+  test('requests in flight finish; meanwhile /readyz is 503, health checks are served and new requests get 503 + Connection: close; then the port closes', async () => {
     const stack = await startStack({ SHUTDOWN_TIMEOUT_MS: '5000' });
-    stack.sample.inject({ path: '/runes/v1/etchings', delayMs: 400 });
+    stack.sample.inject({ path: '/runes/v1/etchings', delayMs: 600 });
     const inFlight = stack.graphql('{ etchings(limit: 1) { total } }');
     const inFlightRest = rest(`${stack.gatewayUrl}/runes/etchings?limit=1`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, 150));
     const stopped = stack.close();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const refused = await new Promise<string>((resolve) => {
+    // A fresh connection for each, as a load balancer's checks and new clients would open.
+    const ask = (path: string, init: { method?: string; body?: string } = {}) =>
+      new Promise<{ status: number; connection: string | undefined; body: unknown }>((resolve, reject) => {
+        const req = httpRequest(`${stack.gatewayUrl}${path}`, { agent: false, method: init.method ?? 'GET', headers: { 'content-type': 'application/json' } }, (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: text ? (JSON.parse(text) as unknown) : text }));
+        });
+        req.on('error', reject);
+        req.end(init.body);
+      });
+    const during = await Promise.all([
+      ask('/readyz'),
+      ask('/healthz'),
+      ask('/graphql', { method: 'POST', body: JSON.stringify({ query: '{ status { status } }' }) }),
+      ask('/runes/v1/etchings?limit=1'),
+    ]);
+    const [graphql, restAnswer] = await Promise.all([inFlight, inFlightRest]);
+    await stopped;
+    const after = await new Promise<string>((resolve) => {
       const req = httpRequest(`${stack.gatewayUrl}/healthz`, { agent: false }, (res) => resolve(`answered ${res.statusCode}`));
       req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
       req.end();
     });
-    const [graphql, restAnswer] = await Promise.all([inFlight, inFlightRest]);
-    await stopped;
-    expect(refused).toBe('ECONNREFUSED');
+    expect(during).toEqual([
+      { status: 503, connection: 'close', body: { status: 'draining', services: expect.any(Object) } },
+      { status: 200, connection: 'close', body: '' },
+      {
+        status: 503,
+        connection: 'close',
+        body: { errors: [{ message: 'The gateway is shutting down', extensions: { code: 'SHUTTING_DOWN' } }] },
+      },
+      {
+        status: 503,
+        connection: 'close',
+        body: { statusCode: 503, error: 'Service Unavailable', message: 'The gateway is shutting down' },
+      },
+    ]);
     expect(graphql).toEqual({ status: 200, body: { data: { etchings: { total: expect.any(Number) } } } });
     expect(restAnswer.status).toBe(200);
+    expect(after).toBe('ECONNREFUSED');
     expect(stack.logs.filter((line) => /shutting down|stopped/.test(line))).toHaveLength(2);
+  });
+});
+
+describe('READYZ_REQUIRE_UPSTREAM', () => {
+  test("/readyz is 503 while a named service's breaker is open; other services do not count", async () => {
+    const stack = await startStack({ READYZ_REQUIRE_UPSTREAM: 'ordinals', BREAKER_THRESHOLD: '1', BREAKER_COOLDOWN_MS: '60000' });
+    try {
+      const ready = async () => {
+        const answer = await rest(`${stack.gatewayUrl}/readyz`);
+        const { services, ...others } = answer.body as { services: Record<string, { breaker: string }> };
+        return [answer.status, others, Object.fromEntries(Object.entries(services).map(([name, s]) => [name, s.breaker]))];
+      };
+      const closed = { metadata: 'closed', ordinals: 'closed', runes: 'closed', platform: 'closed' };
+      expect(await ready()).toEqual([200, { status: 'ready' }, closed]);
+      stack.sample.inject({ path: '/metadata/v1', status: 503 });
+      await stack.graphql('{ status { status } }');
+      expect(await ready()).toEqual([200, { status: 'ready' }, { ...closed, metadata: 'open' }]);
+      stack.sample.inject({ path: '/ordinals/*', status: 503 });
+      await stack.graphql('{ brc20Token(ticker: "ordi") { token { ticker } } }');
+      expect(await ready()).toEqual([
+        503,
+        { status: 'unready', unavailable: ['ordinals'] },
+        { ...closed, metadata: 'open', ordinals: 'open' },
+      ]);
+    } finally {
+      await stack.close();
+    }
   });
 });
 

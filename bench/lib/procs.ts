@@ -191,6 +191,8 @@ export interface ServerProcess {
   child: ChildProcess;
   /** The last lines it wrote (stdout and stderr), for diagnostics. */
   tail(): string[];
+  /** What it wrote to stderr (the first 64 KiB): a gateway writes nothing there, not even a warning. */
+  stderr(): string;
 }
 
 export async function startPassthrough(sampleUrl: string): Promise<ServerProcess> {
@@ -200,14 +202,14 @@ export async function startPassthrough(sampleUrl: string): Promise<ServerProcess
     (m) => ((m as ProxyMessage).type === 'ready' ? (m as ProxyMessage) : undefined),
     'pass-through proxy',
   );
-  return { url, pid: child.pid ?? 0, child, tail: () => [] };
+  return { url, pid: child.pid ?? 0, child, tail: () => [], stderr: () => '' };
 }
 
 /** Variables of the gateway's that the runner's own environment must not leak into a bench run. */
 const GATEWAY_VARIABLES = [
   'PORT', 'HOST', 'HIRO_API_URL', 'METADATA_API_URL', 'ORDINALS_API_URL', 'RUNES_API_URL', 'HIRO_PLATFORM_URL',
   'HIRO_API_KEY', 'UPSTREAM_TIMEOUT_MS', 'LOG_LEVEL', 'CACHE_TTL_MS', 'CACHE_NOT_FOUND_TTL_MS', 'CACHE_MAX_BYTES',
-  'REDIS_URL', 'WORKERS', 'STALE_IF_ERROR_MS', 'NODE_OPTIONS',
+  'REDIS_URL', 'WORKERS', 'STALE_IF_ERROR_MS', 'NODE_OPTIONS', 'LOG_FORMAT', 'READYZ_REQUIRE_UPSTREAM',
 ];
 
 /** The compiled gateway (`node dist/src/main.js`), one process (WORKERS=1), in-process cache. */
@@ -237,8 +239,12 @@ export async function startGateway(sampleUrl: string, env: Record<string, string
     lines.push(...String(chunk).split('\n').filter(Boolean));
     if (lines.length > 40) lines.splice(0, lines.length - 40);
   };
+  let stderr = '';
   child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  child.stderr?.on('data', (chunk: Buffer) => {
+    if (stderr.length < 65_536) stderr += String(chunk);
+    keep(chunk);
+  });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 20_000;
   for (;;) {
@@ -255,5 +261,15 @@ export async function startGateway(sampleUrl: string, env: Record<string, string
     if (Date.now() > deadline) throw new Error(`gateway: /healthz not ready within 20 s:\n${lines.join('\n')}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { url, pid: child.pid ?? 0, child, tail: () => [...lines] };
+  return { url, pid: child.pid ?? 0, child, tail: () => [...lines], stderr: () => stderr };
+}
+
+/** The bench's check that the gateways wrote nothing to stderr (a warning there is a defect). */
+export function stderrCheck(gateways: ServerProcess[]): { target: string; measured: string; pass: boolean } {
+  const written = gateways.map((g) => g.stderr()).filter(Boolean);
+  return {
+    target: 'gateways wrote nothing to stderr',
+    measured: written.length ? JSON.stringify(written[0]!.split('\n')[0]) : 'nothing',
+    pass: written.length === 0,
+  };
 }

@@ -10,8 +10,9 @@ import { UnsafePathError, UpstreamError } from '../errors.js';
 import { etagMatches } from '../http-caching.js';
 import { errorFields, redactPath } from '../logger.js';
 import type { Metrics } from '../metrics.js';
+import type { RequestStats } from '../request-stats.js';
 import type { CorsPolicy } from '../server.js';
-import type { UpstreamResponse } from '../upstream/http.js';
+import type { CallOptions, UpstreamResponse } from '../upstream/http.js';
 import type { Upstreams } from '../upstream/index.js';
 import { fastifyError, jsonAnswer, type RestAnswer } from './responses.js';
 import { UPSTREAM_PREFIXES, routes, type RestRoute } from './routes.js';
@@ -135,16 +136,17 @@ export interface RestDeps {
   trustProxy: number;
 }
 
+/** What a REST request passes to its upstream calls: its abort signal, request id, client and stats. */
+type RouteCall = CallOptions & { signal: AbortSignal; requestId: string };
+
 export function createRestHandler({ upstreams, logger, metrics, cors, requestTimeoutMs, trustProxy }: RestDeps) {
-  /** What the upstream would answer for this raw request target; `client` is charged for its upstream calls. */
+  /** What the upstream would answer for this raw request target; `call` goes with its upstream calls. */
   async function answer(
     method: string,
     target: string,
     headers: IncomingMessage['headers'],
-    requestId: string,
-    signal: AbortSignal,
+    call: RouteCall,
     deadline: Promise<RestAnswer>,
-    client: string | undefined,
   ): Promise<RestAnswer> {
     const queryStart = target.indexOf('?');
     const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
@@ -160,7 +162,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
     if (!found) return jsonAnswer(404, { message: `Route ${method}:${redactPath(target)} not found`, error: 'Not Found', statusCode: 404 });
     const started = performance.now();
     const result = await Promise.race([
-      answerRoute(found.route, found.params, found.rest, rawQuery, headers, requestId, signal, client),
+      answerRoute(found.route, found.params, found.rest, rawQuery, headers, call),
       deadline,
     ]);
     metrics.restRequest(found.template, result.status, (performance.now() - started) / 1000);
@@ -173,9 +175,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
     rest: string,
     rawQuery: string,
     headers: IncomingMessage['headers'],
-    requestId: string,
-    signal: AbortSignal,
-    client: string | undefined,
+    call: RouteCall,
   ): Promise<RestAnswer> {
     let query: unknown = {};
     if (route.query) {
@@ -187,7 +187,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
     if (local) return local;
     try {
       const [service, upstreamRequest] = route.upstream(upstreams, { params, query, rest });
-      const response = await service.request({ ...upstreamRequest, signal, requestId, client });
+      const response = await service.request({ ...upstreamRequest, ...call });
       const ifNoneMatch = headers['if-none-match'];
       if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : null, response.headers.etag)) {
         // As the upstream's cache hook answers: 304, empty body, only Cache-Control.
@@ -197,9 +197,9 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
     } catch (error) {
       if (error instanceof UnsafePathError) return fastifyError(400, error.message);
       if (error instanceof UpstreamError) return upstreamFailure(error);
-      if (signal.aborted) return { status: 499, headers: {} };
-      logger.error({ requestId, error: errorFields(error) }, 'unexpected error');
-      return fastifyError(500, `Unexpected error (request ${requestId})`);
+      if (call.signal.aborted) return { status: 499, headers: {} };
+      logger.error({ requestId: call.requestId, error: errorFields(error) }, 'unexpected error');
+      return fastifyError(500, `Unexpected error (request ${call.requestId})`);
     }
   }
 
@@ -210,7 +210,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
       return UPSTREAM_PREFIXES.some((prefix) => target.startsWith(prefix));
     },
 
-    async serve(req: IncomingMessage, res: ServerResponse, requestId: string): Promise<void> {
+    async serve(req: IncomingMessage, res: ServerResponse, requestId: string, stats?: RequestStats): Promise<void> {
       const controller = new AbortController();
       res.once('close', () => {
         if (!res.writableFinished) controller.abort();
@@ -227,10 +227,8 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
       });
       // The request target as sent: a URL parser would resolve `..` and `%2e%2e`, letting
       // `/v1/ext/k/bitcoin-node/%2e%2e/chainhooks/x` become another route.
-      const client = clientIdOf(req, trustProxy);
-      const result = await answer(method, req.url ?? '/', req.headers, requestId, controller.signal, deadline, client).finally(() =>
-        clearTimeout(timer),
-      );
+      const call: RouteCall = { signal: controller.signal, requestId, client: clientIdOf(req, trustProxy), stats };
+      const result = await answer(method, req.url ?? '/', req.headers, call, deadline).finally(() => clearTimeout(timer));
       if (res.destroyed) return;
       const body = result.status === 204 || result.status === 304 ? undefined : result.body;
       const length = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };

@@ -16,6 +16,7 @@ import { Pool } from 'undici';
 import type { Logger } from 'pino';
 import { UpstreamError, parseRetryAfter, type ServiceName } from '../errors.js';
 import { noUpstreamEvents, type TenantCounts, type UpstreamEvents } from '../metrics.js';
+import type { CacheOutcome, RequestStats } from '../request-stats.js';
 import { cacheKey, type CacheEntry, type CacheStore } from './cache.js';
 import {
   Bulkhead,
@@ -56,10 +57,12 @@ export interface UpstreamRequest {
   client?: string;
   /** The asking request's budget of upstream answer bytes (GraphQL requests). */
   budget?: ResponseBudget;
+  /** The client request's access-log counters: upstream calls sent, cache outcomes. */
+  stats?: RequestStats;
 }
 
 /** What a caller adds to a client method's request. */
-export type CallOptions = Pick<UpstreamRequest, 'signal' | 'requestId' | 'onStale' | 'client' | 'budget'>;
+export type CallOptions = Pick<UpstreamRequest, 'signal' | 'requestId' | 'onStale' | 'client' | 'budget' | 'stats'>;
 
 /**
  * The upstream answer bytes one GraphQL request may use. Each distinct answer body counts once,
@@ -255,6 +258,7 @@ export class UpstreamService {
     const peeked = cache.store.peek?.(key);
     if (peeked && this.isFresh(peeked, cache, Date.now())) {
       this.events.cache(this.name, 'hit');
+      req.stats?.noteCache('hit');
       return Promise.resolve(peeked.response);
     }
     let shared = this.inflight.get(key);
@@ -277,11 +281,13 @@ export class UpstreamService {
     }
     const { client } = shared;
     return wait(shared, req.signal).then(
-      (response) => {
+      ({ response, outcome }) => {
+        req.stats?.noteCache(outcome);
         if (response.stale) req.onStale?.(response.stale.ageSeconds);
         return response;
       },
       (error: unknown) => {
+        req.stats?.noteCache('miss');
         // Refused for the share of the client that started the call, not for this one's: a client
         // joining a call never pays for it, nor is it refused for another's share. Ask as itself.
         if (joined && client !== req.client && error instanceof UpstreamError && error.kind === 'client-limit') {
@@ -329,19 +335,21 @@ export class UpstreamService {
     return new UpstreamError(this.name, 'client-limit', undefined, retryAfter, this.clients?.limit());
   }
 
-  private async throughCache(key: string, cache: CachePolicy, req: UpstreamRequest): Promise<UpstreamResponse> {
+  /** The cached answer, or the upstream's, with what it took (see CacheOutcome). */
+  private async throughCache(key: string, cache: CachePolicy, req: UpstreamRequest): Promise<Cached> {
     const entry = await cache.store.get(key);
     const now = Date.now();
     if (entry && this.isFresh(entry, cache, now)) {
       this.events.cache(this.name, 'hit');
-      return entry.response;
+      return { response: entry.response, outcome: 'hit' };
     }
     this.events.cache(this.name, 'miss');
     const confirmedAt = entry ? this.confirmedAt(entry.response, entry.validatedAt) : 0;
-    const stale = (): UpstreamResponse | undefined => {
+    const stale = (): Cached | undefined => {
       if (!entry || now - confirmedAt > freshFor(cache, entry.response) + cache.staleIfErrorMs) return undefined;
       this.events.cache(this.name, 'stale');
-      return { ...entry.response, stale: { ageSeconds: Math.floor((Date.now() - confirmedAt) / 1000) } };
+      const ageSeconds = Math.floor((Date.now() - confirmedAt) / 1000);
+      return { response: { ...entry.response, stale: { ageSeconds } }, outcome: 'stale' };
     };
     const etag = entry?.response.headers.etag;
     let response: UpstreamResponse;
@@ -356,15 +364,15 @@ export class UpstreamService {
       this.events.cache(this.name, 'revalidated');
       this.noteValidation(etag);
       await cache.store.set(key, { response: entry.response, validatedAt: now }, this.retainMs(cache));
-      return entry.response;
+      return { response: entry.response, outcome: 'revalidated' };
     }
-    if (response.status >= 500 || response.status === 429) return stale() ?? response;
+    if (response.status >= 500 || response.status === 429) return stale() ?? { response, outcome: 'miss' };
     // Only answers that are the resource's state are stored: 5xx, 429 and the like never are.
     if (response.status === 200 || response.status === 404) {
       this.noteValidation(response.headers.etag);
       await cache.store.set(key, { response, validatedAt: now }, this.retainMs(cache));
     }
-    return response;
+    return { response, outcome: 'miss' };
   }
 
   private retainMs(cache: CachePolicy): number {
@@ -466,6 +474,7 @@ export class UpstreamService {
     if (req.requestId) headers['x-request-id'] = req.requestId;
     const started = performance.now();
     let outcome = 'unavailable';
+    if (req.stats) req.stats.upstreamCalls++;
     let release: (() => void) | undefined;
     try {
       if (bulkhead) release = await bulkhead.acquire(signal);
@@ -581,9 +590,14 @@ function freshFor(cache: CachePolicy, response: UpstreamResponse): number {
   return response.status === 404 ? cache.notFoundTtlMs : cache.ttlMs;
 }
 
+interface Cached {
+  response: UpstreamResponse;
+  outcome: CacheOutcome;
+}
+
 /** An in-flight GET shared by every identical request. */
 interface SharedCall {
-  promise: Promise<UpstreamResponse>;
+  promise: Promise<Cached>;
   controller: AbortController;
   waiters: number;
   /** Who started it: charged for its upstream calls. */
@@ -594,30 +608,46 @@ interface SharedCall {
  * Waits for a shared call, but lets one waiter leave when its own client goes away; when the last
  * waiter leaves, the upstream call itself is cancelled.
  */
-function wait(call: SharedCall, signal: AbortSignal | undefined): Promise<UpstreamResponse> {
+function wait(call: SharedCall, signal: AbortSignal | undefined): Promise<Cached> {
   if (!signal) {
     call.waiters++;
     return call.promise;
   }
   if (signal.aborted) return Promise.reject(signal.reason);
   call.waiters++;
-  return new Promise<UpstreamResponse>((resolve, reject) => {
-    const onAbort = () => {
+  return new Promise<Cached>((resolve, reject) => {
+    const stopWatching = onAbort(signal, () => {
       if (--call.waiters === 0) call.controller.abort(signal.reason);
       reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
+    });
     call.promise.then(
       (value) => {
-        signal.removeEventListener('abort', onAbort);
+        stopWatching();
         resolve(value);
       },
       (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
+        stopWatching();
         reject(error);
       },
     );
   });
+}
+
+/**
+ * One 'abort' listener per client signal, however many lookups wait on it: a query with dozens of
+ * fields would otherwise add one listener per lookup to the same signal (and Node warns past 10).
+ */
+const abortWatchers = new WeakMap<AbortSignal, Set<() => void>>();
+function onAbort(signal: AbortSignal, listener: () => void): () => void {
+  let listeners = abortWatchers.get(signal);
+  if (!listeners) {
+    const watching = new Set<() => void>();
+    signal.addEventListener('abort', () => watching.forEach((notify) => notify()), { once: true });
+    abortWatchers.set(signal, watching);
+    listeners = watching;
+  }
+  listeners.add(listener);
+  return () => listeners.delete(listener);
 }
 
 function errorCode(error: unknown): string {

@@ -1,0 +1,41 @@
+/**
+ * Graceful shutdown's gate. It counts the requests in flight; once shutdown begins, the listener
+ * stays open for the operator endpoints only (a load balancer sees /readyz turn 503), every other
+ * new request is answered 503 with `Connection: close`, and `begin()` resolves when the last
+ * request in flight has finished.
+ */
+import type { ServerResponse } from 'node:http';
+
+/** Served while draining: health checks and the last scrape. */
+const OPERATOR_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+export interface Drain {
+  readonly draining: boolean;
+  /** Counts a request until its response closes; false (nothing counted) when it must be refused. */
+  admit(url: string | undefined, res: ServerResponse): boolean;
+  /** Starts draining; resolves once no request is in flight. */
+  begin(): Promise<void>;
+}
+
+export function createDrain(): Drain {
+  let inFlight = 0;
+  let draining = false;
+  let idle: (() => void) | undefined;
+  return {
+    get draining() {
+      return draining;
+    },
+    admit(url, res) {
+      if (draining && !OPERATOR_PATHS.has((url ?? '/').split('?', 1)[0]!)) return false;
+      inFlight++;
+      res.once('close', () => {
+        if (--inFlight === 0) idle?.();
+      });
+      return true;
+    },
+    begin() {
+      draining = true;
+      return inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (idle = resolve));
+    },
+  };
+}
