@@ -11,7 +11,11 @@ const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debu
 export type LogFormat = 'json' | 'pretty';
 /** `auto`: served unless only persisted operations run (GraphiQL could not send its own documents). */
 export type GraphiQLMode = 'auto' | 'on' | 'off';
-export const SERVICE_NAMES: readonly ServiceName[] = ['metadata', 'ordinals', 'runes', 'platform'];
+/**
+ * The services whose health is the gateway's: the platform's breakers are per API key, and one
+ * tenant's devnet must never make the gateway unready for everyone.
+ */
+const SHARED_SERVICES: readonly ServiceName[] = ['metadata', 'ordinals', 'runes'];
 
 export interface Config {
   port: number;
@@ -186,12 +190,12 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
   return value as T;
 }
 
-/** A comma-separated list of upstream service names, each at most once. */
+/** A comma-separated list of shared upstream service names, each at most once. */
 function serviceList(env: Env, name: string): ServiceName[] {
   const names = (read(env, name) ?? '').split(',').map((n) => n.trim().toLowerCase()).filter(Boolean);
   for (const service of names) {
-    if (!SERVICE_NAMES.includes(service as ServiceName)) {
-      throw new ConfigError(`${name} must be a comma-separated list of ${SERVICE_NAMES.join(', ')}, got "${service}"`);
+    if (!SHARED_SERVICES.includes(service as ServiceName)) {
+      throw new ConfigError(`${name} must be a comma-separated list of ${SHARED_SERVICES.join(', ')}, got "${service}"`);
     }
   }
   return [...new Set(names)] as ServiceName[];

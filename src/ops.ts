@@ -23,8 +23,8 @@ export function useOperations({ upstreams, metrics, isDraining, requiredUpstream
     async onRequest({ request, url, endResponse }) {
       if (request.method !== 'GET') return;
       if (url.pathname === '/metrics') {
-        const scraped = await metrics.scrape().catch((error: Error) => error);
-        if (scraped instanceof Error) return endResponse(new Response(scraped.message, { status: 503 }));
+        // A failed scrape throws: the listener answers a generic 500 and logs it with the request id.
+        const scraped = await metrics.scrape();
         return endResponse(new Response(scraped, { headers: { 'content-type': metrics.registry.contentType } }));
       }
       if (url.pathname === '/readyz') {

@@ -59,7 +59,12 @@ test.each([
   [{ GRAPHIQL: 'yes' }, 'GRAPHIQL must be one of auto, on, off, got "yes"'],
   [
     { READYZ_REQUIRE_UPSTREAM: 'ordinals, brc20' },
-    'READYZ_REQUIRE_UPSTREAM must be a comma-separated list of metadata, ordinals, runes, platform, got "brc20"',
+    'READYZ_REQUIRE_UPSTREAM must be a comma-separated list of metadata, ordinals, runes, got "brc20"',
+  ],
+  // The platform's breakers are per API key: one tenant's devnet never makes the gateway unready.
+  [
+    { READYZ_REQUIRE_UPSTREAM: 'runes,platform' },
+    'READYZ_REQUIRE_UPSTREAM must be a comma-separated list of metadata, ordinals, runes, got "platform"',
   ],
 ])('a malformed value stops start-up naming the variable: %j', (env, message) => {
   expect(() => loadConfig(env)).toThrow(new ConfigError(message));

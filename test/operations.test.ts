@@ -203,7 +203,7 @@ describe('READYZ_REQUIRE_UPSTREAM', () => {
         const { services, ...others } = answer.body as { services: Record<string, { breaker: string }> };
         return [answer.status, others, Object.fromEntries(Object.entries(services).map(([name, s]) => [name, s.breaker]))];
       };
-      const closed = { metadata: 'closed', ordinals: 'closed', runes: 'closed', platform: 'closed' };
+      const closed = { metadata: 'closed', ordinals: 'closed', runes: 'closed', platform: 'per-tenant' };
       expect(await ready()).toEqual([200, { status: 'ready' }, closed]);
       stack.sample.inject({ path: '/metadata/v1', status: 503 });
       await stack.graphql('{ status { status } }');

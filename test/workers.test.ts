@@ -52,7 +52,6 @@ test('two workers share the port, /metrics sums them, a dead worker is replaced;
         'satgate_upstream_breaker_state{service="metadata"} 0',
         'satgate_upstream_breaker_state{service="ordinals"} 0',
         'satgate_upstream_breaker_state{service="runes"} 0',
-        'satgate_upstream_breaker_state{service="platform"} 0',
       ]),
     );
     const scraped = () => lines().filter((line) => line.msg === 'request' && line.path === '/metrics');
