@@ -1,4 +1,5 @@
 import type { YogaInitialContext } from 'graphql-yoga';
+import type { LiveHub } from './live/hub.js';
 import { createLoaders, type LoaderLimits, type Loaders } from './loaders.js';
 import { requestIdOf } from './request-id.js';
 import type { CallOptions } from './upstream/http.js';
@@ -13,9 +14,11 @@ export interface GraphQLContext {
   apiKeyHeader: string | undefined;
   /** The oldest stale answer this request was given, in seconds (see useStaleMarker). */
   stale: { ageSeconds: number | undefined };
+  /** Subscriptions: the process's pollers and fan-out. */
+  live: LiveHub;
 }
 
-export function createContext(upstreams: Upstreams, limits: LoaderLimits) {
+export function createContext(upstreams: Upstreams, limits: LoaderLimits, live: LiveHub) {
   return ({ request }: YogaInitialContext): GraphQLContext => {
     const stale: GraphQLContext['stale'] = { ageSeconds: undefined };
     const call: CallOptions = {
@@ -31,6 +34,7 @@ export function createContext(upstreams: Upstreams, limits: LoaderLimits) {
       call,
       apiKeyHeader: request.headers.get('x-api-key')?.trim() || undefined,
       stale,
+      live,
     };
   };
 }

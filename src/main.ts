@@ -3,6 +3,8 @@ import cluster from 'node:cluster';
 import { createServer as createHttpServer } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
+import { createLiveHub, liveSettings } from './live/hub.js';
+import { attachWebSockets } from './live/websocket.js';
 import { createLogger } from './logger.js';
 import { loadPersistedOperations } from './hardening.js';
 import { createMetrics } from './metrics.js';
@@ -23,13 +25,19 @@ export async function start(env: Record<string, string | undefined> = process.en
   const metrics = createMetrics();
   const upstreams = createUpstreams(config, logger, metrics.upstream);
   let draining = false;
-  const yoga = createServer({ config, upstreams, metrics, isDraining: () => draining, persistedOperations });
+  const live = createLiveHub({ upstreams, settings: liveSettings(config), logger, events: metrics.live });
+  const yoga = createServer({ config, upstreams, metrics, isDraining: () => draining, persistedOperations, live });
   const rest = createRestHandler({ upstreams, logger, metrics, cors: corsOptions(config) });
   const http = createHttpServer(createRequestListener(yoga, rest, logger));
   // A client gets this long to send its request; upstream waits are bounded by UPSTREAM_TIMEOUT_MS.
   http.requestTimeout = config.requestTimeoutMs;
   http.headersTimeout = Math.min(config.requestTimeoutMs, 60_000);
   http.timeout = config.requestTimeoutMs;
+  const webSockets = attachWebSockets(http, yoga, {
+    maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
+    maxPayloadBytes: config.maxBodyBytes,
+    origins: config.corsOrigins,
+  }, logger);
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
     http.listen(config.port, config.host, resolve);
@@ -49,6 +57,9 @@ export async function start(env: Record<string, string | undefined> = process.en
     (stopping ??= (async () => {
       draining = true;
       logger.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down: draining in-flight requests');
+      // Subscriptions end cleanly first (a complete event on each stream), then their connections close.
+      await live.close();
+      await webSockets.close();
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       const idle = setInterval(() => http.closeIdleConnections(), 50);
       http.closeIdleConnections();
@@ -62,7 +73,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       await upstreams.close();
       logger.info('stopped');
     })());
-  return { url, port, http, logger, config, metrics, upstreams, stop };
+  return { url, port, http, logger, config, metrics, upstreams, live, stop };
 }
 
 /**

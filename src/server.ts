@@ -11,6 +11,7 @@ import { useRequestDeadline, type CORSOptions } from '@whatwg-node/server';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
+import type { LiveHub } from './live/hub.js';
 import { maskError } from './errors.js';
 import { DEFAULT_QUERY, renderGraphiQL, useGraphiQLAssets } from './graphiql.js';
 import { useHttpCaching } from './http-caching.js';
@@ -28,9 +29,11 @@ export interface ServerDeps {
   isDraining?: () => boolean;
   /** PERSISTED_OPERATIONS, loaded: only these documents run. */
   persistedOperations?: Map<string, string>;
+  /** Subscriptions' pollers and fan-out (main.ts closes it on SIGTERM). */
+  live: LiveHub;
 }
 
-export function createServer({ config, upstreams, metrics, isDraining = () => false, persistedOperations }: ServerDeps) {
+export function createServer({ config, upstreams, metrics, isDraining = () => false, persistedOperations, live }: ServerDeps) {
   const trusted: Plugin = persistedOperations
     ? usePersistedOperations({
         getPersistedOperation: (id) => persistedOperations.get(id) ?? null,
@@ -43,7 +46,7 @@ export function createServer({ config, upstreams, metrics, isDraining = () => fa
     context: createContext(upstreams, {
       maxCalls: config.maxUpstreamCallsPerRequest,
       maxConcurrent: config.maxConcurrentUpstreamCallsPerRequest,
-    }),
+    }, live),
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/healthz',
     landingPage: false,

@@ -33,7 +33,7 @@ const Brc20SupplyRef = builder.objectRef<Brc20Supply>('Brc20Supply').implement({
   }),
 });
 
-const Brc20TokenDetails = builder.objectRef<Brc20TokenDetailsResponse>('Brc20TokenDetails').implement({
+export const Brc20TokenDetails = builder.objectRef<Brc20TokenDetailsResponse>('Brc20TokenDetails').implement({
   fields: (t) => ({
     token: t.expose('token', { type: Brc20TokenRef }),
     supply: t.expose('supply', { type: Brc20SupplyRef }),

@@ -6,6 +6,7 @@ import './transfers.js';
 import './runes.js';
 import './platform.js';
 import './connections.js';
+import './live.js';
 
 /** Assembles the domain files into the schema; nothing else happens here. */
 export const schema = builder.toSchema({ sortSchema: true });
