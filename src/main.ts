@@ -4,6 +4,7 @@ import { createServer as createHttpServer } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { ConfigError, loadConfig } from './config.js';
 import { createLiveHub, liveSettings } from './live/hub.js';
+import { createRedisCoordinator } from './live/redis-coordinator.js';
 import { attachWebSockets } from './live/websocket.js';
 import { createLogger } from './logger.js';
 import { loadPersistedOperations } from './hardening.js';
@@ -25,7 +26,14 @@ export async function start(env: Record<string, string | undefined> = process.en
   const metrics = createMetrics();
   const upstreams = createUpstreams(config, logger, metrics.upstream);
   let draining = false;
-  const live = createLiveHub({ upstreams, settings: liveSettings(config), logger, events: metrics.live });
+  const live = createLiveHub({
+    upstreams,
+    settings: liveSettings(config),
+    logger,
+    events: metrics.live,
+    // With Redis, one replica polls each watched resource and the others hear its changes.
+    coordinator: config.redisUrl ? createRedisCoordinator(config.redisUrl, config.livePollIntervalMs, logger) : undefined,
+  });
   const yoga = createServer({ config, upstreams, metrics, isDraining: () => draining, persistedOperations, live });
   const rest = createRestHandler({ upstreams, logger, metrics, cors: corsOptions(config) });
   const http = createHttpServer(createRequestListener(yoga, rest, logger));
