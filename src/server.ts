@@ -50,7 +50,13 @@ export function createServer({ config, upstreams, metrics, isDraining = () => fa
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/healthz',
     landingPage: false,
-    graphiql: { title: 'satgate', defaultQuery: DEFAULT_QUERY, shouldPersistHeaders: false },
+    graphiql: {
+      title: 'satgate',
+      defaultQuery: DEFAULT_QUERY,
+      shouldPersistHeaders: false,
+      // GraphiQL runs subscriptions as SSE GETs: they carry the CSRF-prevention header too.
+      additionalHeaders: { 'x-graphql-yoga-csrf': '1' },
+    },
     renderGraphiQL,
     maskedErrors: { maskError },
     cors: corsOptions(config),
