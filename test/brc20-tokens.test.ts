@@ -2,6 +2,7 @@
 // loaders as brc20Token, read from the sample upstream's request log.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { findBrc20Token } from '../src/sample/data.js';
+import { brc20TokensCost } from '../src/schema/brc20.js';
 import { startStack, type Stack } from './harness.js';
 import { BRC20_FIELDS, callsOf, fieldError, toBrc20 } from './support.js';
 
@@ -87,4 +88,10 @@ it('50 distinct tickers without holders cost 3 list calls (20 per call)', async 
   const { body } = await stack.graphql('query($t: [String!]!) { brc20Tokens(tickers: $t) { token { ticker } } }', { t: tickers });
   expect(body).toEqual({ data: { brc20Tokens: tickers.map(() => null) } });
   expect(callsOf(stack.sample).map((c) => c.path)).toEqual(Array(3).fill('/ordinals/v1/brc-20/tokens'));
+});
+
+it('brc20TokensCost prices the upstream calls the lookup may make and its items', () => {
+  expect([brc20TokensCost(3, true), brc20TokensCost(3, false), brc20TokensCost(50, false), brc20TokensCost(undefined, true)]).toEqual([
+    33, 13, 80, 550,
+  ]);
 });

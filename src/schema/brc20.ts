@@ -55,6 +55,16 @@ builder.queryField('brc20Token', (t) =>
 /** The most tickers one `brc20Tokens` lookup may ask for. */
 export const MAX_BATCH_TICKERS = 50;
 
+/**
+ * The query cost of one `brc20Tokens` field in the cost walk's units (10 per upstream call, 1 per
+ * item): one call per ticker with `supply.holders`, one per 20 without; `tickers` undefined when
+ * it comes from a variable (then the most). Pure, for the cost walk in hardening.ts.
+ */
+export function brc20TokensCost(tickers: number | undefined, holders: boolean): number {
+  const count = Math.min(MAX_BATCH_TICKERS, Math.max(1, tickers ?? MAX_BATCH_TICKERS));
+  return 10 * (holders ? count : Math.ceil(count / 20)) + count;
+}
+
 builder.queryField('brc20Tokens', (t) =>
   t.field({
     type: [Brc20TokenDetails],
