@@ -2,7 +2,8 @@
  * `npm run bench`: loopback throughput, latency and CPU of the gateway against the sample upstream
  * and a plain pass-through proxy, each in its own process. `npm run bench -- --soak`: sustained
  * mixed load with upstream faults and outages (bench/soak.ts). `npm run bench -- --abuse`: normal
- * load with and without a hostile mix beside it (bench/abuse.ts).
+ * load with and without a hostile mix beside it (bench/abuse.ts). `npm run bench -- --live`: only
+ * the 1,000-subscriber row (bench/live.ts), which the full run also ends with (BENCH_SKIP_LIVE=1 skips it).
  *
  * Environment: BENCH_DURATION (s per row, default 10), BENCH_CONNECTIONS (default 50),
  * BENCH_UPSTREAM_DELAY_MS (sample latency for the main rows, default 0), BENCH_LATENCY_CONNECTIONS
@@ -22,6 +23,7 @@ import {
   type ServerProcess,
 } from './lib/procs.js';
 import {
+  CONNECTION_500,
   ETCHINGS_60,
   EVERYTHING,
   FRESH_TICKERS,
@@ -35,6 +37,7 @@ import {
 } from './lib/queries.js';
 import { fmt, writeResults } from './lib/report.js';
 import { runAbuse } from './abuse.js';
+import { liveTable, runSubscribers, type LiveResult } from './live.js';
 import { runSoak } from './soak.js';
 
 function envNumber(name: string, fallback: number): number {
@@ -241,6 +244,8 @@ function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, 
     if (cold) check(`${workload} cold ≤ ${coldMax} upstream calls/request`, fmt(cold.upstreamPerRequest, 2), cold.upstreamPerRequest <= coldMax);
     if (warm) check(`${workload} warm 0 upstream calls/request`, fmt(warm.upstreamPerRequest, 4), warm.upstreamPerRequest === 0);
   }
+  const c1 = find(mainPhase, 'C1', 'cold');
+  if (c1) check('C1 500-item connection cold ≤ 9 upstream calls/request', fmt(c1.upstreamPerRequest, 2), c1.upstreamPerRequest <= 9);
   const w3 = find(mainPhase, 'W3', 'cold');
   if (w3) check('W3 cold ≤ 600 µs gateway CPU/request', `${fmt(w3.cpuUsPerRequest, 0)} µs`, w3.cpuUsPerRequest <= 600);
 
@@ -295,6 +300,8 @@ async function runBench(): Promise<void> {
     `bench: ${DURATION} s per row, ${CONNECTIONS} connections, ${cpus().length} CPUs, node ${process.version}; starting processes`,
   );
   const sample = await startSample(BASE_DELAY_MS);
+  // 552 etchings, so that the 500-item connection row is a window inside the list.
+  await sample.activity({ etch: 250 });
   const proxy = await startPassthrough(sample.url);
   const [cold, warm] = await Promise.all([
     startGateway(sample.url, { CACHE_TTL_MS: '0' }),
@@ -329,6 +336,7 @@ async function runBench(): Promise<void> {
     [gql('W3', 'W3 60 etchings', ETCHINGS_60), ['cold', 'warm']],
     [gql('W4', 'W4 60 transfers', TRANSFERS_60), ['cold', 'warm']],
     [gql('W5', 'W5 status+token+transfers+etchings', EVERYTHING), ['cold', 'warm']],
+    [gql('C1', 'C1 500-item etchings connection', CONNECTION_500), ['cold', 'warm']],
   ];
 
   const rows: Row[] = [];
@@ -354,6 +362,9 @@ async function runBench(): Promise<void> {
   }
   await sample.setDelay(BASE_DELAY_MS);
 
+  console.error('subscriptions');
+  const live = process.env.BENCH_SKIP_LIVE ? undefined : await runSubscribers(sample);
+
   for (const row of rows) {
     const direct = rows.find((r) => r.phase === row.phase && r.workload === 'W1-REST' && r.target === 'direct');
     const proxied = rows.find((r) => r.phase === row.phase && r.workload === 'W1-REST' && r.target === 'proxy');
@@ -361,6 +372,7 @@ async function runBench(): Promise<void> {
     if (proxied) row.rpsVsProxy = row.rps / proxied.rps;
   }
   const checks = [...evaluate(rows, coalescing, mainPhase, latencyPhase), stderrCheck([cold, warm])];
+  if (live) checks.push({ target: live.target.text, measured: `p99 ${fmt(live.p99Ms, 0)} ms, ${live.missed} missed`, pass: live.target.pass });
 
   const out: string[] = [];
   out.push(`## satgate benchmark — ${startedAt}`);
@@ -383,6 +395,12 @@ async function runBench(): Promise<void> {
     );
   }
   out.push('');
+  if (live) {
+    out.push('### Subscriptions');
+    out.push('');
+    out.push(liveTable(live));
+    out.push('');
+  }
   out.push('### Targets');
   out.push('');
   for (const c of checks) out.push(`- **${c.pass ? 'PASS' : 'MISS'}** ${c.target}: ${c.measured}`);
@@ -418,6 +436,7 @@ async function runBench(): Promise<void> {
     },
     rows,
     coalescing,
+    live,
     targets: checks,
   });
   out.push('');
@@ -434,6 +453,10 @@ async function main(): Promise<void> {
       await runSoak({ onStopping: () => (stopping = true) });
     } else if (process.argv.includes('--abuse')) {
       await runAbuse();
+    } else if (process.argv.includes('--live')) {
+      // Only the subscription row.
+      const result: LiveResult = await runSubscribers(await startSample(0));
+      console.log(liveTable(result) + `\n\n- **${result.target.pass ? 'PASS' : 'MISS'}** ${result.target.text}`);
     } else {
       await runBench();
     }

@@ -91,6 +91,10 @@ process.on('message', (command: SampleCommand) => {
       outage = command.kind ?? undefined;
       rebuild();
       break;
+    case 'activity':
+      if (command.etch) upstream.activity.etch(command.etch);
+      if (command.mint) upstream.activity.mint(command.mint);
+      break;
   }
   reply({ type: 'reply', id: command.id, count: count(), injected });
 });

@@ -91,6 +91,16 @@ export interface Config {
   graphiql: GraphiQLMode;
   /** Services whose circuit breaker must be closed for /readyz to answer 200. */
   readyzRequireUpstream: ServiceName[];
+  /** How often a watched upstream resource is re-asked (with If-None-Match). */
+  livePollIntervalMs: number;
+  /** The most of the upstream's known rate limit that polling may use; intervals stretch past it. */
+  liveQuotaShare: number;
+  /** The upstream's rate limit per minute that polling plans with; 0 when unknown (no stretching). */
+  liveRateLimitPerMinute: number;
+  /** Active subscriptions per process. */
+  maxSubscriptions: number;
+  /** Active subscriptions per WebSocket connection. */
+  maxSubscriptionsPerConnection: number;
 }
 
 export class ConfigError extends Error {
@@ -180,7 +190,23 @@ export function loadConfig(env: Env): Config {
     batchLimit: integer(env, 'GRAPHQL_BATCH_LIMIT', 0, 0, 100),
     graphiql: oneOf(env, 'GRAPHIQL', ['auto', 'on', 'off'], 'auto'),
     readyzRequireUpstream: serviceList(env, 'READYZ_REQUIRE_UPSTREAM'),
+    livePollIntervalMs: integer(env, 'LIVE_POLL_INTERVAL_MS', 5_000, 10, 3_600_000),
+    liveQuotaShare: fraction(env, 'LIVE_QUOTA_SHARE', 0.2),
+    // Hiro's documented limits: 500 requests a minute with a key, 50 without.
+    liveRateLimitPerMinute: integer(env, 'LIVE_RATE_LIMIT_PER_MINUTE', read(env, 'HIRO_API_KEY') ? 500 : 50, 0, 1_000_000),
+    maxSubscriptions: integer(env, 'MAX_SUBSCRIPTIONS', 10_000, 0, 1_000_000),
+    maxSubscriptionsPerConnection: integer(env, 'MAX_SUBSCRIPTIONS_PER_CONNECTION', 100, 1, 10_000),
   };
+}
+
+/** A share in (0, 1]. */
+function fraction(env: Env, name: string, fallback: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^(0?\.\d+|1(\.0*)?|0)$/.test(raw) || Number(raw) <= 0) {
+    throw new ConfigError(`${name} must be a number above 0 and at most 1, got "${raw}"`);
+  }
+  return Number(raw);
 }
 
 /** One of a few words, case-insensitive. */

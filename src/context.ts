@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
 import { clientIdOf } from './client-identity.js';
+import type { LiveHub } from './live/hub.js';
 import { createLoaders, type LoaderLimits, type Loaders } from './loaders.js';
 import { requestIdOf } from './request-id.js';
 import type { RequestStats } from './request-stats.js';
@@ -19,6 +20,8 @@ export interface GraphQLContext {
   apiKeyHeader: string | undefined;
   /** The oldest stale answer this request was given, in seconds (see useStaleMarker). */
   stale: { ageSeconds: number | undefined };
+  /** Subscriptions: the process's pollers and fan-out. */
+  live: LiveHub;
 }
 
 export interface ContextOptions extends LoaderLimits {
@@ -28,7 +31,7 @@ export interface ContextOptions extends LoaderLimits {
   trustProxy: number;
 }
 
-export function createContext(upstreams: Upstreams, { maxResponseBytes, trustProxy, ...limits }: ContextOptions) {
+export function createContext(upstreams: Upstreams, { maxResponseBytes, trustProxy, ...limits }: ContextOptions, live: LiveHub) {
   // On node:http, yoga's server context carries the node request (`req`) and the listener's
   // `stats`; under yoga.fetch it has neither.
   return ({ request, req, stats }: YogaInitialContext & { req?: IncomingMessage; stats?: RequestStats }): GraphQLContext => {
@@ -49,6 +52,7 @@ export function createContext(upstreams: Upstreams, { maxResponseBytes, trustPro
       call,
       apiKeyHeader: request.headers.get('x-api-key')?.trim() || undefined,
       stale,
+      live,
     };
   };
 }

@@ -4,7 +4,22 @@
  * newcomer sees each request); the upstream URLs always point at the sample.
  */
 import { exitOnStartupFailure, start } from './main.js';
+import { MINTING_TICKER } from './sample/activity.js';
+import {
+  BIG_AMOUNT_TICKER,
+  BIG_TRANSFER_BLOCK,
+  EMOJI_TICKER,
+  KNOWN_BLOCK_HASH,
+  NULL_LOCATION_BLOCK,
+  NULL_MINT_LIMIT_TICKER,
+  PERCENT_TICKER,
+  SELF_MINT_TICKER,
+  SPACE_TICKER,
+} from './sample/data.js';
 import { SAMPLE_PLATFORM_KEY, startSampleUpstream } from './sample/server.js';
+
+/** The sample is alive: a new etching and a mint of one token every few seconds. */
+const ACTIVITY_MS = Number(process.env.DEMO_ACTIVITY_MS ?? 4000);
 
 const sample = await startSampleUpstream({ host: '127.0.0.1', port: Number(process.env.SAMPLE_UPSTREAM_PORT ?? 0) });
 let gateway: Awaited<ReturnType<typeof start>>;
@@ -21,11 +36,13 @@ try {
     RUNES_API_URL: '',
     HIRO_PLATFORM_URL: sample.url,
     HIRO_API_KEY: 'demo-hiro-key',
+    LIVE_POLL_INTERVAL_MS: process.env.LIVE_POLL_INTERVAL_MS || '2000',
   });
 } catch (error) {
   await sample.close();
   exitOnStartupFailure(error);
 }
+const stopActivity = sample.activity.simulate(ACTIVITY_MS);
 
 console.log(`
 satgate demo: offline, over the sample upstream at ${sample.url}
@@ -35,6 +52,17 @@ satgate demo: offline, over the sample upstream at ${sample.url}
              ${gateway.url}/runes/v1/etchings?limit=5
              ${gateway.url}/ordinals/v1/inscriptions/transfers?block=775700
   Health     ${gateway.url}/healthz
+  Live       a new etching and a mint of "${MINTING_TICKER}" every ${ACTIVITY_MS / 1000} s; try in GraphiQL:
+             subscription { brc20Token(ticker: "${MINTING_TICKER}") { token { mintedSupply txCount } } }
+             curl -N ${gateway.url}/graphql -H 'accept: text/event-stream' -H 'content-type: application/json' \\
+               -d '{"query":"subscription { etchingAdded { spacedName number } }"}'
+
+  Tickers    ordi, pepe, sats (upstream examples); "${MINTING_TICKER}" (being minted);
+             "${SELF_MINT_TICKER}" (5-byte self-mint), "${NULL_MINT_LIMIT_TICKER}" (null mint limit), "${BIG_AMOUNT_TICKER}" (amounts above 2^53),
+             "${EMOJI_TICKER}" (emoji), "${PERCENT_TICKER}" (a LIKE wildcard), "${SPACE_TICKER}" (a space)
+  Blocks     775700 (the upstream example, also by hash ${KNOWN_BLOCK_HASH}),
+             ${BIG_TRANSFER_BLOCK} (77 transfers: more than one upstream page), ${NULL_LOCATION_BLOCK} (null addresses and values),
+             775617 (no transfers)
 
   Platform API key accepted by the sample: ${SAMPLE_PLATFORM_KEY}
   (send it as the x-api-key header, or as the apiKey argument of bitcoinNode/deleteChainhook)
@@ -44,6 +72,7 @@ Ctrl-C to stop.`);
 let stopping: Promise<unknown> | undefined;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.on(signal, () => {
+    stopActivity();
     // The gateway drains first: its requests in flight still need the sample upstream.
     stopping ??= gateway
       .stop()

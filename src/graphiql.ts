@@ -53,8 +53,20 @@ query Overview {
       location { blockHeight txId timestamp }
     }
   }
+  # Relay connections span the upstream's 60-item pages; pass endCursor as after for the next page.
+  etchingsConnection(first: 3) {
+    totalCount
+    edges { cursor node { spacedName number } }
+    pageInfo { hasNextPage endCursor }
+  }
+  tokens: brc20Tokens(tickers: ["ordi", "PEPE", "nope"]) { token { ticker mintedSupply } }
   # Platform fields take apiKey, or the x-api-key request header (the demo prints its key).
   # bitcoinNode(path: "rest/chaininfo.json", apiKey: "...")
+}
+
+# Live data: run this one (pick "Live" from the run button) and watch the demo mint.
+subscription Live {
+  brc20Token(ticker: "bitai") { token { ticker mintedSupply txCount } }
 }
 `;
 

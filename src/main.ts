@@ -5,6 +5,9 @@ import { createServer as createNetServer } from 'node:net';
 import type { DestinationStream } from 'pino';
 import { ConfigError, effectiveConfig, loadConfig, type Config } from './config.js';
 import { createDrain } from './drain.js';
+import { createLiveHub, liveSettings } from './live/hub.js';
+import { createRedisCoordinator } from './live/redis-coordinator.js';
+import { attachWebSockets } from './live/websocket.js';
 import { createLogger } from './logger.js';
 import { loadPersistedOperations } from './hardening.js';
 import { createMetrics } from './metrics.js';
@@ -30,7 +33,15 @@ export async function start(env: Record<string, string | undefined> = process.en
   const metrics = createMetrics({ clustered: cluster.isWorker });
   const upstreams = createUpstreams(config, logger, metrics.upstream);
   const drain = createDrain();
-  const yoga = createServer({ config, upstreams, metrics, logger, isDraining: () => drain.draining, persistedOperations });
+  const live = createLiveHub({
+    upstreams,
+    settings: liveSettings(config),
+    logger,
+    events: metrics.live,
+    // With Redis, one replica polls each watched resource and the others hear its changes.
+    coordinator: config.redisUrl ? createRedisCoordinator(config.redisUrl, config.livePollIntervalMs, logger) : undefined,
+  });
+  const yoga = createServer({ config, upstreams, metrics, logger, isDraining: () => drain.draining, persistedOperations, live });
   const rest = createRestHandler({ upstreams, logger, metrics, cors: corsPolicy(config), requestTimeoutMs: config.requestTimeoutMs, trustProxy: config.trustProxy });
   const http = createHttpServer(
     {
@@ -46,6 +57,11 @@ export async function start(env: Record<string, string | undefined> = process.en
   // Answering is bounded by REQUEST_TIMEOUT_MS too (504 on GraphQL and REST). The idle-socket
   // timeout stays above it, or it could close the connection before the 504 is written.
   http.timeout = config.requestTimeoutMs + SOCKET_TIMEOUT_MARGIN_MS;
+  const webSockets = attachWebSockets(http, yoga, {
+    maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
+    maxPayloadBytes: config.maxBodyBytes,
+    origins: config.corsOrigins,
+  }, logger);
   try {
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);
@@ -79,7 +95,12 @@ export async function start(env: Record<string, string | undefined> = process.en
           resolve();
         }, config.shutdownTimeoutMs);
       });
-      await Promise.race([drain.begin(), timedOut]);
+      const drained = drain.begin();
+      // Subscriptions end cleanly (a complete event on each stream), then their connections close:
+      // an open stream would otherwise hold the drain until the timeout.
+      await live.close();
+      await webSockets.close();
+      await Promise.race([drained, timedOut]);
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       // Keep-alive connections close as soon as they are idle (a health check may still be on one).
       http.closeIdleConnections();
@@ -90,7 +111,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       await upstreams.close();
       logger.info('stopped');
     })());
-  return { url, port, http, logger, config, metrics, upstreams, stop };
+  return { url, port, http, logger, config, metrics, upstreams, live, stop };
 }
 
 /** The port is taken, forbidden, or the address is not this machine's: one line says which. */

@@ -36,6 +36,17 @@ export const noUpstreamEvents: UpstreamEvents = {
   tenantStates() {},
 };
 
+/** What the live layer (src/live/) reports: labels are resource kinds, never a ticker. */
+export type LiveResourceKind = 'status' | 'brc20' | 'etchings';
+export type LivePollOutcome = 'changed' | 'unchanged' | 'error' | 'paused';
+export interface LiveEvents {
+  subscriptions(active: number): void;
+  event(kind: LiveResourceKind): void;
+  poll(kind: LiveResourceKind, outcome: LivePollOutcome): void;
+}
+
+export const noLiveEvents: LiveEvents = { subscriptions() {}, event() {}, poll() {} };
+
 const BREAKER_VALUE = { closed: 0, 'half-open': 1, open: 2 } as const;
 
 /** `clustered`: this process is one of several node:cluster workers; /metrics answers for them all. */
@@ -121,6 +132,29 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
   });
   for (const service of ['metadata', 'ordinals', 'runes']) breakerState.set({ service }, 0);
 
+  const subscriptionsActive = new Gauge({
+    name: 'satgate_subscriptions_active',
+    help: 'Active GraphQL subscriptions (SSE and WebSocket)',
+    registers: [registry],
+  });
+  const subscriptionEvents = new Counter({
+    name: 'satgate_subscription_events_total',
+    help: 'Subscription events sent, by watched resource kind',
+    labelNames: ['resource'],
+    registers: [registry],
+  });
+  const livePolls = new Counter({
+    name: 'satgate_live_polls_total',
+    help: 'Polls of watched upstream resources by kind and outcome: changed, unchanged (304), error, paused (quota or breaker)',
+    labelNames: ['resource', 'outcome'],
+    registers: [registry],
+  });
+  const live: LiveEvents = {
+    subscriptions: (active) => subscriptionsActive.set(active),
+    event: (resource) => subscriptionEvents.inc({ resource }),
+    poll: (resource, outcome) => livePolls.inc({ resource, outcome }),
+  };
+
   const upstream: UpstreamEvents = {
     request: (service, route, outcome, seconds) => upstreamRequests.observe({ service, route, outcome }, seconds),
     retry: (service, reason) => retries.inc({ service, reason }),
@@ -135,6 +169,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     /** The Prometheus text of this process, or of the whole worker group. */
     scrape: clustered ? clusterScrape(registry) : () => registry.metrics(),
     upstream,
+    live,
     graphqlOperation(operation: string, seconds: number) {
       graphqlOperations.inc({ operation });
       graphqlDuration.observe({ operation }, seconds);

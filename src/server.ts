@@ -12,6 +12,7 @@ import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
+import type { LiveHub } from './live/hub.js';
 import { causeOf, maskError } from './errors.js';
 import { DEFAULT_QUERY, renderGraphiQL, useGraphiQLAssets } from './graphiql.js';
 import { useHttpCaching } from './http-caching.js';
@@ -32,9 +33,11 @@ export interface ServerDeps {
   isDraining?: () => boolean;
   /** PERSISTED_OPERATIONS, loaded: only these documents run. */
   persistedOperations?: Map<string, string>;
+  /** Subscriptions' pollers and fan-out (main.ts closes it on SIGTERM). */
+  live: LiveHub;
 }
 
-export function createServer({ config, upstreams, metrics, logger, isDraining = () => false, persistedOperations }: ServerDeps) {
+export function createServer({ config, upstreams, metrics, logger, isDraining = () => false, persistedOperations, live }: ServerDeps) {
   const trusted: Plugin = persistedOperations
     ? usePersistedOperations({
         getPersistedOperation: (id) => persistedOperations.get(id) ?? null,
@@ -57,11 +60,17 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
       maxConcurrent: config.maxConcurrentUpstreamCallsPerRequest,
       maxResponseBytes: config.maxResponseBytesPerRequest,
       trustProxy: config.trustProxy,
-    }),
+    }, live),
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/healthz',
     landingPage: false,
-    graphiql: graphiql && { title: 'satgate', defaultQuery: DEFAULT_QUERY, shouldPersistHeaders: false },
+    graphiql: graphiql && {
+      title: 'satgate',
+      defaultQuery: DEFAULT_QUERY,
+      shouldPersistHeaders: false,
+      // GraphiQL runs subscriptions as SSE GETs: they carry the CSRF-prevention header too.
+      additionalHeaders: { 'x-graphql-yoga-csrf': '1' },
+    },
     renderGraphiQL,
     maskedErrors: { maskError, isDev: false },
     // useCors below: yoga's would answer an unlisted origin `Access-Control-Allow-Origin: null`.

@@ -147,3 +147,12 @@ test('.env.example names every variable config.ts reads, with its default, and s
   // Its values are the defaults: loading it changes nothing.
   expect(loadConfig(assignments)).toEqual(loadConfig({}));
 });
+
+test('subscription settings: defaults, the rate limit planned with, and malformed values', () => {
+  const pick = (c: ReturnType<typeof loadConfig>) => [c.livePollIntervalMs, c.liveQuotaShare, c.liveRateLimitPerMinute, c.maxSubscriptions, c.maxSubscriptionsPerConnection];
+  expect(pick(loadConfig({}))).toEqual([5000, 0.2, 50, 10000, 100]);
+  expect(pick(loadConfig({ HIRO_API_KEY: 'k', LIVE_QUOTA_SHARE: '0.5', LIVE_POLL_INTERVAL_MS: '250' }))).toEqual([250, 0.5, 500, 10000, 100]);
+  expect(() => loadConfig({ LIVE_QUOTA_SHARE: '1.5' })).toThrow(new ConfigError('LIVE_QUOTA_SHARE must be a number above 0 and at most 1, got "1.5"'));
+  expect(() => loadConfig({ LIVE_QUOTA_SHARE: '0' })).toThrow(new ConfigError('LIVE_QUOTA_SHARE must be a number above 0 and at most 1, got "0"'));
+  expect(() => loadConfig({ MAX_SUBSCRIPTIONS: 'many' })).toThrow(new ConfigError('MAX_SUBSCRIPTIONS must be an integer from 0 to 1000000, got "many"'));
+});

@@ -8,7 +8,16 @@ import { print } from 'graphql';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import config from '../codegen.js';
 import { BIG_AMOUNT_TICKER, findBrc20Token, sampleData } from '../src/sample/data.js';
-import { OverviewDocument, type OverviewQuery, type OverviewQueryVariables } from './generated/operations.js';
+import {
+  EtchingsPageDocument,
+  OverviewDocument,
+  TokensDocument,
+  type EtchingsPageQuery,
+  type EtchingsPageQueryVariables,
+  type OverviewQuery,
+  type OverviewQueryVariables,
+  type TokensQuery,
+} from './generated/operations.js';
 import { startStack, type Stack } from './harness.js';
 
 let stack: Stack;
@@ -66,4 +75,21 @@ test('a typed client of the Overview document gets its declared shape', async ()
   } satisfies OverviewQuery);
   // Above 2^53: the string survives unchanged (a JS number would not).
   expect(data.brc20Token?.token.maxSupply).toBe('9007199254740993.000000000000000001');
+});
+
+test('typed clients of the frontend fields page through a connection and batch tickers', async () => {
+  const pages: EtchingsPageQuery[] = [];
+  let variables: EtchingsPageQueryVariables = { first: 2 };
+  for (let i = 0; i < 2; i++) {
+    const page = (await stack.graphql(print(EtchingsPageDocument), variables)).body.data as EtchingsPageQuery;
+    pages.push(page);
+    variables = { first: 2, after: page.etchingsConnection?.pageInfo.endCursor };
+  }
+  expect(pages.flatMap((p) => p.etchingsConnection!.edges.map((e) => e.node.id))).toEqual(sampleData.etchings.slice(0, 4).map((e) => e.id));
+  expect(pages.map((p) => p.etchingsConnection!.pageInfo.hasNextPage)).toEqual([true, true]);
+  const tokens = (await stack.graphql(print(TokensDocument), { tickers: ['SATS', 'nope'] })).body.data as TokensQuery;
+  const sats = findBrc20Token('sats')!.token;
+  expect(tokens).toEqual({
+    brc20Tokens: [{ token: { ticker: 'sats', mintedSupply: sats.minted_supply, txCount: sats.tx_count } }, null],
+  } satisfies TokensQuery);
 });

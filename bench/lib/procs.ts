@@ -147,6 +147,8 @@ export interface SampleProcess {
   setOutage(kind: 'status' | 'reset' | null): Promise<void>;
   /** One-shot chaos faults armed so far. */
   injected(): Promise<number>;
+  /** Sample activity: new etchings, a mint. */
+  activity(change: { etch?: number; mint?: string }): Promise<void>;
 }
 
 export async function startSample(delayMs: number): Promise<SampleProcess> {
@@ -182,6 +184,7 @@ export async function startSample(delayMs: number): Promise<SampleProcess> {
     setChaos: async (rate) => void (await send({ cmd: 'chaos', rate })),
     setOutage: async (kind) => void (await send({ cmd: 'outage', kind })),
     injected: async () => (await send({ cmd: 'count' })).injected,
+    activity: async (change) => void (await send({ cmd: 'activity', ...change })),
   };
 }
 
@@ -210,6 +213,7 @@ const GATEWAY_VARIABLES = [
   'PORT', 'HOST', 'HIRO_API_URL', 'METADATA_API_URL', 'ORDINALS_API_URL', 'RUNES_API_URL', 'HIRO_PLATFORM_URL',
   'HIRO_API_KEY', 'UPSTREAM_TIMEOUT_MS', 'LOG_LEVEL', 'CACHE_TTL_MS', 'CACHE_NOT_FOUND_TTL_MS', 'CACHE_MAX_BYTES',
   'REDIS_URL', 'WORKERS', 'STALE_IF_ERROR_MS', 'NODE_OPTIONS', 'LOG_FORMAT', 'READYZ_REQUIRE_UPSTREAM',
+  'LIVE_POLL_INTERVAL_MS', 'LIVE_QUOTA_SHARE', 'LIVE_RATE_LIMIT_PER_MINUTE', 'MAX_SUBSCRIPTIONS', 'MAX_SUBSCRIPTIONS_PER_CONNECTION',
 ];
 
 /** The compiled gateway (`node dist/src/main.js`), one process (WORKERS=1), in-process cache. */

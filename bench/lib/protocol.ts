@@ -10,7 +10,9 @@ export type SampleRequest =
   /** Share of upstream requests answered 503 or reset, 0 to stop. */
   | { cmd: 'chaos'; rate: number }
   /** Every path answers 503 (`status`) or resets, until `null`. */
-  | { cmd: 'outage'; kind: 'status' | 'reset' | null };
+  | { cmd: 'outage'; kind: 'status' | 'reset' | null }
+  /** Sample activity: prepend `etch` etchings, and/or mint `mint` once. */
+  | { cmd: 'activity'; etch?: number; mint?: string };
 
 export type SampleCommand = SampleRequest & { id: number };
 

@@ -52,6 +52,11 @@ export const EVERYTHING = `query W5 {
   etchings(limit: 20) { ${ETCHINGS_PAGE} }
 }`;
 
+/** A 500-item Relay window: 9 upstream pages of 60 (the sample is given 250 more etchings first). */
+export const CONNECTION_500 = `query C1 { etchingsConnection(first: 500) {
+  totalCount edges { cursor node { ${ETCHINGS_PAGE.replace(/^limit offset total results \{/, '').replace(/\}\s*$/, '')} } }
+  pageInfo { hasNextPage endCursor } } }`;
+
 export const restToken = (ticker: string) => `/ordinals/v1/brc-20/tokens/${encodeURIComponent(ticker)}`;
 export const REST_TRANSFERS = `/ordinals/v1/inscriptions/transfers?block=${BIG_TRANSFER_BLOCK}&limit=60`;
 export const REST_ETCHINGS = '/runes/v1/etchings?limit=60';

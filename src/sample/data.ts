@@ -268,7 +268,7 @@ const DIVISIBILITIES = [0, 0, 0, 0, 1, 2, 2, 2, 5, 8, 8, 18, 38];
 const U128_MAX = 340282366920938463463374607431768211455n;
 export const ETCHING_COUNT = 300;
 
-interface RuneSpec {
+export interface RuneSpec {
   number: number;
   height: number;
   txIndex: number;
@@ -292,7 +292,7 @@ function runeName(label: string, used: Set<string>): { name: string; spaced: str
 }
 
 /** Applies the upstream's parseEtchingResponse rules to raw (base-unit) rune values. */
-function makeEtching(spec: RuneSpec, chainTip: number, used: Set<string>): Etching {
+export function makeEtching(spec: RuneSpec, chainTip: number, used: Set<string>): Etching {
   const l = `rune:${spec.number}`;
   const { name, spaced } = runeName(l, used);
   const div = pick(`${l}:div`, DIVISIBILITIES);
@@ -381,11 +381,11 @@ const etchings: Etching[] = [...etchingsPageJson.results, ...generateEtchings()]
 const etchingsTotal = Math.max(...etchings.map((e) => e.number)) + 1;
 
 /** The upstream checks the forms in this order: name, spaced name, number, else id. */
-export function findEtching(etching: string): Etching | undefined {
-  if (/^[A-Z]+$/.test(etching)) return etchings.find((e) => e.name === etching);
-  if (/^[A-Za-z]+(•[A-Za-z]+)+$/.test(etching)) return etchings.find((e) => e.spaced_name === etching);
-  if (/^[0-9]+$/.test(etching)) return etchings.find((e) => e.number === Number(etching));
-  return etchings.find((e) => e.id === etching);
+export function findEtching(etching: string, list: readonly Etching[] = etchings): Etching | undefined {
+  if (/^[A-Z]+$/.test(etching)) return list.find((e) => e.name === etching);
+  if (/^[A-Za-z]+(•[A-Za-z]+)+$/.test(etching)) return list.find((e) => e.spaced_name === etching);
+  if (/^[0-9]+$/.test(etching)) return list.find((e) => e.number === Number(etching));
+  return list.find((e) => e.id === etching);
 }
 
 /** Runes ETag: the block hash of the indexer's chain tip (the newest etching's block). */

@@ -2,16 +2,8 @@
 // meant to be registered twice (with and without the version prefix) like the upstream does.
 import type { Static } from '@sinclair/typebox';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import {
-  findBrc20Token,
-  findEtching,
-  findTransferBlock,
-  ORDINALS_ETAG,
-  RUNES_ETAG,
-  sampleData,
-  STATUS_V1_ETAG,
-  STATUS_V2_ETAG,
-} from './data.js';
+import type { SampleActivity } from './activity.js';
+import { findTransferBlock, sampleData, STATUS_V1_ETAG, STATUS_V2_ETAG } from './data.js';
 import {
   Brc20TokenDetailsResponse,
   Brc20TokensQuery,
@@ -43,8 +35,9 @@ function parseIfNoneMatch(value: string | undefined): string[] | undefined {
  * The upstream's cache preHandler: it runs after validation (400s carry no ETag) and before the
  * handler (404s from the handler do). A match answers 304 with only Cache-Control.
  */
-function etagHook(etag: string) {
+function etagHook(current: string | (() => string)) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
+    const etag = typeof current === 'string' ? current : current();
     if (parseIfNoneMatch(request.headers['if-none-match'])?.includes(etag)) {
       return reply.header('Cache-Control', CACHE_CONTROL).code(304).send();
     }
@@ -65,7 +58,7 @@ export function metadataApi(shape: 'v1' | 'v2'): FastifyPluginAsync {
 }
 
 /** A page as the upstream answers it: it reads total from the first row, so an empty page reports 0. */
-function page<T>(items: T[], offset: number, limit: number, total = items.length) {
+function page<T>(items: readonly T[], offset: number, limit: number, total = items.length) {
   const results = items.slice(offset, offset + limit);
   return { limit, offset, total: results.length > 0 ? total : 0, results };
 }
@@ -78,14 +71,19 @@ function likePrefix(value: string): RegExp {
   return new RegExp(`^${body}`, 'su');
 }
 
-export interface OrdinalsOptions {
+/** The ordinals and runes services read the sample's current data (it changes: see activity.ts). */
+export interface DataOptions {
+  activity: SampleActivity;
+}
+
+export interface OrdinalsOptions extends DataOptions {
   /** Whether the BRC-20 token list is served: Hiro does; UPSTREAM.md documents only the token route. */
   tokenList?: boolean;
 }
 
-export const ordinalsApi: FastifyPluginAsync<OrdinalsOptions> = async (app, { tokenList = true }) => {
+export const ordinalsApi: FastifyPluginAsync<OrdinalsOptions> = async (app, { activity, tokenList = true }) => {
   // The ordinals ETag is global: the same for every ticker and block, found or not.
-  app.addHook('preHandler', etagHook(ORDINALS_ETAG));
+  app.addHook('preHandler', etagHook(activity.ordinalsEtag));
 
   if (tokenList) {
     app.get(
@@ -96,7 +94,8 @@ export const ordinalsApi: FastifyPluginAsync<OrdinalsOptions> = async (app, { to
         // The upstream filters with SQL `ticker LIKE lower(t) || '%'`: a prefix match in which `_`
         // and `%` are wildcards.
         const patterns = ticker?.map((t) => likePrefix(t.toLowerCase()));
-        const matching = sampleData.brc20Tokens
+        const matching = activity
+          .brc20Tokens()
           .map((t) => t.token)
           .filter((token) => !patterns || patterns.some((pattern) => pattern.test(token.ticker)))
           .sort((a, b) => a.number - b.number);
@@ -110,7 +109,7 @@ export const ordinalsApi: FastifyPluginAsync<OrdinalsOptions> = async (app, { to
     { schema: { params: TickerParams, response: { 200: Brc20TokenDetailsResponse, 404: NotFoundResponse } } },
     async (request, reply) => {
       const { ticker } = request.params as Static<typeof TickerParams>;
-      const token = findBrc20Token(ticker);
+      const token = activity.findBrc20Token(ticker);
       if (!token) return reply.code(404).send({ error: 'Not found' });
       return token;
     },
@@ -128,12 +127,12 @@ export const ordinalsApi: FastifyPluginAsync<OrdinalsOptions> = async (app, { to
   );
 };
 
-export const runesApi: FastifyPluginAsync = async (app) => {
-  app.addHook('preHandler', etagHook(RUNES_ETAG));
+export const runesApi: FastifyPluginAsync<DataOptions> = async (app, { activity }) => {
+  app.addHook('preHandler', etagHook(activity.runesEtag));
 
   app.get('/etchings', { schema: { querystring: PageQuery, response: { 200: EtchingsResponse } } }, async (request) => {
     const { offset = 0, limit = DEFAULT_LIMIT } = request.query as Static<typeof PageQuery>;
-    return page(sampleData.etchings, offset, limit, sampleData.etchingsTotal);
+    return page(activity.etchings(), offset, limit, activity.etchingsTotal());
   });
 
   app.get(
@@ -141,7 +140,7 @@ export const runesApi: FastifyPluginAsync = async (app) => {
     { schema: { params: EtchingParams, response: { 200: EtchingResponse, 404: NotFoundResponse } } },
     async (request, reply) => {
       const { etching } = request.params as Static<typeof EtchingParams>;
-      return findEtching(etching) ?? reply.code(404).send({ error: 'Not found' });
+      return activity.findEtching(etching) ?? reply.code(404).send({ error: 'Not found' });
     },
   );
 };

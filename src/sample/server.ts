@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import FastifyCors from '@fastify/cors';
 import Fastify from 'fastify';
+import { createActivity, type SampleActivity } from './activity.js';
 import { DELETABLE_CHAINHOOK_UUIDS } from './data.js';
 import { metadataApi, ordinalsApi, runesApi } from './hiro.js';
 import { platformApi } from './platform.js';
@@ -52,7 +53,9 @@ export interface SampleUpstream {
   clearLog(): void;
   inject(fault: Fault): void;
   clearFaults(): void;
-  /** clearLog + clearFaults + restore mutable data (deleted chainhooks). */
+  /** New etchings and mints (see activity.ts). */
+  activity: SampleActivity;
+  /** clearLog + clearFaults + restore mutable data (deleted chainhooks, activity). */
   reset(): void;
   /** Closes promptly, even with hung or keep-alive connections. */
   close(): Promise<void>;
@@ -174,13 +177,10 @@ export async function startSampleUpstream(opts: SampleOptions = {}): Promise<Sam
   const app = Fastify({ serverFactory, forceCloseConnections: true });
   await app.register(FastifyCors);
   const metadata = metadataApi(statusShape);
-  for (const [plugin, prefixes, options] of [
-    [metadata, ['/metadata/v1', '/metadata'], {}],
-    [ordinalsApi, ['/ordinals/v1', '/ordinals'], { tokenList }],
-    [runesApi, ['/runes/v1', '/runes'], {}],
-  ] as const) {
-    for (const prefix of prefixes) await app.register(plugin, { prefix, ...options });
-  }
+  const activity = createActivity();
+  for (const prefix of ['/metadata/v1', '/metadata']) await app.register(metadata, { prefix });
+  for (const prefix of ['/ordinals/v1', '/ordinals']) await app.register(ordinalsApi, { prefix, activity, tokenList });
+  for (const prefix of ['/runes/v1', '/runes']) await app.register(runesApi, { prefix, activity });
   await app.register(platformApi, { apiKeys: opts.platformApiKeys ?? [SAMPLE_PLATFORM_KEY], chainhooks });
 
   await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
@@ -194,6 +194,7 @@ export async function startSampleUpstream(opts: SampleOptions = {}): Promise<Sam
     baseUrl: origin + basePath,
     profile,
     requests,
+    activity,
     clearLog: () => void requests.splice(0),
     inject: (fault) => void faults.push({ fault, left: fault.times ?? Infinity }),
     clearFaults: () => {
@@ -203,6 +204,7 @@ export async function startSampleUpstream(opts: SampleOptions = {}): Promise<Sam
       upstream.clearLog();
       upstream.clearFaults();
       DELETABLE_CHAINHOOK_UUIDS.forEach((uuid) => chainhooks.add(uuid));
+      activity.reset();
     },
     close: async () => {
       timers.forEach(clearTimeout);

@@ -1,3 +1,4 @@
+import { badUserInput } from '../errors.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse } from '../upstream/types.js';
 import { builder } from './builder.js';
 import { selects } from './selection.js';
@@ -32,7 +33,7 @@ const Brc20SupplyRef = builder.objectRef<Brc20Supply>('Brc20Supply').implement({
   }),
 });
 
-const Brc20TokenDetails = builder.objectRef<Brc20TokenDetailsResponse>('Brc20TokenDetails').implement({
+export const Brc20TokenDetails = builder.objectRef<Brc20TokenDetailsResponse>('Brc20TokenDetails').implement({
   fields: (t) => ({
     token: t.expose('token', { type: Brc20TokenRef }),
     supply: t.expose('supply', { type: Brc20SupplyRef }),
@@ -48,5 +49,37 @@ builder.queryField('brc20Token', (t) =>
     // Holder counts come only from the detail route; without them many tickers share one call.
     resolve: (_root, { ticker }, { loaders }, info) =>
       selects(info, 'holders') ? loaders.brc20Token.load(ticker) : loaders.brc20TokenSummary.load(ticker),
+  }),
+);
+
+/** The most tickers one `brc20Tokens` lookup may ask for. */
+export const MAX_BATCH_TICKERS = 50;
+
+/**
+ * The query cost of one `brc20Tokens` field in the cost walk's units (10 per upstream call, 1 per
+ * item): one call per ticker with `supply.holders`, one per 20 without; `tickers` undefined when
+ * it comes from a variable (then the most). Pure, for the cost walk in hardening.ts.
+ */
+export function brc20TokensCost(tickers: number | undefined, holders: boolean): number {
+  const count = Math.min(MAX_BATCH_TICKERS, Math.max(1, tickers ?? MAX_BATCH_TICKERS));
+  return 10 * (holders ? count : Math.ceil(count / 20)) + count;
+}
+
+builder.queryField('brc20Tokens', (t) =>
+  t.field({
+    type: [Brc20TokenDetails],
+    nullable: { list: false, items: true },
+    description:
+      '1..50 tickers, case-insensitive, exact matches only. One entry per ticker, in the order asked; null where no such token exists.',
+    args: { tickers: t.arg.stringList({ required: true }) },
+    // The same per-request loaders as brc20Token: aliases, duplicates and case variants share calls,
+    // and a failed lookup rejects only its own entry (an error at [brc20Tokens, i]).
+    resolve: (_root, { tickers }, { loaders }, info) => {
+      if (tickers.length < 1 || tickers.length > MAX_BATCH_TICKERS) {
+        throw badUserInput(`tickers must hold 1 to ${MAX_BATCH_TICKERS} tickers, got ${tickers.length}`, 'tickers');
+      }
+      const loader = selects(info, 'holders') ? loaders.brc20Token : loaders.brc20TokenSummary;
+      return tickers.map((ticker) => loader.load(ticker));
+    },
   }),
 );

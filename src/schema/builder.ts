@@ -1,10 +1,15 @@
 import SchemaBuilder from '@pothos/core';
+import RelayPlugin from '@pothos/plugin-relay';
 import type { GraphQLContext } from '../context.js';
 
 /** The builder only configures: Context and the scalars' input/output types, declared once. */
 export const builder = new SchemaBuilder<{
   Context: GraphQLContext;
   DefaultFieldNullability: false;
+  /** Relay connections: `edges: [Edge!]!`, `node: T!`, and every connection counts its list. */
+  DefaultEdgesNullability: false;
+  DefaultNodeNullability: false;
+  Connection: { totalCount: number };
   Scalars: {
     /** Amounts stay strings end to end: never a JS number. */
     Decimal: { Input: string; Output: string };
@@ -13,7 +18,17 @@ export const builder = new SchemaBuilder<{
     BlockId: { Input: unknown; Output: string };
     JSON: { Input: unknown; Output: unknown };
   };
-}>({ defaultFieldNullability: false });
+}>({
+  plugins: [RelayPlugin],
+  defaultFieldNullability: false,
+  // Connections only: no Node interface, no `node`/`nodes` lookups.
+  relay: {
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
+    edgesFieldOptions: { nullable: false },
+    nodeFieldOptions: { nullable: false },
+  },
+});
 
 builder.queryType({});
 builder.mutationType({});

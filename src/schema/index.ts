@@ -5,6 +5,8 @@ import './brc20.js';
 import './transfers.js';
 import './runes.js';
 import './platform.js';
+import './connections.js';
+import './live.js';
 
 /** Assembles the domain files into the schema; nothing else happens here. */
 export const schema = builder.toSchema({ sortSchema: true });

@@ -43,7 +43,7 @@ const RuneLocation = builder.objectRef<RuneEtching['location']>('RuneLocation').
   }),
 });
 
-const RuneEtchingRef = builder.objectRef<RuneEtching>('RuneEtching').implement({
+export const RuneEtchingRef = builder.objectRef<RuneEtching>('RuneEtching').implement({
   fields: (t) => ({
     id: t.exposeString('id', { description: '`block:tx`' }),
     name: t.exposeString('name'),

@@ -42,7 +42,7 @@ const ChainTip = builder.objectRef<NonNullable<ApiStatusResponse['chain_tip']>>(
   }),
 });
 
-const Status = builder.objectRef<ApiStatusResponse>('Status').implement({
+export const Status = builder.objectRef<ApiStatusResponse>('Status').implement({
   description: 'The token-metadata service status (both the v1 shape with counts and the newer v2 shape).',
   fields: (t) => ({
     serverVersion: t.exposeString('server_version'),

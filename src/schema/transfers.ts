@@ -17,7 +17,7 @@ const InscriptionLocationRef = builder.objectRef<InscriptionLocation>('Inscripti
   }),
 });
 
-const InscriptionTransferRef = builder.objectRef<InscriptionTransfer>('InscriptionTransfer').implement({
+export const InscriptionTransferRef = builder.objectRef<InscriptionTransfer>('InscriptionTransfer').implement({
   fields: (t) => ({
     id: t.exposeString('id'),
     number: t.exposeInt('number'),

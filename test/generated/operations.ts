@@ -98,6 +98,19 @@ export type InscriptionTransfer = {
   to: InscriptionLocation;
 };
 
+export type InscriptionTransferConnection = {
+  __typename?: 'InscriptionTransferConnection';
+  edges: Array<InscriptionTransferEdge>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type InscriptionTransferEdge = {
+  __typename?: 'InscriptionTransferEdge';
+  cursor: Scalars['String']['output'];
+  node: InscriptionTransfer;
+};
+
 export type InscriptionTransferPage = {
   __typename?: 'InscriptionTransferPage';
   limit: Scalars['Int']['output'];
@@ -129,17 +142,31 @@ export type MutationDeleteChainhookArgs = {
   uuid: Scalars['String']['input'];
 };
 
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  endCursor?: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+  hasPreviousPage: Scalars['Boolean']['output'];
+  startCursor?: Maybe<Scalars['String']['output']>;
+};
+
 export type Query = {
   __typename?: 'Query';
   /** GET a path of the devnet Bitcoin node through the platform. */
   bitcoinNode?: Maybe<Scalars['JSON']['output']>;
   /** Case-insensitive. Null when no such token exists. */
   brc20Token?: Maybe<Brc20TokenDetails>;
+  /** 1..50 tickers, case-insensitive, exact matches only. One entry per ticker, in the order asked; null where no such token exists. */
+  brc20Tokens: Array<Maybe<Brc20TokenDetails>>;
   /** Newest first. limit 1..60, offset >= 0. */
   etchings?: Maybe<RuneEtchingPage>;
+  /** Newest first, as a Relay connection. first/last 1..500 (default 20 when neither is given), not both; spans as many upstream pages as needed. Cursors are opaque and survive new items: a malformed one is BAD_USER_INPUT (reason CURSOR_INVALID), one whose item is gone is BAD_USER_INPUT (reason CURSOR_EXPIRED). totalCount is the upstream's total (it counts runes that are not listed). */
+  etchingsConnection?: Maybe<RuneEtchingConnection>;
   status?: Maybe<Status>;
   /** Newest first. limit 1..60, offset >= 0. Null when the upstream reports the block unknown (404). */
   transfers?: Maybe<InscriptionTransferPage>;
+  /** The block's transfers as a Relay connection, newest first; null when the upstream reports the block unknown. first/last 1..500 (default 20 when neither is given), not both; spans as many upstream pages as needed. Cursors are opaque and survive new items: a malformed one is BAD_USER_INPUT (reason CURSOR_INVALID), one whose item is gone is BAD_USER_INPUT (reason CURSOR_EXPIRED). totalCount is the upstream's total. */
+  transfersConnection?: Maybe<InscriptionTransferConnection>;
 };
 
 
@@ -154,9 +181,22 @@ export type QueryBrc20TokenArgs = {
 };
 
 
+export type QueryBrc20TokensArgs = {
+  tickers: Array<Scalars['String']['input']>;
+};
+
+
 export type QueryEtchingsArgs = {
   limit?: Scalars['Int']['input'];
   offset?: Scalars['Int']['input'];
+};
+
+
+export type QueryEtchingsConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -164,6 +204,15 @@ export type QueryTransfersArgs = {
   block: Scalars['BlockId']['input'];
   limit?: Scalars['Int']['input'];
   offset?: Scalars['Int']['input'];
+};
+
+
+export type QueryTransfersConnectionArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+  block: Scalars['BlockId']['input'];
+  first?: InputMaybe<Scalars['Int']['input']>;
+  last?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type RuneEtching = {
@@ -179,6 +228,19 @@ export type RuneEtching = {
   supply: RuneSupply;
   symbol: Scalars['String']['output'];
   turbo: Scalars['Boolean']['output'];
+};
+
+export type RuneEtchingConnection = {
+  __typename?: 'RuneEtchingConnection';
+  edges: Array<RuneEtchingEdge>;
+  pageInfo: PageInfo;
+  totalCount: Scalars['Int']['output'];
+};
+
+export type RuneEtchingEdge = {
+  __typename?: 'RuneEtchingEdge';
+  cursor: Scalars['String']['output'];
+  node: RuneEtching;
 };
 
 export type RuneEtchingPage = {
@@ -238,6 +300,23 @@ export type Status = {
   tokens?: Maybe<TokenCounts>;
 };
 
+/** Live data over GraphQL over SSE (accept: text/event-stream) and graphql-ws on /graphql. */
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** The token's details now, then again each time any field changes. null while no such token exists. */
+  brc20Token?: Maybe<Brc20TokenDetails>;
+  /** Each etching once, when satgate first sees it (older first when several appear at once). Nothing is sent for etchings that existed when the subscription started. */
+  etchingAdded: RuneEtching;
+  /** The status now, then again each time it changes. */
+  status?: Maybe<Status>;
+};
+
+
+/** Live data over GraphQL over SSE (accept: text/event-stream) and graphql-ws on /graphql. */
+export type SubscriptionBrc20TokenArgs = {
+  ticker: Scalars['String']['input'];
+};
+
 /** A count that the upstream leaves out is 0. */
 export type TokenContractCounts = {
   __typename?: 'TokenContractCounts';
@@ -253,6 +332,42 @@ export type TokenCounts = {
   nft: Scalars['Int']['output'];
   sft: Scalars['Int']['output'];
 };
+
+export type EtchingsPageQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type EtchingsPageQuery = { __typename?: 'Query', etchingsConnection?: { __typename?: 'RuneEtchingConnection', totalCount: number, edges: Array<{ __typename?: 'RuneEtchingEdge', cursor: string, node: { __typename?: 'RuneEtching', id: string, spacedName: string, number: number, supply: { __typename?: 'RuneSupply', minted: string, mintable: boolean } } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } | null };
+
+export type BlockTransfersQueryVariables = Exact<{
+  block: Scalars['BlockId']['input'];
+  last?: InputMaybe<Scalars['Int']['input']>;
+  before?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type BlockTransfersQuery = { __typename?: 'Query', transfersConnection?: { __typename?: 'InscriptionTransferConnection', totalCount: number, edges: Array<{ __typename?: 'InscriptionTransferEdge', cursor: string, node: { __typename?: 'InscriptionTransfer', id: string, number: number, to: { __typename?: 'InscriptionLocation', address?: string | null, value?: string | null } } }>, pageInfo: { __typename?: 'PageInfo', hasPreviousPage: boolean, startCursor?: string | null } } | null };
+
+export type TokensQueryVariables = Exact<{
+  tickers: Array<Scalars['String']['input']> | Scalars['String']['input'];
+}>;
+
+
+export type TokensQuery = { __typename?: 'Query', brc20Tokens: Array<{ __typename?: 'Brc20TokenDetails', token: { __typename?: 'Brc20Token', ticker: string, mintedSupply: string, txCount: number } } | null> };
+
+export type TokenUpdatesSubscriptionVariables = Exact<{
+  ticker: Scalars['String']['input'];
+}>;
+
+
+export type TokenUpdatesSubscription = { __typename?: 'Subscription', brc20Token?: { __typename?: 'Brc20TokenDetails', token: { __typename?: 'Brc20Token', ticker: string, mintedSupply: string, txCount: number } } | null };
+
+export type NewEtchingsSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type NewEtchingsSubscription = { __typename?: 'Subscription', etchingAdded: { __typename?: 'RuneEtching', id: string, spacedName: string, number: number } };
 
 export type OverviewQueryVariables = Exact<{
   ticker: Scalars['String']['input'];
@@ -272,5 +387,10 @@ export type DeleteChainhookMutationVariables = Exact<{
 export type DeleteChainhookMutation = { __typename?: 'Mutation', deleteChainhook?: { __typename?: 'ChainhookDeletion', status: string, chainhookUuid: string, message?: string | null } | null };
 
 
+export const EtchingsPageDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"EtchingsPage"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"etchingsConnection"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"spacedName"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"supply"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"minted"}},{"kind":"Field","name":{"kind":"Name","value":"mintable"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]} as unknown as DocumentNode<EtchingsPageQuery, EtchingsPageQueryVariables>;
+export const BlockTransfersDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"BlockTransfers"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"block"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"BlockId"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"last"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"before"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"transfersConnection"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"block"},"value":{"kind":"Variable","name":{"kind":"Name","value":"block"}}},{"kind":"Argument","name":{"kind":"Name","value":"last"},"value":{"kind":"Variable","name":{"kind":"Name","value":"last"}}},{"kind":"Argument","name":{"kind":"Name","value":"before"},"value":{"kind":"Variable","name":{"kind":"Name","value":"before"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"to"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"address"}},{"kind":"Field","name":{"kind":"Name","value":"value"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}}]}}]}}]}}]} as unknown as DocumentNode<BlockTransfersQuery, BlockTransfersQueryVariables>;
+export const TokensDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Tokens"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"tickers"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"brc20Tokens"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"tickers"},"value":{"kind":"Variable","name":{"kind":"Name","value":"tickers"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"token"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ticker"}},{"kind":"Field","name":{"kind":"Name","value":"mintedSupply"}},{"kind":"Field","name":{"kind":"Name","value":"txCount"}}]}}]}}]}}]} as unknown as DocumentNode<TokensQuery, TokensQueryVariables>;
+export const TokenUpdatesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"TokenUpdates"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"ticker"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"brc20Token"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"ticker"},"value":{"kind":"Variable","name":{"kind":"Name","value":"ticker"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"token"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ticker"}},{"kind":"Field","name":{"kind":"Name","value":"mintedSupply"}},{"kind":"Field","name":{"kind":"Name","value":"txCount"}}]}}]}}]}}]} as unknown as DocumentNode<TokenUpdatesSubscription, TokenUpdatesSubscriptionVariables>;
+export const NewEtchingsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"NewEtchings"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"etchingAdded"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"spacedName"}},{"kind":"Field","name":{"kind":"Name","value":"number"}}]}}]}}]} as unknown as DocumentNode<NewEtchingsSubscription, NewEtchingsSubscriptionVariables>;
 export const OverviewDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Overview"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"ticker"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"block"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"BlockId"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"limit"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"serverVersion"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"chainTip"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"blockHeight"}},{"kind":"Field","name":{"kind":"Name","value":"indexBlockHash"}}]}},{"kind":"Field","name":{"kind":"Name","value":"tokens"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ft"}},{"kind":"Field","name":{"kind":"Name","value":"nft"}},{"kind":"Field","name":{"kind":"Name","value":"sft"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"brc20Token"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"ticker"},"value":{"kind":"Variable","name":{"kind":"Name","value":"ticker"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"token"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ticker"}},{"kind":"Field","name":{"kind":"Name","value":"maxSupply"}},{"kind":"Field","name":{"kind":"Name","value":"mintLimit"}},{"kind":"Field","name":{"kind":"Name","value":"decimals"}},{"kind":"Field","name":{"kind":"Name","value":"deployTimestamp"}},{"kind":"Field","name":{"kind":"Name","value":"selfMint"}}]}},{"kind":"Field","name":{"kind":"Name","value":"supply"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"holders"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"transfers"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"block"},"value":{"kind":"Variable","name":{"kind":"Name","value":"block"}}},{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"results"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"to"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"address"}},{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"timestamp"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"etchings"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"Variable","name":{"kind":"Name","value":"limit"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"}},{"kind":"Field","name":{"kind":"Name","value":"results"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"spacedName"}},{"kind":"Field","name":{"kind":"Name","value":"supply"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"minted"}},{"kind":"Field","name":{"kind":"Name","value":"mintable"}}]}},{"kind":"Field","name":{"kind":"Name","value":"location"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"timestamp"}}]}}]}}]}}]}}]} as unknown as DocumentNode<OverviewQuery, OverviewQueryVariables>;
 export const DeleteChainhookDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteChainhook"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"uuid"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"apiKey"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteChainhook"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"uuid"},"value":{"kind":"Variable","name":{"kind":"Name","value":"uuid"}}},{"kind":"Argument","name":{"kind":"Name","value":"apiKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"apiKey"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"chainhookUuid"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]} as unknown as DocumentNode<DeleteChainhookMutation, DeleteChainhookMutationVariables>;

@@ -1,0 +1,105 @@
+/**
+ * With REDIS_URL, replicas share the polling: for each watched resource one replica holds a lease
+ * in Redis and polls it; what it sees change goes to every replica through Redis pub/sub. Leases
+ * are short (half an interval) and renewed every third of an interval, so a replica that dies hands
+ * its leases on within one interval. When Redis cannot be reached each replica polls for itself:
+ * more upstream calls, never a silent subscription.
+ *
+ * Redis keys hold a hash of the resource key and a random replica id; values hold upstream answers
+ * (public data), never an API key.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Coordinator, Snapshot } from './hub.js';
+
+const CHANNEL = 'satgate:v1:live:changes';
+const leaseKey = (key: string) => `satgate:v1:live:lease:${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+
+const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
+const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+
+interface Message {
+  from: string;
+  key: string;
+  etag?: string;
+  body: string;
+}
+
+export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logger: Logger): Coordinator {
+  const options = { maxRetriesPerRequest: 0, commandTimeout: 500, connectTimeout: 1000, retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000) };
+  const redis = new Redis(url.href, { ...options, enableOfflineQueue: false });
+  // The subscriber queues its SUBSCRIBE until connected, and subscribes again after a reconnect.
+  const subscriber = new Redis(url.href, { ...options, enableOfflineQueue: true });
+  redis.on('error', () => {});
+  subscriber.on('error', () => {});
+  const id = randomUUID();
+  const log = logger.child({ component: 'live-redis' });
+  let intervalMs = defaultIntervalMs;
+  /** Per watched key: whether this replica holds the lease, and the renewal timer. */
+  const leases = new Map<string, { held: boolean; timer: NodeJS.Timeout }>();
+  const listeners: Array<(key: string, snapshot: Snapshot) => void> = [];
+  let redisDown = false;
+
+  const tryLease = async (key: string) => {
+    const lease = leases.get(key);
+    if (!lease) return;
+    const ttl = String(Math.max(20, Math.ceil(intervalMs / 2)));
+    try {
+      lease.held = lease.held
+        ? (await redis.eval(RENEW, 1, leaseKey(key), id, ttl)) === 1 || (await redis.set(leaseKey(key), id, 'PX', ttl, 'NX')) === 'OK'
+        : (await redis.set(leaseKey(key), id, 'PX', ttl, 'NX')) === 'OK';
+      if (redisDown) log.info('redis reachable again: replicas share polling');
+      redisDown = false;
+    } catch (error) {
+      if (!redisDown) log.warn({ err: error instanceof Error ? error.message : String(error) }, 'redis unreachable: polling alone');
+      redisDown = true;
+    }
+  };
+
+  subscriber.subscribe(CHANNEL).catch(() => {});
+  subscriber.on('message', (_channel: string, text: string) => {
+    let message: Message;
+    try {
+      message = JSON.parse(text) as Message;
+    } catch {
+      return;
+    }
+    if (message.from === id || typeof message.key !== 'string' || typeof message.body !== 'string') return;
+    const snapshot = { etag: message.etag, body: Buffer.from(message.body, 'base64') };
+    for (const listener of listeners) listener(message.key, snapshot);
+  });
+
+  return {
+    async lead(key, interval) {
+      intervalMs = interval;
+      // Without Redis every replica decides alone.
+      return redisDown || leases.get(key)?.held === true;
+    },
+    publish(key, snapshot) {
+      const message: Message = { from: id, key, etag: snapshot.etag, body: snapshot.body.toString('base64') };
+      redis.publish(CHANNEL, JSON.stringify(message)).catch(() => {});
+    },
+    onChange(listener) {
+      listeners.push(listener);
+    },
+    watch(key) {
+      if (leases.has(key)) return;
+      const timer = setInterval(() => void tryLease(key), Math.max(10, Math.floor(intervalMs / 3)));
+      timer.unref();
+      leases.set(key, { held: false, timer });
+      void tryLease(key);
+    },
+    unwatch(key) {
+      const lease = leases.get(key);
+      if (!lease) return;
+      clearInterval(lease.timer);
+      leases.delete(key);
+      if (lease.held) redis.eval(RELEASE, 1, leaseKey(key), id).catch(() => {});
+    },
+    async close() {
+      for (const key of [...leases.keys()]) this.unwatch(key);
+      await Promise.allSettled([redis.quit(), subscriber.quit()]);
+    },
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * The upstream resources subscriptions watch, and what a change of each means to a subscriber.
+ * A resource is one upstream GET; its key names it (tickers normalised, so case variants share a
+ * poller). Nothing here knows about timers, subscribers or Redis.
+ */
+import { badUserInput } from '../errors.js';
+import type { LiveResourceKind } from '../metrics.js';
+import type { UpstreamRequest, UpstreamResponse, UpstreamService } from '../upstream/http.js';
+import type { Upstreams } from '../upstream/index.js';
+import { normalizeTicker } from '../upstream/ordinals.js';
+import type { ApiStatusResponse, Brc20TokenDetailsResponse, Page, RuneEtching } from '../upstream/types.js';
+
+export type LiveResource = { kind: 'status' } | { kind: 'brc20'; ticker: string } | { kind: 'etchings' };
+
+/** The etchings page watched for new etchings: the newest upstream page. */
+const WATCHED_ETCHINGS = { offset: 0, limit: 60 };
+/** BRC-20 tickers are 4 or 5 bytes on chain; anything past this cannot be one. */
+const MAX_TICKER_BYTES = 16;
+
+export interface ResourceDef<V = unknown, E = unknown> {
+  kind: LiveResourceKind;
+  key: string;
+  service: UpstreamService;
+  request: UpstreamRequest;
+  /** The resource's value from an answer; throws on an answer that is not its state. */
+  decode(response: UpstreamResponse): V;
+  /** The events a change from `previous` (undefined: the first value seen) to `next` sends. */
+  changes(previous: V | undefined, next: V): E[];
+  /** What a subscriber joining a poller that already knows the value gets at once. */
+  initial(value: V): E[];
+}
+
+/** Validates like a query argument would be, before any poller exists. */
+export function validTicker(ticker: string): string {
+  const bytes = Buffer.byteLength(ticker, 'utf8');
+  if (bytes < 1 || bytes > MAX_TICKER_BYTES || /[\x00-\x1f\x7f/]/.test(ticker) || ticker === '.' || ticker === '..') {
+    throw badUserInput(`ticker must be 1 to ${MAX_TICKER_BYTES} bytes of printable characters without "/"`, 'ticker');
+  }
+  return ticker;
+}
+
+export function resourceKey(resource: LiveResource): string {
+  return resource.kind === 'brc20' ? `brc20:${normalizeTicker(resource.ticker)}` : resource.kind;
+}
+
+function json<T>(service: UpstreamService, response: UpstreamResponse, notFound?: T): T {
+  if (response.status === 404 && notFound !== undefined) return notFound;
+  if (response.status < 200 || response.status >= 300) throw service.statusError(response);
+  return service.parse<T>(response);
+}
+
+/** A state resource: the value now, then the value again each time it changes. */
+function stateDef<V>(kind: LiveResourceKind, key: string, service: UpstreamService, request: UpstreamRequest, notFound?: V): ResourceDef<V, V> {
+  return {
+    kind,
+    key,
+    service,
+    request,
+    decode: (response) => json(service, response, notFound),
+    changes: (_previous, next) => [next],
+    initial: (value) => [value],
+  };
+}
+
+interface EtchingsSeen {
+  etchings: RuneEtching[];
+  /** Ids of the last two pages seen: a new etching is one not among them. */
+  seen: Set<string>;
+}
+
+export function resourceDef(upstreams: Upstreams, resource: LiveResource): ResourceDef {
+  const key = resourceKey(resource);
+  switch (resource.kind) {
+    case 'status':
+      return stateDef<ApiStatusResponse>('status', key, upstreams.metadata.service, upstreams.metadata.statusRequest());
+    case 'brc20':
+      // null while no such token exists (the upstream's 404).
+      return stateDef<Brc20TokenDetailsResponse | null>('brc20', key, upstreams.ordinals.service, upstreams.ordinals.brc20TokenRequest(resource.ticker), null);
+    case 'etchings': {
+      const def: ResourceDef<EtchingsSeen, RuneEtching> = {
+        kind: 'etchings',
+        key,
+        service: upstreams.runes.service,
+        request: upstreams.runes.etchingsRequest(WATCHED_ETCHINGS),
+        decode: (response) => {
+          const etchings = json<Page<RuneEtching>>(upstreams.runes.service, response).results;
+          return { etchings, seen: new Set(etchings.map((e) => e.id)) };
+        },
+        // Each etching once, older first; the first page seen is the baseline and sends nothing.
+        changes: (previous, next) => {
+          if (!previous) return [];
+          const added = next.etchings.filter((e) => !previous.seen.has(e.id)).reverse();
+          for (const e of previous.etchings) next.seen.add(e.id);
+          return added;
+        },
+        initial: () => [],
+      };
+      return def as ResourceDef;
+    }
+  }
+}

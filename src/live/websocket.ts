@@ -1,0 +1,127 @@
+/**
+ * graphql-ws over WebSocket on /graphql, as yoga documents it: the `ws` server takes the HTTP
+ * upgrade, graphql-ws speaks the protocol, and every operation runs through yoga's envelop (the
+ * same context, query limits, error masking and metrics as over HTTP).
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import type { Logger } from 'pino';
+import { WebSocketServer } from 'ws';
+import { requestIdFrom } from '../request-id.js';
+import type { SatgateServer } from '../server.js';
+
+export interface WebSocketOptions {
+  /** Active subscriptions one connection may hold. */
+  maxSubscriptionsPerConnection: number;
+  maxPayloadBytes: number;
+  /** `*` or the browser origins allowed. */
+  origins: string[];
+  /** graphql-ws pings this often; a peer that does not answer is dropped. */
+  keepAliveMs?: number;
+}
+
+type Enveloped = ReturnType<SatgateServer['getEnveloped']>;
+type ConnectionState = {
+  /** The connection's own signal: a closed socket cancels its upstream work. */
+  controller?: AbortController;
+  /** Operations running on the connection. */
+  operations?: number;
+};
+
+export function attachWebSockets(http: Server, yoga: SatgateServer, options: WebSocketOptions, logger: Logger) {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
+  /** Operations running on every connection: shutdown waits for their complete messages. */
+  let running = 0;
+  const server = useServer<Record<string, unknown>, ConnectionState>(
+    {
+      execute: (args) => (args.rootValue as Enveloped).execute(args),
+      subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
+      onSubscribe: async (ctx, _id, payload) => {
+        const extra = ctx.extra;
+        if ((extra.operations ?? 0) >= options.maxSubscriptionsPerConnection) {
+          return [
+            new GraphQLError(`A connection may hold ${options.maxSubscriptionsPerConnection} operations at once`, {
+              extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit: options.maxSubscriptionsPerConnection },
+            }),
+          ];
+        }
+        extra.controller ??= new AbortController();
+        const request = new Request('http://localhost/graphql', {
+          headers: headersOf(extra.request),
+          signal: extra.controller.signal,
+        });
+        const enveloped = yoga.getEnveloped({ request, params: payload });
+        let document;
+        try {
+          document = enveloped.parse(payload.query);
+        } catch (error) {
+          return [error instanceof GraphQLError ? error : new GraphQLError('Syntax error')];
+        }
+        const errors = enveloped.validate(enveloped.schema, document);
+        if (errors.length > 0) return errors;
+        extra.operations = (extra.operations ?? 0) + 1;
+        running++;
+        const args: ExecutionArgs = {
+          schema: enveloped.schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: await enveloped.contextFactory(),
+          rootValue: enveloped,
+        };
+        return args;
+      },
+      onComplete: (ctx) => {
+        const extra = ctx.extra;
+        extra.operations = Math.max(0, (extra.operations ?? 1) - 1);
+        running = Math.max(0, running - 1);
+      },
+      onClose: (ctx) => ctx.extra.controller?.abort(),
+    },
+    wss,
+    options.keepAliveMs ?? 12_000,
+  );
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = (req.url ?? '/').split('?', 1)[0];
+    const origin = req.headers.origin;
+    const allowed = !origin || options.origins.includes('*') || options.origins.includes(origin);
+    if (path !== '/graphql' || !allowed) {
+      socket.end(`HTTP/1.1 ${allowed ? 404 : 403} ${allowed ? 'Not Found' : 'Forbidden'}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+  };
+  http.on('upgrade', onUpgrade);
+  wss.on('error', (error) => logger.warn({ err: error.message }, 'websocket server error'));
+
+  return {
+    get connections() {
+      return wss.clients.size;
+    },
+    /**
+     * Closes every connection ("going away") once its streams were completed (the live hub ends
+     * them first), waiting at most `graceMs` for their complete messages to go out.
+     */
+    async close(graceMs = 1000) {
+      http.off('upgrade', onUpgrade);
+      const deadline = Date.now() + graceMs;
+      while (running > 0 && Date.now() < deadline) await sleep(10);
+      for (const client of wss.clients) client.close(1001, 'Server shutting down');
+      await server.dispose();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
+
+/** Only what the context reads: the platform key header and the request id. */
+function headersOf(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  const key = req.headers['x-api-key'];
+  if (typeof key === 'string') headers.set('x-api-key', key);
+  headers.set('x-request-id', requestIdFrom(req.headers['x-request-id']));
+  return headers;
+}

@@ -1,0 +1,72 @@
+import type { ObjectRef } from '@pothos/core';
+import type { Page } from '../upstream/types.js';
+import { builder } from './builder.js';
+import { connectionRequest, readConnection, type ConnectionArgs, type ListKind, type ListSource } from './cursor-paging.js';
+import { RuneEtchingRef } from './runes.js';
+import { parseBlockId } from './scalars.js';
+import { InscriptionTransferRef } from './transfers.js';
+
+type Types = typeof builder.$inferSchemaTypes;
+
+const PAGING =
+  'first/last 1..500 (default 20 when neither is given), not both; spans as many upstream pages as needed. ' +
+  'Cursors are opaque and survive new items: a malformed one is BAD_USER_INPUT (reason CURSOR_INVALID), ' +
+  'one whose item is gone is BAD_USER_INPUT (reason CURSOR_EXPIRED). ' +
+  'totalCount is the upstream\'s total';
+
+/** `totalCount` beside the plugin's edges and pageInfo, and the contract's type names. */
+function connectionTypes<T>(node: ObjectRef<Types, T>, name: string) {
+  return [
+    {
+      name: `${name}Connection`,
+      fields: (t: PothosSchemaTypes.ObjectFieldBuilder<Types, { totalCount: number }>) => ({
+        totalCount: t.exposeInt('totalCount'),
+      }),
+    },
+    { name: `${name}Edge` },
+  ] as const;
+}
+
+function source<T extends { id: string }>(kind: ListKind, page: (offset: number, limit: number) => Promise<Page<T> | null>): ListSource<T> {
+  return { kind, page, id: (item) => item.id };
+}
+
+const [etchingConnection, etchingEdge] = connectionTypes(RuneEtchingRef, 'RuneEtching');
+builder.queryField('etchingsConnection', (t) =>
+  t.connection(
+    {
+      type: RuneEtchingRef,
+      nullable: true,
+      description: `Newest first, as a Relay connection. ${PAGING} (it counts runes that are not listed).`,
+      resolve: (_root, args: ConnectionArgs, { loaders }) =>
+        readConnection(
+          source('etchings', (offset, limit) => loaders.etchings.load({ offset, limit })),
+          connectionRequest('etchings', args),
+        ),
+    },
+    etchingConnection,
+    etchingEdge,
+  ),
+);
+
+const [transferConnection, transferEdge] = connectionTypes(InscriptionTransferRef, 'InscriptionTransfer');
+builder.queryField('transfersConnection', (t) =>
+  t.connection(
+    {
+      type: InscriptionTransferRef,
+      nullable: true,
+      description: `The block's transfers as a Relay connection, newest first; null when the upstream reports the block unknown. ${PAGING}.`,
+      args: { block: t.arg({ type: 'BlockId', required: true }) },
+      resolve: (_root, { block, ...args }, { loaders }) => {
+        const request = connectionRequest('transfers', args);
+        const id = parseBlockId(block);
+        return readConnection(
+          source('transfers', (offset, limit) => loaders.transfers.load({ block: id, offset, limit })),
+          request,
+        );
+      },
+    },
+    transferConnection,
+    transferEdge,
+  ),
+);
