@@ -33,6 +33,8 @@ export interface QueryLimits {
   maxDirectives: number;
   /** See measureDocument(). */
   maxCost: number;
+  /** See DocumentMeasure.comparisons. */
+  maxComparisons: number;
   maxBodyBytes: number;
 }
 
@@ -67,29 +69,54 @@ interface Scan {
   spreads: Map<string, { depth: number; atRoot: number }>;
 }
 
-function scan(selectionSet: SelectionSetNode, counts: { aliases: number; directives: number }): Scan {
+/**
+ * One selection set as graphql-js's overlapping-fields rule sees it (its inline fragments merged
+ * in): the rule compares every two fields of one response name, and the fields with every
+ * fragment reached through the set's spreads, and those fragments pairwise.
+ */
+interface SetShape {
+  fields: number;
+  /** The sum, over response names, of the square of their fields' count. */
+  sameNamePairs: number;
+  /** Fragments spread directly in the set (each name once). */
+  spreads: Set<string>;
+}
+
+function scan(selectionSet: SelectionSetNode, counts: { aliases: number; directives: number }, shapes: SetShape[]): Scan {
   const result: Scan = { depth: 0, cost: 0, spreads: new Map() };
   // [selection set, its nesting depth, at root level, inside an introspection field (`__schema`, `__type`)]
   const pending: Array<[SelectionSetNode, number, boolean, boolean]> = [[selectionSet, 0, true, false]];
   for (let next = pending.pop(); next; next = pending.pop()) {
-    const [set, depth, atRoot, introspection] = next;
-    for (const selection of set.selections) {
-      counts.directives += selection.directives?.length ?? 0;
-      if (selection.kind === Kind.FIELD) {
-        if (selection.alias) counts.aliases++;
-        const exempt = introspection || selection.name.value.startsWith('__');
-        if (!exempt) result.depth = Math.max(result.depth, depth + 1);
-        if (atRoot) result.cost = saturate(result.cost + fieldCost(selection));
-        if (selection.selectionSet) pending.push([selection.selectionSet, depth + 1, false, exempt]);
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        pending.push([selection.selectionSet, depth, atRoot, introspection]);
-      } else {
-        const spread = result.spreads.get(selection.name.value) ?? { depth: -1, atRoot: 0 };
-        if (!introspection) spread.depth = Math.max(spread.depth, depth);
-        if (atRoot) spread.atRoot++;
-        result.spreads.set(selection.name.value, spread);
+    const [root, depth, atRoot, introspection] = next;
+    const shape: SetShape = { fields: 0, sameNamePairs: 0, spreads: new Set() };
+    const names = new Map<string, number>();
+    const merged = [root];
+    for (let set = merged.pop(); set; set = merged.pop()) {
+      for (const selection of set.selections) {
+        counts.directives += selection.directives?.length ?? 0;
+        if (selection.kind === Kind.FIELD) {
+          if (selection.alias) counts.aliases++;
+          const name = (selection.alias ?? selection.name).value;
+          const count = (names.get(name) ?? 0) + 1;
+          names.set(name, count);
+          shape.fields++;
+          shape.sameNamePairs += 2 * count - 1; // count² - (count - 1)²
+          const exempt = introspection || selection.name.value.startsWith('__');
+          if (!exempt) result.depth = Math.max(result.depth, depth + 1);
+          if (atRoot) result.cost = saturate(result.cost + fieldCost(selection));
+          if (selection.selectionSet) pending.push([selection.selectionSet, depth + 1, false, exempt]);
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          merged.push(selection.selectionSet);
+        } else {
+          shape.spreads.add(selection.name.value);
+          const spread = result.spreads.get(selection.name.value) ?? { depth: -1, atRoot: 0 };
+          if (!introspection) spread.depth = Math.max(spread.depth, depth);
+          if (atRoot) spread.atRoot++;
+          result.spreads.set(selection.name.value, spread);
+        }
       }
     }
+    shapes.push(shape);
   }
   return result;
 }
@@ -100,6 +127,8 @@ export interface DocumentMeasure {
   /** Aliases and directives written in the document. */
   aliases: number;
   directives: number;
+  /** A bound on the field comparisons graphql-js's overlapping-fields rule makes: see SetShape. */
+  comparisons: number;
   /** Some fragment spreads itself, directly or through others. */
   cyclic: boolean;
 }
@@ -115,28 +144,32 @@ export interface DocumentMeasure {
  */
 export function measureDocument(document: DocumentNode): DocumentMeasure {
   const counts = { aliases: 0, directives: 0 };
+  const shapes: SetShape[] = [];
   const fragments = new Map<string, Scan>();
   const operations: Scan[] = [];
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) {
       counts.directives += definition.directives?.length ?? 0;
-      fragments.set(definition.name.value, scan(definition.selectionSet, counts));
+      fragments.set(definition.name.value, scan(definition.selectionSet, counts, shapes));
     } else if (definition.kind === Kind.OPERATION_DEFINITION) {
       counts.directives += definition.directives?.length ?? 0;
       for (const variable of definition.variableDefinitions ?? []) counts.directives += variable.directives?.length ?? 0;
-      operations.push(scan(definition.selectionSet, counts));
+      operations.push(scan(definition.selectionSet, counts, shapes));
     }
   }
-  const totals = new Map<string, { depth: number; cost: number }>();
+  /** Per fragment, through the fragments it spreads; `reach`: the fragments its own selection set reaches, each path counted. */
+  const totals = new Map<string, { depth: number; cost: number; reach: number }>();
   const withSpreads = (own: Scan) => {
     let { depth, cost } = own;
+    let reach = 0;
     for (const [name, spread] of own.spreads) {
       const fragment = totals.get(name);
       if (!fragment) continue; // unknown, or spread from inside itself (a cycle)
       if (spread.depth >= 0) depth = Math.max(depth, spread.depth + fragment.depth);
       cost = saturate(cost + spread.atRoot * fragment.cost);
+      if (spread.atRoot > 0) reach = saturate(reach + 1 + fragment.reach);
     }
-    return { depth, cost };
+    return { depth, cost, reach };
   };
   // Fragments in depth-first post-order, with an explicit stack. `entered` holds the fragments on
   // the current path: a spread of one of them closes a cycle.
@@ -162,7 +195,14 @@ export function measureDocument(document: DocumentNode): DocumentMeasure {
       }
     }
   }
-  return { operations: operations.map(withSpreads), ...counts, cyclic };
+  let comparisons = 0;
+  for (const shape of shapes) {
+    let reached = 0;
+    for (const name of shape.spreads) reached = saturate(reached + 1 + (totals.get(name)?.reach ?? 0));
+    comparisons = saturate(comparisons + shape.sameNamePairs + reached * (2 * shape.fields + reached));
+  }
+  const measured = operations.map(withSpreads).map(({ depth, cost }) => ({ depth, cost }));
+  return { operations: measured, ...counts, comparisons, cyclic };
 }
 
 /** The errors of a document over the limits (none when it is within them). */
@@ -187,6 +227,16 @@ function refusals(measure: DocumentMeasure, limits: QueryLimits): GraphQLError[]
         `Query cost ${cost} exceeds the limit of ${limits.maxCost} (${UPSTREAM_CALL_COST} per upstream call, 1 per page item)`,
         limits.maxCost,
         cost,
+      ),
+    );
+  }
+  const { comparisons } = measure;
+  if (comparisons > limits.maxComparisons) {
+    errors.push(
+      tooComplex(
+        `${comparisons} field comparisons exceed the limit of ${limits.maxComparisons} (fields repeated under one name, fragments spread side by side)`,
+        limits.maxComparisons,
+        comparisons,
       ),
     );
   }

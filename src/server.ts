@@ -11,6 +11,7 @@ import { useRequestDeadline, type CORSOptions } from '@whatwg-node/server';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
+import { createDocumentCaches } from './document-cache.js';
 import { maskError } from './errors.js';
 import { DEFAULT_QUERY, renderGraphiQL, useGraphiQLAssets } from './graphiql.js';
 import { useHttpCaching } from './http-caching.js';
@@ -31,13 +32,16 @@ export interface ServerDeps {
 }
 
 export function createServer({ config, upstreams, metrics, isDraining = () => false, persistedOperations }: ServerDeps) {
+  const caches = createDocumentCaches({ documentBytes: config.documentCacheMaxBytes, apqBytes: config.apqCacheMaxBytes });
+  metrics.watchCacheBytes('documents', () => caches.parsed.bytes);
+  metrics.watchCacheBytes('apq', () => caches.apq.bytes);
   const trusted: Plugin = persistedOperations
     ? usePersistedOperations({
         getPersistedOperation: (id) => persistedOperations.get(id) ?? null,
         allowArbitraryOperations: false,
       })
     : // Automatic persisted queries: a client may send a hash instead of the document, so GET URLs stay short and cacheable.
-      useAPQ();
+      useAPQ({ store: caches.apqStore });
   return createYoga({
     schema,
     context: createContext(upstreams, {
@@ -49,6 +53,7 @@ export function createServer({ config, upstreams, metrics, isDraining = () => fa
     landingPage: false,
     graphiql: { title: 'satgate', defaultQuery: DEFAULT_QUERY, shouldPersistHeaders: false },
     renderGraphiQL,
+    parserAndValidationCache: caches.parserAndValidationCache,
     maskedErrors: { maskError },
     cors: corsOptions(config),
     batching: config.batchLimit > 0 ? { limit: config.batchLimit } : false,
@@ -82,6 +87,7 @@ export function createServer({ config, upstreams, metrics, isDraining = () => fa
         maxAliases: config.maxAliases,
         maxDirectives: config.maxDirectives,
         maxCost: config.maxQueryCost,
+        maxComparisons: config.maxQueryComparisons,
         maxBodyBytes: config.maxBodyBytes,
       }),
       // Browsers send "simple" GETs and form POSTs without a preflight: those must carry a custom header.
