@@ -301,6 +301,33 @@ export function useQueryLimits(limits: QueryLimits): Plugin {
   };
 }
 
+/**
+ * GET query strings and form bodies carry `variables` and `extensions` as JSON text, which yoga
+ * parses without a net: a malformed one is the client's error (400 BAD_REQUEST, as yoga answers a
+ * malformed JSON body), not an unexpected one.
+ */
+export function useRequestParseErrors(): Plugin {
+  const badParameters = (error: unknown): never => {
+    if (!(error instanceof SyntaxError)) throw error;
+    throw new GraphQLError('The request parameters `variables` or `extensions` are not valid JSON', {
+      extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+    });
+  };
+  return {
+    onRequestParse({ requestParser, setRequestParser }) {
+      if (!requestParser) return;
+      setRequestParser((request) => {
+        try {
+          const parsed = requestParser(request);
+          return parsed instanceof Promise ? parsed.catch(badParameters) : parsed;
+        } catch (error) {
+          return badParameters(error);
+        }
+      });
+    },
+  };
+}
+
 /** Past this many distinct keys in one request, error details are withheld rather than searched. */
 const MAX_SECRETS = 32;
 /** Extensions are searched this deep; anything deeper is dropped. */

@@ -15,7 +15,7 @@ import { createDocumentCaches } from './document-cache.js';
 import { maskError } from './errors.js';
 import { DEFAULT_QUERY, renderGraphiQL, useGraphiQLAssets } from './graphiql.js';
 import { useHttpCaching } from './http-caching.js';
-import { useQueryLimits, useSecretScrubbing } from './hardening.js';
+import { useQueryLimits, useRequestParseErrors, useSecretScrubbing } from './hardening.js';
 import type { Metrics } from './metrics.js';
 import { useGraphQLMetrics, useOperations, useStaleMarker } from './ops.js';
 import { requestIdOf, useRequestId } from './request-id.js';
@@ -81,6 +81,7 @@ export function createServer({ config, upstreams, metrics, isDraining = () => fa
       // @graphql-tools/executor 2.0.1 lets them follow resolver completion.
       useEngine({ execute, subscribe }),
       useRequestId(),
+      useRequestParseErrors(),
       useQueryLimits({
         maxTokens: config.maxQueryTokens,
         maxDepth: config.maxQueryDepth,
