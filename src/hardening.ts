@@ -387,9 +387,12 @@ export function useSecretScrubbing(): Plugin {
       const secrets = secretsOf(request, given, texts);
       const scrubError = (error: GraphQLError): GraphQLError => {
         if (secrets.length > MAX_SECRETS) {
-          const code = error.extensions?.code;
+          const { code, http } = (error.extensions ?? {}) as { code?: unknown; http?: { status?: unknown } };
           return new GraphQLError('Error details withheld: the request carries too many API keys', {
-            extensions: typeof code === 'string' ? { code } : {},
+            extensions: {
+              ...(typeof code === 'string' && { code }),
+              ...(typeof http?.status === 'number' && { http: { status: http.status } }),
+            },
           });
         }
         let changed = false;

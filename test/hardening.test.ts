@@ -14,7 +14,14 @@ import { startStack, type Stack } from './harness.js';
 describe('query limits', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ MAX_QUERY_DEPTH: '3', MAX_ALIASES: '5', MAX_DIRECTIVES: '3', MAX_QUERY_COST: '150', MAX_QUERY_TOKENS: '400' });
+    stack = await startStack({
+      MAX_QUERY_DEPTH: '3',
+      MAX_ALIASES: '5',
+      MAX_DIRECTIVES: '3',
+      MAX_QUERY_COST: '150',
+      MAX_QUERY_TOKENS: '400',
+      MAX_QUERY_COMPARISONS: '200',
+    });
   });
   afterAll(() => stack.close());
 
@@ -56,6 +63,23 @@ describe('query limits', () => {
         {
           message: 'Query cost 151 exceeds the limit of 150 (10 per upstream call, 1 per page item)',
           extensions: { code: 'QUERY_TOO_COMPLEX', limit: 150, actual: 151 },
+        },
+      ],
+    });
+    expect(stack.upstreamCalls()).toEqual([]);
+  });
+
+  test('comparisons: a field repeated n times costs n² (graphql-js compares every two); over MAX_QUERY_COMPARISONS nothing runs', async () => {
+    const repeated = (n: number) => `{ status { ${'chainTip { blockHeight } '.repeat(n)}} }`;
+    // 13² + 13 chainTip sets + 1 root set = 183 is within 200 ...
+    expect((await stack.graphql(repeated(13))).body).toEqual({ data: { status: { chainTip: { blockHeight: expect.any(Number) } } } });
+    stack.sample.clearLog();
+    // ... 14² + 14 + 1 = 211 is not.
+    expect((await stack.graphql(repeated(14))).body).toEqual({
+      errors: [
+        {
+          message: '211 field comparisons exceed the limit of 200 (fields repeated under one name, fragments spread side by side)',
+          extensions: { code: 'QUERY_TOO_COMPLEX', limit: 200, actual: 211 },
         },
       ],
     });
