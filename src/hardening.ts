@@ -319,7 +319,8 @@ export function useRequestParseErrors(): Plugin {
       setRequestParser((request) => {
         try {
           const parsed = requestParser(request);
-          return parsed instanceof Promise ? parsed.catch(badParameters) : parsed;
+          // yoga's parsers may answer promise-likes of their own (whatwg-node's), not only Promises.
+          return typeof (parsed as PromiseLike<unknown>).then === 'function' ? Promise.resolve(parsed).catch(badParameters) : parsed;
         } catch (error) {
           return badParameters(error);
         }

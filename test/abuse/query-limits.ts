@@ -233,13 +233,19 @@ describe('abuse: query limits', () => {
       expect(stack.upstreamCalls()).toEqual([]);
     });
 
-    test.each([
-      ['variables', 'variables={"k":'],
-      ['extensions', 'query={__typename}&extensions={"persistedQuery":'],
-    ])('malformed %s JSON in a GET query string is 400 BAD_REQUEST, not an unexpected error', async (_name, search) => {
-      const response = await fetch(`${stack.gatewayUrl}/graphql?query=${encodeURIComponent('{ __typename }')}&${search}`, {
-        headers: { accept: 'application/json', 'x-graphql-yoga-csrf': '1' },
-      });
+    const headers = { accept: 'application/json', 'x-graphql-yoga-csrf': '1' };
+    test.each<[string, string, RequestInit]>([
+      ['variables in a GET query string', `?query=%7B__typename%7D&variables=${encodeURIComponent('{"k":')}`, { headers }],
+      ['extensions in a GET query string', `?query=%7B__typename%7D&extensions=${encodeURIComponent('{"persistedQuery":')}`, { headers }],
+      [
+        'variables in a form body',
+        '',
+        { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: 'query=%7B__typename%7D&variables=%7Bbad' },
+      ],
+    ])('malformed JSON as %s is 400 BAD_REQUEST, not an unexpected error', async (_name, search, init) => {
+      stack.sample.clearLog();
+      const response = await fetch(`${stack.gatewayUrl}/graphql${search}`, init);
+      expect(stack.upstreamCalls()).toEqual([]);
       expect([response.status, await response.json()]).toEqual([
         400,
         {
