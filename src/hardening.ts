@@ -386,6 +386,10 @@ export function useSecretScrubbing(): Plugin {
         }
       }
       const secrets = secretsOf(request, given, texts);
+      // Each key as typed and as it reads inside a JSON string; the longest first.
+      const patterns = [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))].sort(
+        (a, b) => b.length - a.length,
+      );
       const scrubError = (error: GraphQLError): GraphQLError => {
         if (secrets.length > MAX_SECRETS) {
           const { code, http } = (error.extensions ?? {}) as { code?: unknown; http?: { status?: unknown } };
@@ -399,7 +403,7 @@ export function useSecretScrubbing(): Plugin {
         let changed = false;
         const scrub = (text: string) => {
           let out = text.startsWith('Syntax Error:') ? text.replace(QUOTED, `"${REDACTED}"`) : text;
-          for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
+          for (const pattern of patterns) if (out.includes(pattern)) out = out.split(pattern).join(REDACTED);
           changed ||= out !== text;
           return out;
         };
@@ -438,7 +442,7 @@ function secretsOf(request: Request, given: Given, texts: string[]): string[] {
       const next = pending.pop();
       if (typeof next === 'string' || typeof next === 'number') {
         const text = String(next);
-        if (text.length >= 4) secrets.add(text).add(JSON.stringify(text).slice(1, -1));
+        if (text.length >= 4) secrets.add(text);
       } else if (next && typeof next === 'object') {
         for (const item of Object.values(next)) pending.push(item);
       }
@@ -477,7 +481,7 @@ function secretsOf(request: Request, given: Given, texts: string[]): string[] {
       for (const [, name, value] of text.matchAll(JSON_MEMBER)) if (variableNames.has(name!)) add(value);
     }
   }
-  return [...secrets].sort((a, b) => b.length - a.length);
+  return [...secrets];
 }
 
 /** Reads PERSISTED_OPERATIONS: `{ "<id>": "<document>" }`; a bad file stops start-up. */
