@@ -79,7 +79,12 @@ export interface Config {
   maxDirectives: number;
   /** 10 per upstream call plus 1 per page item a query may return. */
   maxQueryCost: number;
+  /** A bound on the field comparisons graphql-js's validation makes (quadratic in repeated fields). */
+  maxQueryComparisons: number;
   maxBodyBytes: number;
+  /** Bytes of parsed documents (and parse errors) kept, and of automatic persisted queries kept. */
+  documentCacheMaxBytes: number;
+  apqCacheMaxBytes: number;
   /** Largest upstream answer read; a bigger one is an upstream error. */
   upstreamMaxResponseBytes: number;
   /** Allowed browser origins: `*` or a list. */
@@ -183,7 +188,10 @@ export function loadConfig(env: Env): Config {
     maxAliases: integer(env, 'MAX_ALIASES', 30, 0, 10_000),
     maxDirectives: integer(env, 'MAX_DIRECTIVES', 10, 0, 10_000),
     maxQueryCost: integer(env, 'MAX_QUERY_COST', 1_000, 10, 1_000_000),
+    maxQueryComparisons: integer(env, 'MAX_QUERY_COMPARISONS', 10_000, 100, 100_000_000),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 100 * 1024, 1024, 100 * 1024 * 1024),
+    documentCacheMaxBytes: integer(env, 'DOCUMENT_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 2 ** 40),
+    apqCacheMaxBytes: integer(env, 'APQ_CACHE_MAX_BYTES', 8 * 1024 * 1024, 0, 2 ** 40),
     upstreamMaxResponseBytes: integer(env, 'UPSTREAM_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1024, 2 ** 31),
     corsOrigins: corsOrigins(env),
     persistedOperations: read(env, 'PERSISTED_OPERATIONS'),

@@ -2,19 +2,25 @@
  * Hostile-query defences: limits on tokens, depth, aliases, directives and upstream cost, checked
  * before any resolver runs; a request body cap; and scrubbing of API keys that graphql-js would
  * echo back in error messages (`Expected value of type String, found ["<key>"]`).
+ *
+ * Everything here is linear in the request: one walk over the document measures every limit, each
+ * fragment once however often it is spread, without recursion (a long chain of fragments cannot
+ * overflow the stack); graphql-js's own validation runs only on documents within the limits.
  */
 import {
   GraphQLError,
   Kind,
+  Lexer,
+  NoFragmentCyclesRule,
   parse,
+  Source,
+  TokenKind,
   validate,
-  type ASTNode,
+  visit,
   type DocumentNode,
   type FieldNode,
-  type FragmentDefinitionNode,
   type GraphQLSchema,
   type SelectionSetNode,
-  type ValidationContext,
 } from 'graphql';
 import { readFileSync } from 'node:fs';
 import type { Plugin } from 'graphql-yoga';
@@ -26,8 +32,10 @@ export interface QueryLimits {
   maxDepth: number;
   maxAliases: number;
   maxDirectives: number;
-  /** See queryCost(). */
+  /** See measureDocument(). */
   maxCost: number;
+  /** See DocumentMeasure.comparisons. */
+  maxComparisons: number;
   maxBodyBytes: number;
 }
 
@@ -41,117 +49,240 @@ function tooComplex(message: string, limit: number, actual: number): GraphQLErro
   return new GraphQLError(message, { extensions: { code: 'QUERY_TOO_COMPLEX', limit, actual } });
 }
 
-type Fragments = Map<string, FragmentDefinitionNode>;
+/** Counts that can grow exponentially (a fragment spread twice by each of a chain) stop at 2^53 - 1. */
+const saturate = (count: number) => Math.min(count, Number.MAX_SAFE_INTEGER);
 
-/** Walks the fields of a selection set, expanding fragments (each once per path, so cycles end). */
-function* fieldsOf(selectionSet: SelectionSetNode, fragments: Fragments, seen: Set<string> = new Set()): Generator<FieldNode> {
-  for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.FIELD) yield selection;
-    else if (selection.kind === Kind.INLINE_FRAGMENT) yield* fieldsOf(selection.selectionSet, fragments, seen);
-    else {
-      const fragment = fragments.get(selection.name.value);
-      if (!fragment || seen.has(fragment.name.value)) continue;
-      yield* fieldsOf(fragment.selectionSet, fragments, new Set([...seen, fragment.name.value]));
-    }
-  }
+/** What one root field costs: see measureDocument(). */
+function fieldCost(field: FieldNode): number {
+  if (!UPSTREAM_FIELDS.has(field.name.value)) return 0;
+  if (!PAGED_FIELDS.has(field.name.value)) return UPSTREAM_CALL_COST;
+  const limit = field.arguments?.find((a) => a.name.value === 'limit')?.value;
+  return UPSTREAM_CALL_COST + (!limit ? DEFAULT_PAGE : limit.kind === Kind.INT ? Math.max(0, Number(limit.value)) : MAX_LIMIT);
 }
 
-/** Depth of field nesting below a selection set; introspection (`__schema`, `__type`) is exempt. */
-function depthOf(selectionSet: SelectionSetNode | undefined, fragments: Fragments, budget: number): number {
-  if (!selectionSet) return 0;
-  let deepest = 0;
-  for (const field of fieldsOf(selectionSet, fragments)) {
-    if (field.name.value.startsWith('__')) continue;
-    deepest = Math.max(deepest, 1 + (budget > 0 ? depthOf(field.selectionSet, fragments, budget - 1) : 1));
-  }
-  return deepest;
+/** One operation or fragment, walked once without following its spreads. */
+interface Scan {
+  /** The deepest field nesting inside it (introspection exempt). */
+  depth: number;
+  /** The cost of its own root-level fields. */
+  cost: number;
+  /** Per fragment it spreads: the deepest nesting of a spread (-1: only inside introspection), and how often it is spread at root level. */
+  spreads: Map<string, { depth: number; atRoot: number }>;
 }
 
 /**
- * The upstream work a query may cause: UPSTREAM_CALL_COST per root field that calls an upstream,
- * plus one per item a page may return (its `limit`; 60 when it comes from a variable, 20 by
- * default). Aliases of one field each count: the gateway may dedupe them, the limit stays honest.
+ * One selection set as graphql-js's overlapping-fields rule sees it (its inline fragments merged
+ * in): the rule compares every two fields of one response name, and the fields with every
+ * fragment reached through the set's spreads, and those fragments pairwise.
  */
-export function queryCost(document: DocumentNode): number {
-  const fragments = fragmentsOf(document);
-  let cost = 0;
+interface SetShape {
+  fields: number;
+  /** The sum, over response names, of the square of their fields' count. */
+  sameNamePairs: number;
+  /** Fragments spread directly in the set (each name once). */
+  spreads: Set<string>;
+}
+
+function scan(selectionSet: SelectionSetNode, counts: { aliases: number; directives: number }, shapes: SetShape[]): Scan {
+  const result: Scan = { depth: 0, cost: 0, spreads: new Map() };
+  // [selection set, its nesting depth, at root level, inside an introspection field (`__schema`, `__type`)]
+  const pending: Array<[SelectionSetNode, number, boolean, boolean]> = [[selectionSet, 0, true, false]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [root, depth, atRoot, introspection] = next;
+    const shape: SetShape = { fields: 0, sameNamePairs: 0, spreads: new Set() };
+    const names = new Map<string, number>();
+    const merged = [root];
+    for (let set = merged.pop(); set; set = merged.pop()) {
+      for (const selection of set.selections) {
+        counts.directives += selection.directives?.length ?? 0;
+        if (selection.kind === Kind.FIELD) {
+          if (selection.alias) counts.aliases++;
+          const name = (selection.alias ?? selection.name).value;
+          const count = (names.get(name) ?? 0) + 1;
+          names.set(name, count);
+          shape.fields++;
+          shape.sameNamePairs += 2 * count - 1; // count² - (count - 1)²
+          const exempt = introspection || selection.name.value.startsWith('__');
+          if (!exempt) result.depth = Math.max(result.depth, depth + 1);
+          if (atRoot) result.cost = saturate(result.cost + fieldCost(selection));
+          if (selection.selectionSet) pending.push([selection.selectionSet, depth + 1, false, exempt]);
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          merged.push(selection.selectionSet);
+        } else {
+          shape.spreads.add(selection.name.value);
+          const spread = result.spreads.get(selection.name.value) ?? { depth: -1, atRoot: 0 };
+          if (!introspection) spread.depth = Math.max(spread.depth, depth);
+          if (atRoot) spread.atRoot++;
+          result.spreads.set(selection.name.value, spread);
+        }
+      }
+    }
+    shapes.push(shape);
+  }
+  return result;
+}
+
+export interface DocumentMeasure {
+  /** Per operation: its depth (field nesting, introspection exempt) and its upstream cost. */
+  operations: Array<{ depth: number; cost: number }>;
+  /** Aliases and directives written in the document. */
+  aliases: number;
+  directives: number;
+  /** A bound on the field comparisons graphql-js's overlapping-fields rule makes: see SetShape. */
+  comparisons: number;
+  /** Some fragment spreads itself, directly or through others. */
+  cyclic: boolean;
+}
+
+/**
+ * Measures a document for the limits in time linear in its size: each operation and fragment is
+ * walked once, and a fragment's totals are memoised, then added wherever it is spread.
+ *
+ * Cost is the upstream work a query may cause: UPSTREAM_CALL_COST per root field that calls an
+ * upstream, plus one per item a page may return (its `limit`; 60 when it comes from a variable, 20
+ * by default). Each alias, and each spread of a fragment, counts: the gateway may dedupe them, the
+ * limit stays honest.
+ */
+export function measureDocument(document: DocumentNode): DocumentMeasure {
+  const counts = { aliases: 0, directives: 0 };
+  const shapes: SetShape[] = [];
+  const fragments = new Map<string, Scan>();
+  const operations: Scan[] = [];
   for (const definition of document.definitions) {
-    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    for (const field of fieldsOf(definition.selectionSet, fragments)) {
-      if (!UPSTREAM_FIELDS.has(field.name.value)) continue;
-      cost += UPSTREAM_CALL_COST;
-      if (PAGED_FIELDS.has(field.name.value)) {
-        const limit = field.arguments?.find((a) => a.name.value === 'limit')?.value;
-        cost += !limit ? DEFAULT_PAGE : limit.kind === Kind.INT ? Math.max(0, Number(limit.value)) : MAX_LIMIT;
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      counts.directives += definition.directives?.length ?? 0;
+      fragments.set(definition.name.value, scan(definition.selectionSet, counts, shapes));
+    } else if (definition.kind === Kind.OPERATION_DEFINITION) {
+      counts.directives += definition.directives?.length ?? 0;
+      for (const variable of definition.variableDefinitions ?? []) counts.directives += variable.directives?.length ?? 0;
+      operations.push(scan(definition.selectionSet, counts, shapes));
+    }
+  }
+  /** Per fragment, through the fragments it spreads; `reach`: the fragments its own selection set reaches, each path counted. */
+  const totals = new Map<string, { depth: number; cost: number; reach: number }>();
+  const withSpreads = (own: Scan) => {
+    let { depth, cost } = own;
+    let reach = 0;
+    for (const [name, spread] of own.spreads) {
+      const fragment = totals.get(name);
+      if (!fragment) continue; // unknown, or spread from inside itself (a cycle)
+      if (spread.depth >= 0) depth = Math.max(depth, spread.depth + fragment.depth);
+      cost = saturate(cost + spread.atRoot * fragment.cost);
+      if (spread.atRoot > 0) reach = saturate(reach + 1 + fragment.reach);
+    }
+    return { depth, cost, reach };
+  };
+  // Fragments in depth-first post-order, with an explicit stack. `entered` holds the fragments on
+  // the current path: a spread of one of them closes a cycle.
+  const entered = new Set<string>();
+  let cyclic = false;
+  for (const root of fragments.keys()) {
+    const pending = [root];
+    while (pending.length > 0) {
+      const name = pending[pending.length - 1]!;
+      const own = fragments.get(name)!;
+      if (totals.has(name)) {
+        pending.pop();
+      } else if (!entered.has(name)) {
+        entered.add(name);
+        for (const spread of own.spreads.keys()) {
+          if (entered.has(spread)) cyclic = true;
+          else if (fragments.has(spread) && !totals.has(spread)) pending.push(spread);
+        }
+      } else {
+        totals.set(name, withSpreads(own));
+        entered.delete(name);
+        pending.pop();
       }
     }
   }
-  return cost;
+  let comparisons = 0;
+  for (const shape of shapes) {
+    let reached = 0;
+    for (const name of shape.spreads) reached = saturate(reached + 1 + (totals.get(name)?.reach ?? 0));
+    comparisons = saturate(comparisons + shape.sameNamePairs + reached * (2 * shape.fields + reached));
+  }
+  const measured = operations.map(withSpreads).map(({ depth, cost }) => ({ depth, cost }));
+  return { operations: measured, ...counts, comparisons, cyclic };
 }
 
-function fragmentsOf(document: DocumentNode): Fragments {
-  return new Map(
-    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
-  );
+/** The errors of a document over the limits (none when it is within them). */
+function refusals(measure: DocumentMeasure, limits: QueryLimits): GraphQLError[] {
+  const errors: GraphQLError[] = [];
+  for (const { depth } of measure.operations) {
+    if (depth > limits.maxDepth) {
+      errors.push(tooComplex(`Query depth ${depth} exceeds the limit of ${limits.maxDepth}`, limits.maxDepth, depth));
+    }
+  }
+  const { aliases, directives } = measure;
+  if (aliases > limits.maxAliases) {
+    errors.push(tooComplex(`${aliases} aliases exceed the limit of ${limits.maxAliases}`, limits.maxAliases, aliases));
+  }
+  if (directives > limits.maxDirectives) {
+    errors.push(tooComplex(`${directives} directives exceed the limit of ${limits.maxDirectives}`, limits.maxDirectives, directives));
+  }
+  const cost = saturate(measure.operations.reduce((sum, operation) => sum + operation.cost, 0));
+  if (cost > limits.maxCost) {
+    errors.push(
+      tooComplex(
+        `Query cost ${cost} exceeds the limit of ${limits.maxCost} (${UPSTREAM_CALL_COST} per upstream call, 1 per page item)`,
+        limits.maxCost,
+        cost,
+      ),
+    );
+  }
+  const { comparisons } = measure;
+  if (comparisons > limits.maxComparisons) {
+    errors.push(
+      tooComplex(
+        `${comparisons} field comparisons exceed the limit of ${limits.maxComparisons} (fields repeated under one name, fragments spread side by side)`,
+        limits.maxComparisons,
+        comparisons,
+      ),
+    );
+  }
+  return errors;
 }
 
-function countNodes(document: DocumentNode, test: (node: ASTNode) => number): number {
-  let total = 0;
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
-    if (!node || typeof node !== 'object' || !('kind' in node)) return;
-    total += test(node as ASTNode);
-    for (const [key, value] of Object.entries(node)) if (key !== 'loc') visit(value);
-  };
-  visit(document);
-  return total;
-}
-
-/** One validation rule for all the shape limits, reported before anything executes. */
-export function queryLimitsRule(limits: QueryLimits) {
-  return (context: ValidationContext) => ({
-    Document(document: DocumentNode) {
-      const fragments = fragmentsOf(document);
-      for (const definition of document.definitions) {
-        if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-        const depth = depthOf(definition.selectionSet, fragments, limits.maxDepth + 1);
-        if (depth > limits.maxDepth) {
-          context.reportError(tooComplex(`Query depth ${depth} exceeds the limit of ${limits.maxDepth}`, limits.maxDepth, depth));
-        }
-      }
-      const aliases = countNodes(document, (n) => (n.kind === Kind.FIELD && n.alias ? 1 : 0));
-      if (aliases > limits.maxAliases) {
-        context.reportError(tooComplex(`${aliases} aliases exceed the limit of ${limits.maxAliases}`, limits.maxAliases, aliases));
-      }
-      const directives = countNodes(document, (n) => (n.kind === Kind.DIRECTIVE ? 1 : 0));
-      if (directives > limits.maxDirectives) {
-        context.reportError(
-          tooComplex(`${directives} directives exceed the limit of ${limits.maxDirectives}`, limits.maxDirectives, directives),
-        );
-      }
-      const cost = queryCost(document);
-      if (cost > limits.maxCost) {
-        context.reportError(
-          tooComplex(
-            `Query cost ${cost} exceeds the limit of ${limits.maxCost} (${UPSTREAM_CALL_COST} per upstream call, 1 per page item)`,
-            limits.maxCost,
-            cost,
-          ),
-        );
-      }
-      return false;
-    },
-  });
+/** Tokens as graphql-js counts them (comments excluded), to the end or to the first lexical error. */
+function countTokens(source: string | Source): number {
+  const lexer = new Lexer(typeof source === 'string' ? new Source(source) : source);
+  let count = 0;
+  try {
+    while (lexer.advance().kind !== TokenKind.EOF) count++;
+  } catch {
+    // A lexical error ends the count: the document is refused either way.
+  }
+  return count;
 }
 
 export function useQueryLimits(limits: QueryLimits): Plugin {
-  const rule = queryLimitsRule(limits);
   return {
     onParse({ setParseFn }) {
-      setParseFn((source, options) => parse(source, { ...options, maxTokens: limits.maxTokens }));
+      setParseFn((source, options) => {
+        try {
+          return parse(source, { ...options, maxTokens: limits.maxTokens });
+        } catch (error) {
+          // graphql-js stops at the limit without a count: the whole document is counted once more.
+          const tokens = countTokens(source);
+          if (tokens > limits.maxTokens) {
+            throw tooComplex(`${tokens} tokens exceed the limit of ${limits.maxTokens}`, limits.maxTokens, tokens);
+          }
+          throw error;
+        }
+      });
     },
-    onValidate({ addValidationRule }) {
-      addValidationRule(rule);
+    onValidate({ validateFn, setValidationFn }) {
+      // graphql-js's rules run only on documents within the limits: its overlapping-fields rule is
+      // quadratic in repeated fields, and recurses along fragment cycles until the stack overflows,
+      // so a cyclic document meets the cycle rule alone.
+      setValidationFn((schema, document, rules, typeInfo, options) => {
+        const measure = measureDocument(document);
+        const refused = refusals(measure, limits);
+        if (refused.length > 0) return refused;
+        if (measure.cyclic) return validate(schema, document, [NoFragmentCyclesRule]);
+        return validateFn(schema, document, rules, typeInfo, options);
+      });
     },
     onRequest({ request, endResponse }) {
       if (request.method !== 'POST') return;
@@ -172,82 +303,186 @@ export function useQueryLimits(limits: QueryLimits): Plugin {
 }
 
 /**
- * Keys given as `apiKey` arguments (in any type: a list or an Int is still a key the user typed),
- * as variables, or as the x-api-key header, replaced in every error message of the answer.
+ * GET query strings and form bodies carry `variables` and `extensions` as JSON text, which yoga
+ * parses without a net: a malformed one is the client's error (400 BAD_REQUEST, as yoga answers a
+ * malformed JSON body), not an unexpected one.
  */
-export function useSecretScrubbing(): Plugin {
-  const params = new WeakMap<Request, { query?: string; variables?: Record<string, unknown> }>();
+export function useRequestParseErrors(): Plugin {
+  const badParameters = (error: unknown): never => {
+    if (!(error instanceof SyntaxError)) throw error;
+    throw new GraphQLError('The request parameters `variables` or `extensions` are not valid JSON', {
+      extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+    });
+  };
   return {
-    onParams({ request, params: given }) {
-      params.set(request, { query: given.query, variables: given.variables as Record<string, unknown> | undefined });
-    },
-    onResultProcess({ request, result, setResult }) {
-      if (Array.isArray(result) || Symbol.asyncIterator in result || !result.errors?.length) return;
-      const secrets = secretsOf(request, params.get(request));
-      const scrub = (text: string) =>
-        secrets.reduce(
-          (out, secret) => out.split(secret).join('<redacted>'),
-          // A document that does not parse cannot say which token was a key: its quoted tokens go.
-          text.startsWith('Syntax Error:') ? text.replace(/"(?:[^"\\]|\\.)*"/g, '"<redacted>"') : text,
-        );
-      setResult({
-        ...result,
-        errors: result.errors.map((error) =>
-          scrub(error.message) === error.message
-            ? error
-            : new GraphQLError(scrub(error.message), {
-                nodes: (error as GraphQLError).nodes,
-                path: error.path,
-                extensions: error.extensions,
-              }),
-        ),
+    onRequestParse({ requestParser, setRequestParser }) {
+      if (!requestParser) return;
+      setRequestParser((request) => {
+        try {
+          const parsed = requestParser(request);
+          // yoga's parsers may answer promise-likes of their own (whatwg-node's), not only Promises.
+          return typeof (parsed as PromiseLike<unknown>).then === 'function' ? Promise.resolve(parsed).catch(badParameters) : parsed;
+        } catch (error) {
+          return badParameters(error);
+        }
       });
     },
   };
 }
 
-function secretsOf(request: Request, given: { query?: string; variables?: Record<string, unknown> } | undefined): string[] {
-  const secrets = new Set<string>();
-  const add = (value: unknown): void => {
-    if (typeof value === 'string' || typeof value === 'number') {
-      const text = String(value);
-      if (text.length >= 4) {
-        secrets.add(text);
-        secrets.add(JSON.stringify(text).slice(1, -1));
-      }
-    } else if (Array.isArray(value)) value.forEach(add);
-    else if (value && typeof value === 'object') Object.values(value).forEach(add);
+/** Past this many distinct keys in one request, error details are withheld rather than searched. */
+const MAX_SECRETS = 32;
+/** Extensions are searched this deep; anything deeper is dropped. */
+const MAX_EXTENSION_DEPTH = 8;
+const REDACTED = '<redacted>';
+/** Something that looks like an `apiKey` argument or member, in text that may not parse: its value, or `$` and a variable name. */
+const KEY_ARGUMENT = /apiKey[\s\\"']*:[\s\\"'[]*(\$?)([^\s"'\\,)}\]]+)/g;
+/** A JSON member (`"name": value`, escaped or not), to find the value of a variable named above. */
+const JSON_MEMBER = /\\*"(\w+)\\*"\s*:[\s\\"'[]*([^\s"'\\,)}\]]+)/g;
+const QUOTED = /"(?:[^"\\]|\\.)*"/g;
+
+/** What a request gave, kept until its answer is scrubbed (a batch gives several). */
+interface Given {
+  texts: string[];
+  variables: unknown[];
+  documents: DocumentNode[];
+}
+
+/**
+ * Keys given as `apiKey` arguments (in any type: a list or an Int is still a key the user typed),
+ * as variables, or as the x-api-key header, replaced in every error message and in every string of
+ * every error's extensions. Text that did not parse (a malformed JSON body, which yoga echoes in
+ * `extensions.originalError`, or a document with a syntax error) is searched for anything that
+ * looks like an `apiKey` argument.
+ */
+export function useSecretScrubbing(): Plugin {
+  const requests = new WeakMap<Request, Given>();
+  const givenBy = (request: Request) => {
+    let given = requests.get(request);
+    if (!given) requests.set(request, (given = { texts: [], variables: [], documents: [] }));
+    return given;
   };
-  add(request.headers.get('x-api-key') ?? undefined);
-  if (!given?.query) return [...secrets];
-  let document: DocumentNode;
-  try {
-    document = parse(given.query);
-  } catch {
-    return [...secrets];
-  }
-  const literal = (node: ASTNode): void => {
-    switch (node.kind) {
-      case Kind.STRING:
-      case Kind.INT:
-      case Kind.FLOAT:
-      case Kind.ENUM:
-        return add(node.value);
-      case Kind.LIST:
-        return node.values.forEach(literal);
-      case Kind.OBJECT:
-        return node.fields.forEach((field) => literal(field.value));
-      case Kind.VARIABLE:
-        return add(given.variables?.[node.name.value]);
-      default:
-        return;
+  return {
+    onParams({ request, params }) {
+      const given = givenBy(request);
+      if (typeof params.query === 'string') given.texts.push(params.query);
+      given.variables.push(params.variables);
+    },
+    onParse({ context }) {
+      const request = (context as { request?: Request }).request;
+      return ({ result }) => {
+        if (request && result && !(result instanceof Error)) givenBy(request).documents.push(result);
+      };
+    },
+    onResultProcess({ request, result, setResult }) {
+      if (Symbol.asyncIterator in result) return;
+      const results = Array.isArray(result) ? result : [result];
+      if (!results.some((r) => r.errors?.length)) return;
+      const given = requests.get(request) ?? { texts: [], variables: [], documents: [] };
+      const texts = [...given.texts, ...new URL(request.url).searchParams.values()];
+      for (const { errors } of results) {
+        for (const error of errors ?? []) {
+          texts.push(error.message);
+          mapStrings(error.extensions, (text) => (texts.push(text), text));
+        }
+      }
+      const secrets = secretsOf(request, given, texts);
+      // Each key as typed and as it reads inside a JSON string; the longest first.
+      const patterns = [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))].sort(
+        (a, b) => b.length - a.length,
+      );
+      const scrubError = (error: GraphQLError): GraphQLError => {
+        if (secrets.length > MAX_SECRETS) {
+          const { code, http } = (error.extensions ?? {}) as { code?: unknown; http?: { status?: unknown } };
+          return new GraphQLError('Error details withheld: the request carries too many API keys', {
+            extensions: {
+              ...(typeof code === 'string' && { code }),
+              ...(typeof http?.status === 'number' && { http: { status: http.status } }),
+            },
+          });
+        }
+        let changed = false;
+        const scrub = (text: string) => {
+          let out = text.startsWith('Syntax Error:') ? text.replace(QUOTED, `"${REDACTED}"`) : text;
+          for (const pattern of patterns) if (out.includes(pattern)) out = out.split(pattern).join(REDACTED);
+          changed ||= out !== text;
+          return out;
+        };
+        const message = scrub(error.message);
+        const extensions = mapStrings(error.extensions, scrub) as GraphQLError['extensions'];
+        if (!changed) return error;
+        return new GraphQLError(message, {
+          nodes: error.nodes,
+          source: error.source,
+          positions: error.positions,
+          path: error.path,
+          extensions,
+        });
+      };
+      const scrubbed = results.map((r) => (r.errors?.length ? { ...r, errors: r.errors.map((e) => scrubError(e as GraphQLError)) } : r));
+      setResult(Array.isArray(result) ? scrubbed : scrubbed[0]!);
+    },
+  };
+}
+
+/** Every string in a value (object keys too) through `map`; no deeper than MAX_EXTENSION_DEPTH. */
+function mapStrings(value: unknown, map: (text: string) => string, depth = 0): unknown {
+  if (typeof value === 'string') return map(value);
+  if (!value || typeof value !== 'object') return value;
+  if (depth >= MAX_EXTENSION_DEPTH) return undefined;
+  if (Array.isArray(value)) return value.map((item) => mapStrings(item, map, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [map(key), mapStrings(item, map, depth + 1)]));
+}
+
+function secretsOf(request: Request, given: Given, texts: string[]): string[] {
+  const secrets = new Set<string>();
+  // Iterative: a variable may nest as deep as the request body allows.
+  const add = (value: unknown): void => {
+    const pending = [value];
+    while (pending.length > 0) {
+      const next = pending.pop();
+      if (typeof next === 'string' || typeof next === 'number') {
+        const text = String(next);
+        if (text.length >= 4) secrets.add(text);
+      } else if (next && typeof next === 'object') {
+        for (const item of Object.values(next)) pending.push(item);
+      }
     }
   };
-  countNodes(document, (node) => {
-    if (node.kind === Kind.ARGUMENT && node.name.value === 'apiKey') literal(node.value);
-    return 0;
-  });
-  return [...secrets].sort((a, b) => b.length - a.length);
+  const addVariable = (name: string) => {
+    for (const variables of given.variables) {
+      if (variables && typeof variables === 'object' && Object.hasOwn(variables, name)) add((variables as Record<string, unknown>)[name]);
+    }
+  };
+  add(request.headers.get('x-api-key') ?? undefined);
+  for (const document of given.documents) {
+    visit(document, {
+      Argument(argument) {
+        if (argument.name.value !== 'apiKey') return;
+        visit(argument.value, {
+          StringValue: (node) => add(node.value),
+          IntValue: (node) => add(node.value),
+          FloatValue: (node) => add(node.value),
+          EnumValue: (node) => add(node.value),
+          Variable: (node) => addVariable(node.name.value),
+        });
+      },
+    });
+  }
+  const variableNames = new Set<string>();
+  for (const text of texts) {
+    for (const [, variable, value] of text.matchAll(KEY_ARGUMENT)) {
+      if (variable) variableNames.add(value!);
+      else add(value);
+    }
+  }
+  if (variableNames.size > 0) {
+    for (const name of variableNames) addVariable(name);
+    for (const text of texts) {
+      for (const [, name, value] of text.matchAll(JSON_MEMBER)) if (variableNames.has(name!)) add(value);
+    }
+  }
+  return [...secrets];
 }
 
 /**

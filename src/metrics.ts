@@ -154,6 +154,16 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     event: (resource) => subscriptionEvents.inc({ resource }),
     poll: (resource, outcome) => livePolls.inc({ resource, outcome }),
   };
+  const watchedCaches = new Map<string, () => number>();
+  new Gauge({
+    name: 'satgate_document_cache_bytes',
+    help: 'Bytes held by the parsed-document cache (documents) and the automatic persisted query store (apq)',
+    labelNames: ['cache'],
+    registers: [registry],
+    collect() {
+      for (const [cache, bytes] of watchedCaches) this.set({ cache }, bytes());
+    },
+  });
 
   const upstream: UpstreamEvents = {
     request: (service, route, outcome, seconds) => upstreamRequests.observe({ service, route, outcome }, seconds),
@@ -179,6 +189,10 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     },
     restRequest(route: string, status: number, seconds: number) {
       restRequests.observe({ route, status: String(status) }, seconds);
+    },
+    /** A cache whose size in bytes is read at each scrape. */
+    watchCacheBytes(cache: string, bytes: () => number) {
+      watchedCaches.set(cache, bytes);
     },
   };
 }

@@ -12,11 +12,12 @@ import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
+import { createDocumentCaches } from './document-cache.js';
 import type { LiveHub } from './live/hub.js';
 import { causeOf, maskError } from './errors.js';
 import { DEFAULT_QUERY, renderGraphiQL, useGraphiQLAssets } from './graphiql.js';
 import { useHttpCaching } from './http-caching.js';
-import { useQueryLimits, useSecretScrubbing } from './hardening.js';
+import { useQueryLimits, useRequestParseErrors, useSecretScrubbing } from './hardening.js';
 import { errorFields } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { useGraphQLMetrics, useOperations, useStaleMarker } from './ops.js';
@@ -38,6 +39,9 @@ export interface ServerDeps {
 }
 
 export function createServer({ config, upstreams, metrics, logger, isDraining = () => false, persistedOperations, live }: ServerDeps) {
+  const caches = createDocumentCaches({ documentBytes: config.documentCacheMaxBytes, apqBytes: config.apqCacheMaxBytes });
+  metrics.watchCacheBytes('documents', () => caches.parsed.bytes);
+  metrics.watchCacheBytes('apq', () => caches.apq.bytes);
   const trusted: Plugin = persistedOperations
     ? usePersistedOperations({
         getPersistedOperation: (id) => persistedOperations.get(id) ?? null,
@@ -50,7 +54,7 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
         },
       })
     : // Automatic persisted queries: a client may send a hash instead of the document, so GET URLs stay short and cacheable.
-      useAPQ();
+      useAPQ({ store: caches.apqStore });
   // GraphiQL sends its own documents: pointless where only persisted ones run, unless asked for.
   const graphiql = config.graphiql === 'on' || (config.graphiql === 'auto' && !persistedOperations);
   return createYoga({
@@ -72,6 +76,7 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
       additionalHeaders: { 'x-graphql-yoga-csrf': '1' },
     },
     renderGraphiQL,
+    parserAndValidationCache: caches.parserAndValidationCache,
     maskedErrors: { maskError, isDev: false },
     // useCors below: yoga's would answer an unlisted origin `Access-Control-Allow-Origin: null`.
     cors: false,
@@ -101,12 +106,14 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
       // @graphql-tools/executor 2.0.1 lets them follow resolver completion.
       useEngine({ execute, subscribe }),
       useRequestId(),
+      useRequestParseErrors(),
       useQueryLimits({
         maxTokens: config.maxQueryTokens,
         maxDepth: config.maxQueryDepth,
         maxAliases: config.maxAliases,
         maxDirectives: config.maxDirectives,
         maxCost: config.maxQueryCost,
+        maxComparisons: config.maxQueryComparisons,
         maxBodyBytes: config.maxBodyBytes,
       }),
       useCsrfPreventionWithCode(),

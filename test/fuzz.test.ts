@@ -4,17 +4,25 @@
  * or an upstream-compatible REST body, never a 5xx of its own; invalid input never reaches the
  * upstream; every upstream request stays on a documented route; no answer or log line holds a key;
  * memory stays bounded. Each property is bounded in runs; the counts are reported.
+ *
+ * The cheap inputs (fragment structures, nested variables, lone surrogates) travel nine to a batched
+ * request (GRAPHQL_BATCH_LIMIT): each operation of a batch is one input, checked on its own answer.
+ * (Past ten operations, Node warns of more than ten abort listeners on the request's signal.)
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { HIRO_KEY, startStack, type Stack } from './harness.js';
 
 const PLATFORM_KEY = 'fuzzkey7c1d9e0b4a';
+const BATCH = 9;
 let stack: Stack;
 let inputs = 0;
+/** HTTP requests sent: a batch is one request of many inputs. */
+let requests = 0;
 
 beforeAll(async () => {
-  stack = await startStack({ LOG_LEVEL: 'debug' });
+  // Batches of operations with deeply nested variables weigh up to a few hundred KB.
+  stack = await startStack({ LOG_LEVEL: 'debug', GRAPHQL_BATCH_LIMIT: String(BATCH), MAX_BODY_BYTES: String(1024 * 1024) });
 });
 afterAll(async () => {
   console.log(`fuzz: ${inputs} inputs tried`);
@@ -65,6 +73,7 @@ function assertGraphQLShape(status: number, text: string): GraphQLShape {
 
 async function post(body: string, contentType = 'application/json', headers: Record<string, string> = {}) {
   inputs++;
+  requests++;
   const response = await fetch(`${stack.gatewayUrl}/graphql`, {
     method: 'POST',
     headers: { 'content-type': contentType, accept: 'application/json', ...headers },
@@ -165,12 +174,137 @@ test('HTTP bodies: malformed JSON, wrong types, wrong content types', async () =
       const answer = await post(text, type);
       expect(answer.status, answer.text).toBeLessThan(500);
       if (answer.text) {
-        const parsed = JSON.parse(answer.text) as GraphQLShape;
-        expect('data' in parsed || 'errors' in parsed).toBe(true);
+        // A JSON array is a batch (GRAPHQL_BATCH_LIMIT is on here): one answer per operation.
+        const parsed = JSON.parse(answer.text) as GraphQLShape | GraphQLShape[];
+        for (const one of Array.isArray(parsed) ? parsed : [parsed]) expect('data' in one || 'errors' in one, answer.text).toBe(true);
       }
       assertUpstreamSafe();
     }),
     { numRuns: 300, interruptAfterTimeLimit: 15_000 },
+  );
+});
+
+/**
+ * Posts operations (each a JSON object's text, so variables may be raw JSON nested deeper than
+ * JSON.stringify goes) as one batch; answers one parsed answer per operation, each checked for shape.
+ */
+async function postBatch(operations: string[]): Promise<GraphQLShape[]> {
+  inputs += operations.length;
+  requests++;
+  const response = await fetch(`${stack.gatewayUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: `[${operations.join(',')}]`,
+  });
+  const text = await response.text();
+  expect(response.status, text.slice(0, 500)).toBe(200);
+  assertNoSecrets(text);
+  const answers = JSON.parse(text) as unknown[];
+  expect(answers.length).toBe(operations.length);
+  return answers.map((answer) => assertGraphQLShape(200, JSON.stringify(answer)));
+}
+
+/** A stall, not a benchmark: one batch of cheap operations answers well within this. */
+const BATCH_STALL_MS = 10_000;
+
+test('fragments: nested spreads, fan-out, cycles, inline fragments, directives (batched)', async () => {
+  const selection = (fragments: number) =>
+    fc.oneof(
+      fc.constantFrom('__typename', 'a: __typename', 'status { status }', 'etchings(limit: 2) { total }', 'x { y }', '__typename @skip(if: false)'),
+      fc.nat({ max: fragments - 1 }).map((i) => `...F${i}`),
+      fc.nat({ max: fragments - 1 }).map((i) => `...F${i} @include(if: true)`),
+      fc.nat({ max: fragments - 1 }).map((i) => `f { ...F${i} ...F${i} }`),
+    );
+  const inline = (items: string[], depth: number) => `${'... on Query { '.repeat(depth)}${items.join(' ')}${' }'.repeat(depth)}`;
+  // Any graph of fragments: spreads may point anywhere, cycles included.
+  const graph = fc.integer({ min: 1, max: 40 }).chain((count) =>
+    fc
+      .tuple(
+        fc.array(selection(count), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.tuple(fc.array(selection(count), { minLength: 1, maxLength: 8 }), fc.nat({ max: 3 })), { minLength: count, maxLength: count }),
+      )
+      .map(([root, bodies]) => `query { ${root.join(' ')} }\n${bodies.map(([items, depth], i) => `fragment F${i} on Query { ${inline(items, depth)} }`).join('\n')}`),
+  );
+  // Chains where each fragment spreads the next `fanOut` times: exponential when expanded.
+  const chain = fc.tuple(fc.integer({ min: 1, max: 120 }), fc.integer({ min: 1, max: 12 }), fc.boolean()).map(([length, fanOut, cyclic]) => {
+    const next = (i: number) => (i + 1 < length ? i + 1 : cyclic ? 0 : length);
+    const fragments = Array.from({ length }, (_, i) => `fragment F${i} on Query { ${`...F${next(i)} `.repeat(fanOut)}__typename }`);
+    return `query { ...F0 }\n${fragments.join('\n')}${cyclic ? '' : `\nfragment F${length} on Query { status { status } }`}`;
+  });
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.oneof(graph, chain), { minLength: BATCH, maxLength: BATCH }), async (documents) => {
+      stack.sample.clearLog();
+      const started = performance.now();
+      const answers = await postBatch(documents.map((query) => JSON.stringify({ query })));
+      expect(performance.now() - started).toBeLessThan(BATCH_STALL_MS);
+      for (const answer of answers) {
+        const refusals = (answer.errors ?? []).filter((e) => e.extensions?.code === 'QUERY_TOO_COMPLEX');
+        for (const { extensions } of refusals) {
+          const { limit, actual } = extensions as { limit: number; actual: number };
+          expect(Number.isSafeInteger(limit) && Number.isSafeInteger(actual) && actual > limit, JSON.stringify(extensions)).toBe(true);
+        }
+        // A refused document never runs.
+        if (refusals.length > 0) expect('data' in answer).toBe(false);
+      }
+      assertUpstreamSafe();
+    }),
+    { numRuns: 450, interruptAfterTimeLimit: 40_000 },
+  );
+});
+
+/** JSON text of a value nested `depth` deep in lists or objects. */
+const nestedJson = fc
+  .tuple(fc.integer({ min: 1, max: 5000 }), fc.boolean(), fc.constantFrom('1', '"x"', `"${PLATFORM_KEY}"`, 'null', '[]', '{}'))
+  .map(([depth, list, leaf]) => (list ? `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}${leaf}${'}'.repeat(depth)}`));
+
+/** Operations taking one variable `$v` in each place user input goes: tickers, blocks, pages, paths, keys. */
+const VARIABLE_OPERATIONS = [
+  'query ($v: String!) { brc20Token(ticker: $v) { token { ticker } } }',
+  'query ($v: BlockId!) { transfers(block: $v, limit: 1) { total } }',
+  'query ($v: Int!) { etchings(limit: $v) { total } }',
+  `query ($v: String!) { bitcoinNode(path: $v, apiKey: "${PLATFORM_KEY}") }`,
+  'query ($v: String) { bitcoinNode(path: "rest/chaininfo.json", apiKey: $v) }',
+  'mutation ($v: String!) { deleteChainhook(uuid: $v, apiKey: "k") { status } }',
+];
+const operation = (query: string, variableJson: string) => `{"query":${JSON.stringify(query)},"variables":{"v":${variableJson}}}`;
+
+test('nested variables: lists and objects up to 5000 deep in every argument (batched)', async () => {
+  await fc.assert(
+    fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...VARIABLE_OPERATIONS), nestedJson), { minLength: BATCH, maxLength: BATCH }), async (batch) => {
+      stack.sample.clearLog();
+      const answers = await postBatch(batch.map(([query, value]) => operation(query, value)));
+      // A nested value is never a ticker, a block, a page, a path or a key: every answer is an error, nothing is sent.
+      for (const answer of answers) expect(answer.errors?.length, JSON.stringify(answer)).toBeGreaterThan(0);
+      expect(stack.upstreamCalls()).toEqual([]);
+    }),
+    { numRuns: 225, interruptAfterTimeLimit: 20_000 },
+  );
+});
+
+test('lone surrogates in strings, variables, keys, paths and literals (batched)', async () => {
+  const lone = fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff');
+  // JSON text of a string holding a lone surrogate (JSON.stringify would escape it the same way).
+  const surrogateJson = fc
+    .tuple(fc.string({ maxLength: 8 }), lone, fc.string({ maxLength: 8 }))
+    .map(([before, surrogate, after]) => `"${JSON.stringify(before).slice(1, -1)}${surrogate}${JSON.stringify(after).slice(1, -1)}"`);
+  const input = fc.oneof(
+    fc.tuple(fc.constantFrom(...VARIABLE_OPERATIONS), surrogateJson).map(([query, value]) => operation(query, value)),
+    // The surrogate inside the document: a string literal, an alias, an argument name.
+    fc
+      .tuple(lone, fc.constantFrom('brc20Token(ticker: "§") { token { id } }', 'bitcoinNode(path: "§", apiKey: "§")', 'a§: __typename', 'transfers(block: "§") { total }'))
+      .map(([surrogate, field]) => `{"query":"{ ${field.replace(/"/g, '\\"').replaceAll('§', surrogate)} }"}`),
+    // As a variable's name and as a key of the variables object.
+    surrogateJson.map((key) => `{"query":"{ __typename }","variables":{${key}:1}}`),
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.array(input, { minLength: BATCH, maxLength: BATCH }), async (batch) => {
+      stack.sample.clearLog();
+      await postBatch(batch);
+      assertUpstreamSafe();
+      // What reaches an upstream is well-formed UTF-8, percent-encoded: never half a character.
+      for (const { url } of stack.sample.requests) expect(() => decodeURIComponent(url), url).not.toThrow();
+    }),
+    { numRuns: 340, interruptAfterTimeLimit: 20_000 },
   );
 });
 
@@ -190,6 +324,7 @@ test('REST paths and query parameters: upstream-compatible answers, invalid inpu
   await fc.assert(
     fc.asyncProperty(path, fc.constantFrom('GET', 'HEAD', 'DELETE', 'POST'), async (target, method) => {
       inputs++;
+      requests++;
       stack.sample.clearLog();
       const { request } = await import('node:http');
       // node:http sends the target as written (fetch would normalise dot segments away).
@@ -228,5 +363,6 @@ test('after all of it the process is up, answers correctly, and memory is bounde
   const answer = await post(JSON.stringify({ query: '{ status { status } }' }));
   expect(JSON.parse(answer.text)).toEqual({ data: { status: { status: 'ready' } } });
   for (const line of stack.logs) assertNoSecrets(line);
-  expect(stack.logs.length).toBeGreaterThan(inputs);
+  // One access line per request at least (a batch is one request).
+  expect(stack.logs.length).toBeGreaterThan(requests);
 });

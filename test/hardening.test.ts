@@ -14,7 +14,14 @@ import { startStack, type Stack } from './harness.js';
 describe('query limits', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ MAX_QUERY_DEPTH: '3', MAX_ALIASES: '5', MAX_DIRECTIVES: '3', MAX_QUERY_COST: '150', MAX_QUERY_TOKENS: '400' });
+    stack = await startStack({
+      MAX_QUERY_DEPTH: '3',
+      MAX_ALIASES: '5',
+      MAX_DIRECTIVES: '3',
+      MAX_QUERY_COST: '150',
+      MAX_QUERY_TOKENS: '400',
+      MAX_QUERY_COMPARISONS: '200',
+    });
   });
   afterAll(() => stack.close());
 
@@ -62,15 +69,35 @@ describe('query limits', () => {
     expect(stack.upstreamCalls()).toEqual([]);
   });
 
+  test('comparisons: a field repeated n times costs n² (graphql-js compares every two); over MAX_QUERY_COMPARISONS nothing runs', async () => {
+    const repeated = (n: number) => `{ status { ${'chainTip { blockHeight } '.repeat(n)}} }`;
+    // 13² + 13 chainTip sets + 1 root set = 183 is within 200 ...
+    expect((await stack.graphql(repeated(13))).body).toEqual({ data: { status: { chainTip: { blockHeight: expect.any(Number) } } } });
+    stack.sample.clearLog();
+    // ... 14² + 14 + 1 = 211 is not.
+    expect((await stack.graphql(repeated(14))).body).toEqual({
+      errors: [
+        {
+          message: '211 field comparisons exceed the limit of 200 (fields repeated under one name, fragments spread side by side)',
+          extensions: { code: 'QUERY_TOO_COMPLEX', limit: 200, actual: 211 },
+        },
+      ],
+    });
+    expect(stack.upstreamCalls()).toEqual([]);
+  });
+
   test('a depth of 3 passes (the limit is "more than")', async () => {
     const answer = await stack.graphql('{ transfers(block: 775700, limit: 1) { results { id } } }');
     expect(answer.body.errors).toBeUndefined();
   });
 
-  test('tokens over MAX_QUERY_TOKENS are refused at parse time', async () => {
+  test('tokens over MAX_QUERY_TOKENS are refused at parse time, counted like the other limits', async () => {
     stack.sample.clearLog();
-    const answer = await stack.graphql(`{ status { ${'status '.repeat(400)} } }`);
-    expect(answer.body.errors?.[0]?.message).toBe('Syntax Error: Document contains more that 400 tokens. Parsing aborted.');
+    // 400 field names, 3 braces and `status` at the root... and a comment, which is not a token.
+    const answer = await stack.graphql(`{ status { ${'status '.repeat(400)} } } # ${'x '.repeat(500)}`);
+    expect(answer.body).toEqual({
+      errors: [{ message: '405 tokens exceed the limit of 400', extensions: { code: 'QUERY_TOO_COMPLEX', limit: 400, actual: 405 } }],
+    });
     expect(stack.upstreamCalls()).toEqual([]);
   });
 
