@@ -25,6 +25,8 @@ import {
 import { readFileSync } from 'node:fs';
 import type { Plugin } from 'graphql-yoga';
 import { ConfigError } from './config.js';
+import { brc20TokensCost } from './schema/brc20.js';
+import { connectionCost } from './schema/cursor-paging.js';
 import { MAX_LIMIT } from './schema/pagination.js';
 
 export interface QueryLimits {
@@ -42,6 +44,8 @@ export interface QueryLimits {
 /** Root fields that cost one upstream call each, and the paged ones whose items cost one each. */
 const UPSTREAM_FIELDS = new Set(['status', 'brc20Token', 'transfers', 'etchings', 'bitcoinNode', 'deleteChainhook']);
 const PAGED_FIELDS = new Set(['transfers', 'etchings']);
+/** Root fields that may make many upstream calls: priced by what they will fetch at most. */
+const CONNECTION_FIELDS = new Set(['etchingsConnection', 'transfersConnection']);
 export const UPSTREAM_CALL_COST = 10;
 const DEFAULT_PAGE = 20;
 
@@ -54,6 +58,19 @@ const saturate = (count: number) => Math.min(count, Number.MAX_SAFE_INTEGER);
 
 /** What one root field costs: see measureDocument(). */
 function fieldCost(field: FieldNode): number {
+  const name = field.name.value;
+  const argument = (argName: string) => field.arguments?.find((a) => a.name.value === argName)?.value;
+  if (CONNECTION_FIELDS.has(name)) {
+    const [first, last] = [argument('first'), argument('last')];
+    const literal = (value: typeof first) => (value?.kind === Kind.INT ? Number(value.value) : undefined);
+    const fromVariables = (first !== undefined && first.kind !== Kind.INT) || (last !== undefined && last.kind !== Kind.INT);
+    return connectionCost({ first: literal(first), last: literal(last), fromVariables });
+  }
+  if (name === 'brc20Tokens') {
+    // Priced as if `supply.holders` were asked (one call per ticker): the most it can cost.
+    const tickers = argument('tickers');
+    return brc20TokensCost(tickers?.kind === Kind.LIST ? tickers.values.length : undefined, true);
+  }
   if (!UPSTREAM_FIELDS.has(field.name.value)) return 0;
   if (!PAGED_FIELDS.has(field.name.value)) return UPSTREAM_CALL_COST;
   const limit = field.arguments?.find((a) => a.name.value === 'limit')?.value;
@@ -140,7 +157,9 @@ export interface DocumentMeasure {
  *
  * Cost is the upstream work a query may cause: UPSTREAM_CALL_COST per root field that calls an
  * upstream, plus one per item a page may return (its `limit`; 60 when it comes from a variable, 20
- * by default). Each alias, and each spread of a fragment, counts: the gateway may dedupe them, the
+ * by default). A connection costs the upstream pages it reads for its window plus its items (the
+ * largest window when `first`/`last` is a variable: connectionCost); `brc20Tokens` one call per
+ * ticker plus one per item (50 when the list is a variable: brc20TokensCost). Each alias, and each spread of a fragment, counts: the gateway may dedupe them, the
  * limit stays honest.
  */
 export function measureDocument(document: DocumentNode): DocumentMeasure {

@@ -69,6 +69,37 @@ describe('query limits', () => {
     expect(stack.upstreamCalls()).toEqual([]);
   });
 
+  test.each([
+    // 10 × (⌈101/60⌉ + 1 pages) + 100 items = 130 is within 150 ...
+    ['etchingsConnection(first: 100)', 130, true],
+    // ... 10 × 4 + 120 = 160 is not,
+    ['etchingsConnection(first: 120)', 160, false],
+    ['transfersConnection(block: 775700, last: 120)', 160, false],
+    // nor is the largest window (500) when the count is a variable,
+    ['etchingsConnection(first: $n)', 600, false],
+    // and brc20Tokens costs a call per ticker (as if holders were asked) and one per item.
+    ['brc20Tokens(tickers: ["ordi", "pepe", "sats"])', 33, true],
+    ['brc20Tokens(tickers: $t)', 550, false],
+  ])('the cost prices what %s may fetch: %i', async (field, cost, allowed) => {
+    stack.sample.clearLog();
+    const selection = field.startsWith('brc20Tokens') ? '{ token { ticker } }' : '{ totalCount }';
+    const variables = field.includes('$n') ? '($n: Int)' : field.includes('$t') ? '($t: [String!]!)' : '';
+    const answer = await stack.graphql(`query ${variables} { x: ${field} ${selection} }`, { n: 1, t: ['ordi'] });
+    if (allowed) {
+      expect(answer.body.errors).toBeUndefined();
+      return;
+    }
+    expect(answer.body).toEqual({
+      errors: [
+        {
+          message: `Query cost ${cost} exceeds the limit of 150 (10 per upstream call, 1 per page item)`,
+          extensions: { code: 'QUERY_TOO_COMPLEX', limit: 150, actual: cost },
+        },
+      ],
+    });
+    expect(stack.upstreamCalls()).toEqual([]);
+  });
+
   test('comparisons: a field repeated n times costs n² (graphql-js compares every two); over MAX_QUERY_COMPARISONS nothing runs', async () => {
     const repeated = (n: number) => `{ status { ${'chainTip { blockHeight } '.repeat(n)}} }`;
     // 13² + 13 chainTip sets + 1 root set = 183 is within 200 ...

@@ -31,8 +31,11 @@ builder.queryField('bitcoinNode', (t) =>
       }),
       apiKey: t.arg.string(apiKeyArg),
     },
-    resolve: (_root, { path, apiKey }, context) =>
-      context.loaders.bitcoinNode.load({ apiKey: platformKey(apiKey, context), path }),
+    resolve: async (_root, { path, apiKey }, context) => {
+      const answer = await context.loaders.bitcoinNode.load({ apiKey: platformKey(apiKey, context), path });
+      // Aliases share the lookup, but each repeats the answer in the response: each counts.
+      return context.upstreams.platform.useAnswer(answer, context.call);
+    },
   }),
 );
 

@@ -1,3 +1,4 @@
+import { UpstreamError } from '../errors.js';
 import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
 import { joinPath, keySegment, proxyPath, segment } from './paths.js';
 import { checked, object, optional, string } from './shapes.js';
@@ -34,12 +35,20 @@ export function createPlatformClient(service: UpstreamService) {
       if (response.status < 200 || response.status >= 300) throw service.statusError(response);
       return service.parse(response, isDeletion);
     },
-    /** The node's JSON; a 2xx answer that is not JSON comes back as a string. */
-    async bitcoinNode(apiKey: string, path: string, call: CallOptions = {}): Promise<unknown> {
+    /**
+     * The node's JSON (a 2xx answer that is not JSON comes back as a string), and the body it came
+     * from: every field that answers with it counts against the request's budget (useAnswer).
+     */
+    async bitcoinNode(apiKey: string, path: string, call: CallOptions = {}): Promise<{ value: unknown; body: Buffer }> {
       const response = await service.request({ ...this.bitcoinNodeRequest(apiKey, path), ...call });
       if (response.status < 200 || response.status >= 300) throw service.statusError(response);
       const isJson = /^application\/([\w.+-]*\+)?json\b/i.test(response.headers['content-type'] ?? '');
-      return isJson ? service.parse(response) : response.body.toString('utf8');
+      return { value: isJson ? service.parse(response) : response.body.toString('utf8'), body: response.body };
+    },
+    /** A field answers with `answer`: it counts against the budget (RESPONSE_BUDGET_EXCEEDED past it). */
+    useAnswer({ value, body }: { value: unknown; body: Buffer }, { budget }: CallOptions): unknown {
+      if (budget && !budget.use(body)) throw new UpstreamError(service.name, 'over-budget', undefined, undefined, budget.maxBytes);
+      return value;
     },
   };
 }

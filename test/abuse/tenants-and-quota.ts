@@ -302,11 +302,16 @@ describe('abuse: one request cannot hold unbounded upstream bytes (MAX_RESPONSE_
   /** An answer of `bytes` bytes: `{"blob":"xxx…"}`. */
   const blob = (bytes: number) => ({ blob: 'x'.repeat(bytes - 11) });
 
-  test('30 aliases of one bitcoinNode answer cost one upstream call, and count once against the budget', async () => {
-    stack.sample.inject({ path: nodePath(A, 'rest/big.json'), status: 200, body: blob(600) });
+  test('30 aliases of one bitcoinNode answer cost one upstream call, but each copy in the response counts against the budget', async () => {
+    stack.sample.inject({ path: nodePath(A, 'rest/big.json'), status: 200, body: blob(300) });
     const aliases = Array.from({ length: 30 }, (_, i) => `n${i}: bitcoinNode(path: "rest/big.json", apiKey: "${A}")`);
     const answer = await stack.graphql(`{ ${aliases.join(' ')} }`);
-    expect(answer.body).toEqual({ data: Object.fromEntries(aliases.map((_, i) => [`n${i}`, blob(600)])) });
+    // 3 × 300 bytes fit in 1024; the response would repeat the answer 30 times, so the rest fail.
+    const over = { code: 'RESPONSE_BUDGET_EXCEEDED', service: 'platform', limit: 1024 };
+    expect(answer.body).toEqual({
+      data: Object.fromEntries(aliases.map((_, i) => [`n${i}`, i < 3 ? blob(300) : null])),
+      errors: aliases.slice(3).map((_, i) => fieldError([`n${i + 3}`], over)),
+    });
     expect(stack.upstreamCalls()).toEqual([`GET ${nodePath(A, 'rest/big.json')}`]);
   });
 
