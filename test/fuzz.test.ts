@@ -252,25 +252,33 @@ test('fragments: nested spreads, fan-out, cycles, inline fragments, directives (
   );
 });
 
-/** JSON text of a value nested `depth` deep in lists or objects. */
-const nestedJson = fc
-  .tuple(fc.integer({ min: 1, max: 5000 }), fc.boolean(), fc.constantFrom('1', '"x"', `"${PLATFORM_KEY}"`, 'null', '[]', '{}'))
-  .map(([depth, list, leaf]) => (list ? `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}${leaf}${'}'.repeat(depth)}`));
+/** JSON text of a value nested `depth` deep in lists or objects, around one of `leaves`. */
+const nestedJson = (...leaves: string[]) =>
+  fc
+    .tuple(fc.integer({ min: 1, max: 5000 }), fc.boolean(), fc.constantFrom(...leaves))
+    .map(([depth, list, leaf]) => (list ? `${'['.repeat(depth)}${leaf}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}${leaf}${'}'.repeat(depth)}`));
 
 /** Operations taking one variable `$v` in each place user input goes: tickers, blocks, pages, paths, keys. */
+const API_KEY_OPERATION = 'query ($v: String) { bitcoinNode(path: "rest/chaininfo.json", apiKey: $v) }';
 const VARIABLE_OPERATIONS = [
   'query ($v: String!) { brc20Token(ticker: $v) { token { ticker } } }',
   'query ($v: BlockId!) { transfers(block: $v, limit: 1) { total } }',
   'query ($v: Int!) { etchings(limit: $v) { total } }',
   `query ($v: String!) { bitcoinNode(path: $v, apiKey: "${PLATFORM_KEY}") }`,
-  'query ($v: String) { bitcoinNode(path: "rest/chaininfo.json", apiKey: $v) }',
+  API_KEY_OPERATION,
   'mutation ($v: String!) { deleteChainhook(uuid: $v, apiKey: "k") { status } }',
 ];
 const operation = (query: string, variableJson: string) => `{"query":${JSON.stringify(query)},"variables":{"v":${variableJson}}}`;
 
 test('nested variables: lists and objects up to 5000 deep in every argument (batched)', async () => {
+  // The key is nested where a key goes (it must never be echoed); elsewhere, plain values (a value
+  // the client sends as a ticker may be echoed to it: nothing says it is a key).
+  const nested = fc.oneof(
+    fc.tuple(fc.constantFrom(...VARIABLE_OPERATIONS), nestedJson('1', '"x"', 'null', '[]', '{}')),
+    fc.tuple(fc.constant(API_KEY_OPERATION), nestedJson(`"${PLATFORM_KEY}"`)),
+  );
   await fc.assert(
-    fc.asyncProperty(fc.array(fc.tuple(fc.constantFrom(...VARIABLE_OPERATIONS), nestedJson), { minLength: BATCH, maxLength: BATCH }), async (batch) => {
+    fc.asyncProperty(fc.array(nested, { minLength: BATCH, maxLength: BATCH }), async (batch) => {
       stack.sample.clearLog();
       const answers = await postBatch(batch.map(([query, value]) => operation(query, value)));
       // A nested value is never a ticker, a block, a page, a path or a key: every answer is an error, nothing is sent.
@@ -301,8 +309,10 @@ test('lone surrogates in strings, variables, keys, paths and literals (batched)'
       stack.sample.clearLog();
       await postBatch(batch);
       assertUpstreamSafe();
-      // What reaches an upstream is well-formed UTF-8, percent-encoded: never half a character.
-      for (const { url } of stack.sample.requests) expect(() => decodeURIComponent(url), url).not.toThrow();
+      // What reaches an upstream is well-formed UTF-8, percent-encoded: never half a character. (A
+      // stray `%` the client wrote in a bitcoin-node query string is forwarded byte for byte.)
+      const decodeEscapes = (url: string) => url.replace(/(?:%[0-9a-f]{2})+/gi, (run) => decodeURIComponent(run));
+      for (const { url } of stack.sample.requests) expect(() => decodeEscapes(url), url).not.toThrow();
     }),
     { numRuns: 340, interruptAfterTimeLimit: 20_000 },
   );

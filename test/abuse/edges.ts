@@ -147,7 +147,11 @@ describe('abuse: edges', () => {
         const { status, body } = await graphql(stack, `{ brc20Token(ticker: "\\ud800") { token { ticker } } }`);
         expect({ status, body }).toEqual({
           status: 200,
-          body: { errors: [{ message: expect.stringMatching(/^Syntax Error: /), extensions: { code: 'GRAPHQL_PARSE_FAILED' } }] },
+          body: {
+            errors: [
+              { message: expect.stringMatching(/^Syntax Error: /), locations: [{ line: 1, column: 23 }], extensions: { code: 'GRAPHQL_PARSE_FAILED' } },
+            ],
+          },
         });
         expect(stack.upstreamCalls()).toEqual([]);
       });

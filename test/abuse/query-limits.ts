@@ -186,6 +186,7 @@ describe('abuse: query limits', () => {
         {
           message: `Variable "$${variable}" got invalid value ${shown}; String cannot represent a non string value: ${shown}`,
           locations: [{ line: 1, column: 7 }],
+          extensions: { code: 'BAD_USER_INPUT' },
         },
       ],
     });
@@ -298,6 +299,7 @@ describe('abuse: query limits', () => {
               {
                 message: 'Variable "$k" got invalid value ["<redacted>"]; String cannot represent a non string value: ["<redacted>"]',
                 locations: [{ line: 1, column: 7 }],
+                extensions: { code: 'BAD_USER_INPUT' },
               },
             ],
           },
@@ -306,6 +308,7 @@ describe('abuse: query limits', () => {
               {
                 message: 'Variable "$k" got invalid value { key: "<redacted>" }; String cannot represent a non string value: { key: "<redacted>" }',
                 locations: [{ line: 1, column: 7 }],
+                extensions: { code: 'BAD_USER_INPUT' },
               },
             ],
           },
