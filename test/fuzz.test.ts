@@ -248,7 +248,7 @@ test('fragments: nested spreads, fan-out, cycles, inline fragments, directives (
       }
       assertUpstreamSafe();
     }),
-    { numRuns: 450, interruptAfterTimeLimit: 40_000 },
+    { numRuns: 520, interruptAfterTimeLimit: 40_000 },
   );
 });
 
@@ -314,7 +314,7 @@ test('lone surrogates in strings, variables, keys, paths and literals (batched)'
       const decodeEscapes = (url: string) => url.replace(/(?:%[0-9a-f]{2})+/gi, (run) => decodeURIComponent(run));
       for (const { url } of stack.sample.requests) expect(() => decodeEscapes(url), url).not.toThrow();
     }),
-    { numRuns: 340, interruptAfterTimeLimit: 20_000 },
+    { numRuns: 400, interruptAfterTimeLimit: 20_000 },
   );
 });
 
