@@ -304,6 +304,20 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
       expect(calls).toEqual([]);
     });
 
+    // ajv coerces 1e400 to Infinity and lets it pass; the upstream then fails writing its answer.
+    test.each([
+      [`${ETCHINGS}?limit=1e400`, 'Infinity'],
+      [`${ETCHINGS_ALIAS}?offset=-1e400`, '-Infinity'],
+      [`${TRANSFERS}?block=775700&offset=1e400&limit=1e999`, 'Infinity'],
+    ])('GET %s → the upstream\'s 500, answered locally (no quota spent, no breaker failure)', async (path, value) => {
+      const { gateway, direct, calls } = await compare(path);
+      const body = { statusCode: 500, error: 'Internal Server Error', message: `The value "${value}" cannot be converted to an integer.` };
+      expect(direct).toEqual({ status: 500, body, etag: expect.any(String), cacheControl: CACHE_CONTROL, contentType: JSON_TYPE });
+      // Deliberate difference (README): the upstream's cache hook adds its ETag even to this 500.
+      expect(gateway).toEqual({ ...direct, etag: null, cacheControl: null });
+      expect(calls).toEqual([]);
+    });
+
     test('validation runs before the ETag check: a matching If-None-Match still gets the 400', async () => {
       const init = { headers: { 'if-none-match': `"${ORDINALS_ETAG}"` } };
       const { gateway, direct, calls } = await compare(`${TRANSFERS}?block=775700&limit=61`, init);

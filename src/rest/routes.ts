@@ -47,6 +47,18 @@ function route<Q>(definition: RestRoute<Q>): RestRoute {
 const badKey = ({ params }: RouteInput<unknown>): RestAnswer | undefined =>
   isPlatformKey(params.apiKey ?? '') ? undefined : fastifyError(400, `params/apiKey ${PLATFORM_KEY_RULE}`);
 
+/**
+ * ajv, as the upstream's Fastify runs it, coerces `limit=1e400` to Infinity and lets it pass as an
+ * integer; the upstream then fails with a 500 when it writes its answer. Answered here as the
+ * upstream would, without sending it: a request that can only fail must not spend quota, nor
+ * count towards opening the service's breaker for everyone.
+ */
+const nonFinitePage = ({ query }: RouteInput<{ limit?: number; offset?: number }>): RestAnswer | undefined => {
+  // The upstream writes `limit` before `offset`: the first non-finite one is named.
+  const value = [query.limit, query.offset].find((v) => v !== undefined && !Number.isFinite(v));
+  return value === undefined ? undefined : fastifyError(500, `The value "${value}" cannot be converted to an integer.`);
+};
+
 export const routes: RestRoute[] = [
   route({
     method: 'GET',
@@ -65,6 +77,7 @@ export const routes: RestRoute[] = [
     method: 'GET',
     paths: versioned('ordinals', '/inscriptions/transfers'),
     query: querystringValidator(TransfersQuerySchema),
+    local: nonFinitePage,
     upstream: ({ ordinals }, { query: { block, offset = 0, limit = 20 } }) => [
       ordinals.service,
       ordinals.transfersRequest(block, { offset, limit }),
@@ -74,6 +87,7 @@ export const routes: RestRoute[] = [
     method: 'GET',
     paths: versioned('runes', '/etchings'),
     query: querystringValidator(PageQuerySchema),
+    local: nonFinitePage,
     upstream: ({ runes }, { query: { offset = 0, limit = 20 } }) => [
       runes.service,
       runes.etchingsRequest({ offset, limit }),
