@@ -307,7 +307,12 @@ export function useQueryLimits(limits: QueryLimits): Plugin {
       if (request.method !== 'POST') return;
       const length = request.headers.get('content-length');
       if (length === null && request.headers.get('transfer-encoding')) {
-        return endResponse(Response.json({ errors: [{ message: 'A request body needs a Content-Length' }] }, { status: 411 }));
+        return endResponse(
+          Response.json(
+            { errors: [{ message: 'A request body needs a Content-Length', extensions: { code: 'LENGTH_REQUIRED' } }] },
+            { status: 411 },
+          ),
+        );
       }
       if (Number(length) > limits.maxBodyBytes) {
         return endResponse(

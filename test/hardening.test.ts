@@ -179,6 +179,27 @@ describe('HTTP hygiene', () => {
     ]);
   });
 
+  test('a chunked body (no Content-Length) is refused with 411 before it is read', async () => {
+    stack.sample.clearLog();
+    const body = new ReadableStream({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(JSON.stringify({ query: '{ status { status } }' })));
+        controller.close();
+      },
+    });
+    const answer = await fetch(`${stack.gatewayUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect([answer.status, await answer.json()]).toEqual([
+      411,
+      { errors: [{ message: 'A request body needs a Content-Length', extensions: { code: 'LENGTH_REQUIRED' } }] },
+    ]);
+    expect(stack.upstreamCalls()).toEqual([]);
+  });
+
   test('batching is off by default', async () => {
     const answer = await fetch(`${stack.gatewayUrl}/graphql`, {
       method: 'POST',
