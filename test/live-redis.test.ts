@@ -7,11 +7,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'graphql-sse';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSampleUpstream, type SampleUpstream } from '../src/sample/server.js';
 import { findBrc20Token } from '../src/sample/data.js';
 import { freePort, startStack, type Stack } from './harness.js';
+import { startRedis, stopRedis } from './redis.js';
 import { toBrc20 } from './support.js';
 
 const INTERVAL_MS = 200;
@@ -25,23 +25,6 @@ let gatewayA: ChildProcess;
 let portA: number;
 let b: Stack;
 const clients: Array<{ dispose(): void }> = [];
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const probe = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-  probe.on('error', () => {});
-  for (let attempt = 0; attempt < 100; attempt++) {
-    try {
-      await probe.connect();
-      await probe.ping();
-      probe.disconnect();
-      return child;
-    } catch {
-      await sleep(50);
-    }
-  }
-  throw new Error('redis-server did not start');
-}
 
 beforeAll(async () => {
   redisPort = await freePort();
@@ -75,7 +58,7 @@ afterAll(async () => {
   gatewayA.kill('SIGKILL');
   await b.close();
   await sample.close();
-  redis.kill('SIGKILL');
+  await stopRedis(redis);
 });
 
 function watch(url: string) {
