@@ -16,5 +16,17 @@ export default defineConfig({
     pool: 'forks',
     // The memory check of the fault suite collects garbage before it measures.
     execArgv: ['--expose-gc'],
+    projects: [
+      { extends: true, test: { name: 'default' } },
+      // The GraphQL suites a second time with the response fast path off: both paths keep the contract.
+      {
+        extends: true,
+        test: {
+          name: 'response-cache-off',
+          include: ['test/graphql-operations.test.ts', 'test/errors.test.ts'],
+          env: { TEST_RESPONSE_CACHE: 'off' },
+        },
+      },
+    ],
   },
 });

@@ -163,7 +163,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
   const watchedCaches = new Map<string, () => number>();
   new Gauge({
     name: 'satgate_document_cache_bytes',
-    help: 'Bytes held by the parsed-document cache (documents) and the automatic persisted query store (apq)',
+    help: 'Bytes held by the parsed-document cache (documents), the automatic persisted query store (apq) and the GraphQL response cache (responses)',
     labelNames: ['cache'],
     registers: [registry],
     collect() {
