@@ -189,9 +189,9 @@ builder.queryType({
     transfers: t.field({
       type: TransferPage,
       nullable: true,
-      args: { block: t.arg.string({ required: true }), offset: t.arg.int({ defaultValue: 0 }), limit: t.arg.int({ defaultValue: 20 }) },
+      args: { block: t.arg.id({ required: true }), offset: t.arg.int({ defaultValue: 0 }), limit: t.arg.int({ defaultValue: 20 }) },
       resolve: (_root, { block, offset, limit }) =>
-        get(`/ordinals/v1/inscriptions/transfers?block=${encodeURIComponent(block)}&offset=${offset ?? 0}&limit=${limit ?? 20}`),
+        get(`/ordinals/v1/inscriptions/transfers?block=${encodeURIComponent(String(block))}&offset=${offset ?? 0}&limit=${limit ?? 20}`),
     }),
     // A Relay window read page by page (60 items per upstream call), as a tutorial would.
     etchingsConnection: t.field({
