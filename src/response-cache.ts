@@ -242,7 +242,12 @@ function postKey(req: IncomingMessage, body: Buffer): string | undefined {
   if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
   const { query, operationName, variables, extensions } = params as Record<string, unknown>;
   const json = (value: unknown) => (value === undefined || value === null ? '' : JSON.stringify(value));
-  return keyOf('POST', req, query, operationName, json(variables), json(extensions));
+  try {
+    return keyOf('POST', req, query, operationName, json(variables), json(extensions));
+  } catch {
+    // Nested too deep to serialise (JSON.parse takes more depth than JSON.stringify): yoga's error.
+    return undefined;
+  }
 }
 
 /**
