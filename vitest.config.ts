@@ -7,7 +7,6 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
   },
   test: {
-    include: ['test/**/*.test.ts'],
     // After each file: only documented error codes were sent, and no process warning was emitted.
     setupFiles: ['test/guards.ts'],
     testTimeout: 20_000,
@@ -16,5 +15,18 @@ export default defineConfig({
     pool: 'forks',
     // The memory check of the fault suite collects garbage before it measures.
     execArgv: ['--expose-gc'],
+    projects: [
+      // Each project names its files (an `include` here would be merged into the project's own).
+      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'] } },
+      // The GraphQL suites a second time with the response fast path off: both paths keep the contract.
+      {
+        extends: true,
+        test: {
+          name: 'response-cache-off',
+          include: ['test/graphql-operations.test.ts', 'test/errors.test.ts'],
+          env: { TEST_RESPONSE_CACHE: 'off' },
+        },
+      },
+    ],
   },
 });

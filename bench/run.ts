@@ -5,6 +5,10 @@
  * load with and without a hostile mix beside it (bench/abuse.ts). `npm run bench -- --live`: only
  * the 1,000-subscriber row (bench/live.ts), which the full run also ends with (BENCH_SKIP_LIVE=1 skips it).
  *
+ * GraphQL rows also run against a plain graphql-yoga + Pothos peer (bench/peer.ts: no cache, no
+ * DataLoader), and `… misses` rows send distinct variables on every request (no response-cache hit,
+ * upstream cached). Ratios against the peer come from the same run.
+ *
  * Environment: BENCH_DURATION (s per row, default 10), BENCH_CONNECTIONS (default 50),
  * BENCH_UPSTREAM_DELAY_MS (sample latency for the main rows, default 0), BENCH_LATENCY_CONNECTIONS
  * (connections of the 20 ms rows, default 1), BENCH_SOAK_SECONDS (60).
@@ -16,6 +20,7 @@ import {
   installCleanup,
   startGateway,
   startPassthrough,
+  startPeer,
   startSample,
   stderrCheck,
   stopAll,
@@ -32,6 +37,7 @@ import {
   TRANSFERS_60,
   aliasedBrc20Query,
   brc20Query,
+  distinctBody,
   graphqlBody,
   restToken,
 } from './lib/queries.js';
@@ -63,10 +69,11 @@ const COALESCE_DELAY_MS = 50;
 /** Untimed run before each row: fills the warm gateway's cache and warms the JIT everywhere. */
 const WARMUP_S = Math.min(1, Math.max(0.3, DURATION / 5));
 
-type TargetKind = 'direct' | 'proxy' | 'cold' | 'warm';
+type TargetKind = 'direct' | 'proxy' | 'peer' | 'cold' | 'warm';
 const TARGET_LABEL: Record<TargetKind, string> = {
   direct: 'direct upstream',
   proxy: 'pass-through proxy',
+  peer: 'yoga peer',
   cold: 'gateway cold',
   warm: 'gateway warm',
 };
@@ -84,6 +91,8 @@ interface Workload {
   protocol: 'REST' | 'GraphQL';
   path: string;
   body?: string;
+  /** Distinct bodies, one per request, instead of `body`. */
+  bodyFor?: () => string;
 }
 
 export interface Row extends Omit<LoadResult, 'statusCodes'> {
@@ -95,11 +104,14 @@ export interface Row extends Omit<LoadResult, 'statusCodes'> {
   target: TargetKind;
   /** CPU of the process under test (sample, proxy or gateway) per answer, µs. */
   cpuUsPerRequest: number;
-  cpuOf: 'sample upstream' | 'pass-through proxy' | 'gateway';
+  cpuOf: 'sample upstream' | 'pass-through proxy' | 'yoga peer' | 'gateway';
   upstreamPerRequest: number;
   statusCodes: Record<string, number>;
   rpsVsDirect?: number;
   rpsVsProxy?: number;
+  /** req/s and CPU per request against the yoga peer's row of the same workload and phase. */
+  rpsVsPeer?: number;
+  cpuVsPeer?: number;
   /** Set when the single check request before the row did not answer a clean 2xx. */
   sanity?: string;
 }
@@ -108,10 +120,11 @@ const GRAPHQL_HEADERS = { 'content-type': 'application/json', accept: 'applicati
 
 async function sanityCheck(target: Target, workload: Workload): Promise<{ body?: string; problem?: string }> {
   try {
+    const body = workload.body ?? workload.bodyFor?.();
     const response = await fetch(target.url + workload.path, {
-      method: workload.body ? 'POST' : 'GET',
-      headers: workload.body ? GRAPHQL_HEADERS : {},
-      body: workload.body,
+      method: body ? 'POST' : 'GET',
+      headers: body ? GRAPHQL_HEADERS : {},
+      body,
       signal: AbortSignal.timeout(10_000),
     });
     const text = await response.text();
@@ -137,9 +150,10 @@ async function measure(
   const { body: expected, problem } = await sanityCheck(target, workload);
   const options = {
     url: target.url + workload.path,
-    method: workload.body ? ('POST' as const) : ('GET' as const),
-    headers: workload.body ? GRAPHQL_HEADERS : {},
+    method: workload.protocol === 'GraphQL' ? ('POST' as const) : ('GET' as const),
+    headers: workload.protocol === 'GraphQL' ? GRAPHQL_HEADERS : {},
     body: workload.body,
+    bodyFor: workload.bodyFor,
     connections,
   };
   await load({ ...options, duration: WARMUP_S });
@@ -158,7 +172,7 @@ async function measure(
     target: target.kind,
     ...result,
     cpuUsPerRequest: (cpuAfter - cpuBefore) / answered,
-    cpuOf: target.kind === 'direct' ? 'sample upstream' : target.kind === 'proxy' ? 'pass-through proxy' : 'gateway',
+    cpuOf: CPU_OF[target.kind],
     upstreamPerRequest: (countAfter - countBefore) / answered,
     ...(problem ? { sanity: problem } : {}),
   };
@@ -170,6 +184,14 @@ async function measure(
   );
   return row;
 }
+
+const CPU_OF: Record<TargetKind, Row['cpuOf']> = {
+  direct: 'sample upstream',
+  proxy: 'pass-through proxy',
+  peer: 'yoga peer',
+  cold: 'gateway',
+  warm: 'gateway',
+};
 
 interface CoalesceResult {
   protocol: 'REST' | 'GraphQL';
@@ -237,7 +259,33 @@ function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, 
     check('W1 REST warm ≤ 0.01 upstream calls/request', fmt(restWarm.upstreamPerRequest, 4), restWarm.upstreamPerRequest <= 0.01);
   }
   const gqlWarm = find(mainPhase, 'W1-GraphQL', 'warm');
-  if (gqlWarm) check('W1 GraphQL warm ≤ 100 µs gateway CPU/request', `${fmt(gqlWarm.cpuUsPerRequest, 0)} µs`, gqlWarm.cpuUsPerRequest <= 100);
+  if (gqlWarm && restWarm) {
+    const ratio = gqlWarm.cpuUsPerRequest / restWarm.cpuUsPerRequest;
+    check('W1 GraphQL warm CPU/request ≤ 1.5× REST warm', `${fmt(gqlWarm.cpuUsPerRequest, 0)} vs ${fmt(restWarm.cpuUsPerRequest, 0)} µs = ${fmt(ratio, 2)}×`, ratio <= 1.5);
+  }
+  for (const [workload, times] of [['W1-GraphQL', 4], ['W2b', 15], ['W3', 10]] as const) {
+    const warm = find(mainPhase, workload, 'warm');
+    if (warm?.rpsVsPeer !== undefined) {
+      check(`${warm.workloadLabel} warm ≥ ${times}× the yoga peer's req/s`, `${fmt(warm.rpsVsPeer, 2)}×`, warm.rpsVsPeer >= times);
+    }
+  }
+  const w3Miss = find(mainPhase, 'W3-miss', 'warm');
+  if (w3Miss?.cpuVsPeer !== undefined) {
+    check('W3 misses (upstream cached) CPU/request ≤ 0.6× the yoga peer\'s', `${fmt(w3Miss.cpuVsPeer, 2)}×`, w3Miss.cpuVsPeer <= 0.6);
+  }
+  const main = rows.filter((r) => r.phase === mainPhase && r.target !== 'direct' && r.target !== 'proxy' && r.target !== 'peer');
+  const flat = main.filter((r) => r.p99 > 3 * r.p50);
+  check(
+    'p99 ≤ 3× p50 in every gateway row at the main phase',
+    flat.length ? flat.map((r) => `${r.workloadLabel} ${r.target} ${fmt(r.p99 / r.p50, 1)}×`).join(', ') : 'all rows',
+    flat.length === 0,
+  );
+  const slowWarm = main.filter((r) => r.target === 'warm' && !r.workload.endsWith('-miss') && r.p99 > 250);
+  check(
+    'no warm answer above 250 ms (p99)',
+    slowWarm.length ? slowWarm.map((r) => `${r.workloadLabel} ${fmt(r.p99, 0)} ms`).join(', ') : 'all warm rows',
+    slowWarm.length === 0,
+  );
   for (const [workload, coldMax] of [['W2', 5], ['W2b', 20], ['W2c', 1]] as const) {
     const cold = find(mainPhase, workload, 'cold');
     const warm = find(mainPhase, workload, 'warm');
@@ -276,16 +324,16 @@ function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, 
 function table(rows: Row[]): string {
   const header = [
     'phase', 'workload', 'target', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'upstream/req',
-    'non-2xx', 'failed', 'bad body', 'rps ÷ direct', 'rps ÷ proxy',
+    'non-2xx', 'failed', 'bad body', 'rps ÷ direct', 'rps ÷ proxy', 'rps ÷ peer', 'CPU ÷ peer',
   ];
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
   for (const r of rows) {
-    const cpu = `${fmt(r.cpuUsPerRequest, 0)}${r.cpuOf === 'gateway' ? '' : r.cpuOf === 'sample upstream' ? ' (sample)' : ' (proxy)'}`;
+    const cpu = `${fmt(r.cpuUsPerRequest, 0)}${r.cpuOf === 'gateway' ? '' : r.cpuOf === 'sample upstream' ? ' (sample)' : r.cpuOf === 'yoga peer' ? ' (peer)' : ' (proxy)'}`;
     lines.push(
       `| ${[
         r.phase, r.workloadLabel, TARGET_LABEL[r.target] + (r.sanity ? ' ⚠' : ''), fmt(r.rps, 0), fmt(r.p50, 2), fmt(r.p99, 2),
         cpu, fmt(r.upstreamPerRequest, 3), String(r.non2xx), String(r.failed), String(r.mismatched),
-        fmt(r.rpsVsDirect, 2), fmt(r.rpsVsProxy, 2),
+        fmt(r.rpsVsDirect, 2), fmt(r.rpsVsProxy, 2), fmt(r.rpsVsPeer, 2), fmt(r.cpuVsPeer, 2),
       ].join(' | ')} |`,
     );
   }
@@ -303,6 +351,7 @@ async function runBench(): Promise<void> {
   // 552 etchings, so that the 500-item connection row is a window inside the list.
   await sample.activity({ etch: 250 });
   const proxy = await startPassthrough(sample.url);
+  const peer = await startPeer(sample.url);
   const [cold, warm] = await Promise.all([
     startGateway(sample.url, { CACHE_TTL_MS: '0' }),
     startGateway(sample.url, { CACHE_TTL_MS: '600000' }),
@@ -310,6 +359,7 @@ async function runBench(): Promise<void> {
   const targets: Record<TargetKind, Target> = {
     direct: { kind: 'direct', url: sample.url, pid: sample.pid },
     proxy: { kind: 'proxy', url: proxy.url, pid: proxy.pid },
+    peer: { kind: 'peer', url: peer.url, pid: peer.pid },
     cold: { kind: 'cold', url: cold.url, pid: cold.pid },
     warm: { kind: 'warm', url: warm.url, pid: warm.pid },
   };
@@ -327,16 +377,23 @@ async function runBench(): Promise<void> {
   });
   const w1Rest: Workload = { id: 'W1-REST', label: 'W1 REST token', protocol: 'REST', path: restToken('ordi') };
   const w1Gql = gql('W1-GraphQL', 'W1 GraphQL token', brc20Query('ordi'));
+  /** Distinct variables on every request: every answer is executed, from the upstream cache. */
+  const misses = (id: string, label: string, query: string): Workload => ({
+    id: `${id}-miss`, label: `${label} misses`, protocol: 'GraphQL', path: '/graphql', bodyFor: distinctBody(query),
+  });
+  const GQL: TargetKind[] = ['peer', 'cold', 'warm'];
   const plan: Array<[Workload, TargetKind[]]> = [
     [w1Rest, ['direct', 'proxy', 'cold', 'warm']],
-    [w1Gql, ['cold', 'warm']],
-    [gql('W2', 'W2 20 aliases / 5 tickers', aliasedBrc20Query(TICKERS_5)), ['cold', 'warm']],
-    [gql('W2b', 'W2b 20 tickers', aliasedBrc20Query(TICKERS_20)), ['cold', 'warm']],
-    [gql('W2c', 'W2c 20 tickers, no holders', aliasedBrc20Query(TICKERS_20, 20, false)), ['cold', 'warm']],
-    [gql('W3', 'W3 60 etchings', ETCHINGS_60), ['cold', 'warm']],
-    [gql('W4', 'W4 60 transfers', TRANSFERS_60), ['cold', 'warm']],
-    [gql('W5', 'W5 status+token+transfers+etchings', EVERYTHING), ['cold', 'warm']],
-    [gql('C1', 'C1 500-item etchings connection', CONNECTION_500), ['cold', 'warm']],
+    [w1Gql, GQL],
+    [misses('W1', 'W1 GraphQL token', brc20Query('ordi')), ['peer', 'warm']],
+    [gql('W2', 'W2 20 aliases / 5 tickers', aliasedBrc20Query(TICKERS_5)), GQL],
+    [gql('W2b', 'W2b 20 tickers', aliasedBrc20Query(TICKERS_20)), GQL],
+    [gql('W2c', 'W2c 20 tickers, no holders', aliasedBrc20Query(TICKERS_20, 20, false)), GQL],
+    [gql('W3', 'W3 60 etchings', ETCHINGS_60), GQL],
+    [misses('W3', 'W3 60 etchings', ETCHINGS_60), ['peer', 'warm']],
+    [gql('W4', 'W4 60 transfers', TRANSFERS_60), GQL],
+    [gql('W5', 'W5 status+token+transfers+etchings', EVERYTHING), GQL],
+    [gql('C1', 'C1 500-item etchings connection', CONNECTION_500), GQL],
   ];
 
   const rows: Row[] = [];
@@ -370,6 +427,11 @@ async function runBench(): Promise<void> {
     const proxied = rows.find((r) => r.phase === row.phase && r.workload === 'W1-REST' && r.target === 'proxy');
     if (direct) row.rpsVsDirect = row.rps / direct.rps;
     if (proxied) row.rpsVsProxy = row.rps / proxied.rps;
+    const peered = rows.find((r) => r.phase === row.phase && r.workload === row.workload && r.target === 'peer');
+    if (peered && row.target !== 'peer') {
+      row.rpsVsPeer = row.rps / peered.rps;
+      row.cpuVsPeer = row.cpuUsPerRequest / peered.cpuUsPerRequest;
+    }
   }
   const checks = [...evaluate(rows, coalescing, mainPhase, latencyPhase), stderrCheck([cold, warm])];
   if (live) checks.push({ target: live.target.text, measured: `p99 ${fmt(live.p99Ms, 0)} ms, ${live.missed} missed`, pass: live.target.pass });

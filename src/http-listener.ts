@@ -12,12 +12,23 @@ import { errorFields, redactPath } from './logger.js';
 import { RequestStats } from './request-stats.js';
 import { requestIdFrom } from './request-id.js';
 import type { RestHandler } from './rest/handler.js';
+import { requestWithBody, type ResponseCache, type ViaYoga } from './response-cache.js';
 import { fastifyError } from './rest/responses.js';
 import type { SatgateServer } from './server.js';
 
-export function createRequestListener(yoga: SatgateServer, rest: RestHandler, logger: Logger, drain?: Drain): RequestListener {
+export function createRequestListener(
+  yoga: SatgateServer,
+  rest: RestHandler,
+  logger: Logger,
+  drain?: Drain,
+  responses?: ResponseCache,
+): RequestListener {
   const unexpected = (error: unknown, requestId: string) =>
     logger.error({ requestId, error: errorFields(error) }, 'unexpected error');
+  const failed = (res: ServerResponse, requestId: string) => (error: unknown) => {
+    unexpected(error, requestId);
+    res.destroy();
+  };
   return (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdFrom(req.headers['x-request-id']);
     res.setHeader('x-request-id', requestId);
@@ -60,20 +71,29 @@ export function createRequestListener(yoga: SatgateServer, rest: RestHandler, lo
       return;
     }
     // yoga's own listener would answer a throwing plugin hook with the error's stack as the body.
-    Promise.resolve()
-      .then(() => yoga.handleNodeRequestAndResponse(req, res, { req, res, requestId, stats } as object))
-      .catch((error: unknown) => {
-        unexpected(error, requestId);
-        return yoga.fetchAPI.Response.json(
-          { errors: [{ message: `Unexpected error (request ${requestId})`, extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } }] },
-          { status: 500 },
-        );
-      })
+    const viaYoga: ViaYoga = (extra, body) =>
+      Promise.resolve()
+        .then(() => {
+          const context = { req, res, requestId, stats, ...extra };
+          return body
+            ? yoga.handleRequest(requestWithBody(req, res, body, yoga.fetchAPI), context)
+            : yoga.handleNodeRequestAndResponse(req, res, context as object);
+        })
+        .catch((error: unknown) => {
+          unexpected(error, requestId);
+          return yoga.fetchAPI.Response.json(
+            { errors: [{ message: `Unexpected error (request ${requestId})`, extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } }] },
+            { status: 500 },
+          );
+        });
+    // The response fast path: repeated GraphQL documents answered from stored results (response-cache.ts).
+    if (responses?.accepts(req)) {
+      responses.serve(req, res, { requestId, stats }, viaYoga).catch(failed(res, requestId));
+      return;
+    }
+    viaYoga({})
       .then((response) => sendNodeResponse(response, res, req, true))
-      .catch((error: unknown) => {
-        unexpected(error, requestId);
-        res.destroy();
-      });
+      .catch(failed(res, requestId));
   };
 }
 

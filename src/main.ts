@@ -13,6 +13,7 @@ import { loadPersistedOperations } from './hardening.js';
 import { createMetrics } from './metrics.js';
 import { serveClusterMetrics } from './cluster-metrics.js';
 import { createRequestListener } from './http-listener.js';
+import { createResponseCache } from './response-cache.js';
 import { createRestHandler } from './rest/handler.js';
 import { schema } from './schema/index.js';
 import { corsPolicy, createServer } from './server.js';
@@ -43,6 +44,16 @@ export async function start(env: Record<string, string | undefined> = process.en
   });
   const yoga = createServer({ config, upstreams, metrics, logger, isDraining: () => drain.draining, persistedOperations, live });
   const rest = createRestHandler({ upstreams, logger, metrics, cors: corsPolicy(config), requestTimeoutMs: config.requestTimeoutMs, trustProxy: config.trustProxy });
+  const responses =
+    config.responseCache === 'on'
+      ? createResponseCache({
+          maxBytes: config.responseCacheMaxBytes,
+          maxBodyBytes: config.maxBodyBytes,
+          trustProxy: config.trustProxy,
+          cors: corsPolicy(config),
+          metrics,
+        })
+      : undefined;
   const http = createHttpServer(
     {
       // A client gets REQUEST_TIMEOUT_MS to send its headers and its body (then 408 and the
@@ -52,7 +63,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       headersTimeout: config.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.requestTimeoutMs / 10)),
     },
-    createRequestListener(yoga, rest, logger, drain),
+    createRequestListener(yoga, rest, logger, drain, responses),
   );
   // Answering is bounded by REQUEST_TIMEOUT_MS too (504 on GraphQL and REST). The idle-socket
   // timeout stays above it, or it could close the connection before the 504 is written.

@@ -123,6 +123,12 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     labelNames: ['service', 'event'],
     registers: [registry],
   });
+  const responseCacheEvents = new Counter({
+    name: 'satgate_response_cache_events_total',
+    help: 'GraphQL response fast path: hit (answered from a stored result), miss (executed), stored (a result kept)',
+    labelNames: ['event'],
+    registers: [registry],
+  });
   const quotaRemaining = new Gauge({
     name: 'satgate_upstream_quota_remaining',
     help: 'The lowest remaining request count the upstream reported in its rate-limit headers',
@@ -157,7 +163,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
   const watchedCaches = new Map<string, () => number>();
   new Gauge({
     name: 'satgate_document_cache_bytes',
-    help: 'Bytes held by the parsed-document cache (documents) and the automatic persisted query store (apq)',
+    help: 'Bytes held by the parsed-document cache (documents), the automatic persisted query store (apq) and the GraphQL response cache (responses)',
     labelNames: ['cache'],
     registers: [registry],
     collect() {
@@ -183,6 +189,9 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     graphqlOperation(operation: string, seconds: number) {
       graphqlOperations.inc({ operation });
       graphqlDuration.observe({ operation }, seconds);
+    },
+    responseCache(event: 'hit' | 'miss' | 'stored') {
+      responseCacheEvents.inc({ event });
     },
     graphqlErrors(codes: string[]) {
       for (const code of codes) graphqlErrors.inc({ code });

@@ -4,6 +4,7 @@
  * read when the response closes.
  */
 import type { CacheEvent } from './metrics.js';
+import type { UsedAnswers } from './upstream/http.js';
 
 /**
  * The outcome of one cached upstream lookup: `hit` (fresh in the cache, no upstream call),
@@ -21,6 +22,8 @@ export class RequestStats {
   cache: CacheOutcome | undefined;
   /** The GraphQL operation's name, when it has one. */
   operationName: string | undefined;
+  /** Set by the response cache on a request whose result it may keep: the upstream answers it used. */
+  used: UsedAnswers | undefined;
 
   /** A batched request runs several operations: their names, comma-separated, up to 200 characters. */
   noteOperation(name: string): void {

@@ -22,6 +22,7 @@ import { errorFields } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { useGraphQLMetrics, useOperations, useStaleMarker } from './ops.js';
 import { requestIdOf, useRequestId } from './request-id.js';
+import { useResultCandidates } from './response-cache.js';
 import { schema } from './schema/index.js';
 import type { Upstreams } from './upstream/index.js';
 
@@ -126,6 +127,8 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
       useHttpCaching(),
       useGraphQLMetrics(metrics),
       useStaleMarker(),
+      // Last: it reads the result as the client gets it (errors masked, stale marked).
+      useResultCandidates(),
     ],
   });
 }

@@ -230,7 +230,10 @@ describe('an upstream without the token list (the documented routes only)', () =
   const learn = () => documented.graphql('{ brc20Token(ticker: "ordi") { token { ticker } } }');
   beforeAll(async () => {
     // A budget of exactly 20 lookups: the probe of the missing list must not cost a ticker its answer.
-    documented = await startStack({ MAX_UPSTREAM_CALLS_PER_REQUEST: '20' }, { profile: 'documented' });
+    // These cases count which routes execution asks on repeated identical requests: with the
+    // response fast path a repeat would revalidate its stored result's answers instead
+    // (test/response-cache.test.ts), so it is off here.
+    documented = await startStack({ MAX_UPSTREAM_CALLS_PER_REQUEST: '20', RESPONSE_CACHE: 'off' }, { profile: 'documented' });
     // The re-probe is minutes away: Date is moved forward (never back: cached answers carry times).
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
   });
@@ -306,7 +309,8 @@ describe("how the token list's answers are read (hiro upstream)", () => {
     return [calls[0], ...calls.slice(1).sort()];
   };
   beforeAll(async () => {
-    hiro = await startStack();
+    // Repeats execute (no response fast path): the cases count the routes execution asks.
+    hiro = await startStack({ RESPONSE_CACHE: 'off' });
     vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
   });
   afterAll(async () => {

@@ -57,6 +57,8 @@ test.each([
   [{ BRC20_LIST_LOOKUPS: 'on' }, 'BRC20_LIST_LOOKUPS must be one of auto, off, got "on"'],
   [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT must be one of json, pretty, got "xml"'],
   [{ GRAPHIQL: 'yes' }, 'GRAPHIQL must be one of auto, on, off, got "yes"'],
+  [{ RESPONSE_CACHE: 'yes' }, 'RESPONSE_CACHE must be one of on, off, got "yes"'],
+  [{ RESPONSE_CACHE_MAX_BYTES: '-1' }, 'RESPONSE_CACHE_MAX_BYTES must be an integer from 0 to 1099511627776, got "-1"'],
   [
     { READYZ_REQUIRE_UPSTREAM: 'ordinals, brc20' },
     'READYZ_REQUIRE_UPSTREAM must be a comma-separated list of metadata, ordinals, runes, got "brc20"',

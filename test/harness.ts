@@ -62,6 +62,8 @@ export async function startStack(
       UPSTREAM_RETRIES: '0',
       BREAKER_THRESHOLD: '1000',
       STALE_IF_ERROR_MS: '0',
+      // The `response-cache-off` vitest project re-runs the GraphQL suites without the fast path.
+      ...(process.env.TEST_RESPONSE_CACHE ? { RESPONSE_CACHE: process.env.TEST_RESPONSE_CACHE } : {}),
       ...env,
     },
     { logDestination },

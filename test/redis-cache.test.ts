@@ -70,15 +70,20 @@ test("a quota block one instance learns stops the other's upstream calls too", a
   expect(sample.requests).toEqual([]);
 });
 
-test('with Redis stopped, answers come from the upstream, correct, and the outage is logged once', async () => {
+test('with Redis stopped, answers are correct: what the instance holds in process needs neither Redis nor the upstream, the rest comes from the upstream, and the outage is logged once', async () => {
   await stopRedis(redis);
   sample.clearLog();
+  const held = [];
+  for (let i = 0; i < 3; i++) held.push(await b.graphql(QUERY));
+  expect(held).toEqual(Array.from({ length: 3 }, () => ({ status: 200, body: { data: ORDI_DATA } })));
+  expect(sample.requests).toEqual([]);
+  // Never asked by B: from the upstream once, then from B's in-process tier.
+  const pepe = sampleData.brc20Tokens.find((t) => t.token.ticker === 'pepe')!;
   const answers = [];
-  for (let i = 0; i < 5; i++) answers.push(await b.graphql(QUERY));
-  expect(answers).toEqual(Array.from({ length: 5 }, () => ({ status: 200, body: { data: ORDI_DATA } })));
-  expect(sample.requests.map((r) => r.url)).toEqual(
-    Array.from({ length: 5 }, () => '/ordinals/v1/brc-20/tokens/ordi'),
-  );
+  for (let i = 0; i < 3; i++) answers.push(await b.graphql('{ pepe: brc20Token(ticker: "pepe") { token { ticker } supply { holders } } }'));
+  const data = { pepe: { token: { ticker: pepe.token.ticker }, supply: { holders: pepe.supply.holders } } };
+  expect(answers).toEqual(Array.from({ length: 3 }, () => ({ status: 200, body: { data } })));
+  expect(sample.requests.map((r) => r.url)).toEqual(['/ordinals/v1/brc-20/tokens/pepe']);
   const outageLines = b.logs.filter((line) => line.includes('Redis cache unavailable'));
   expect(outageLines).toHaveLength(1);
 });
@@ -87,10 +92,13 @@ test('when Redis comes back, the shared cache works again', async () => {
   redis = await startRedis(redisPort);
   // ioredis reconnects with backoff; wait until gateway A's store writes again.
   let shared = false;
-  for (let attempt = 0; attempt < 50 && !shared; attempt++) {
-    await a.graphql('{ pepe: brc20Token(ticker: "pepe") { token { ticker } } }');
+  // A ticker neither instance holds in process each time: B can only have it from Redis.
+  const tickers = sampleData.brc20Tokens.map((t) => t.token.ticker).filter((t) => t !== 'ordi' && t !== 'pepe');
+  for (let attempt = 0; attempt < Math.min(50, tickers.length) && !shared; attempt++) {
+    const query = `{ t: brc20Token(ticker: ${JSON.stringify(tickers[attempt])}) { token { ticker } } }`;
+    await a.graphql(query);
     sample.clearLog();
-    await b.graphql('{ pepe: brc20Token(ticker: "pepe") { token { ticker } } }');
+    await b.graphql(query);
     shared = sample.requests.length === 0;
     if (!shared) await new Promise((resolve) => setTimeout(resolve, 100));
   }

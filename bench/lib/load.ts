@@ -6,6 +6,8 @@ export interface LoadOptions {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
+  /** Called for each request's body, instead of `body`: distinct variables on every request. */
+  bodyFor?: () => string;
   connections: number;
   /** Seconds (bounded); `amount` instead stops after that many requests. */
   duration: number;
@@ -44,6 +46,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   let latencies = new Float64Array(1 << 16);
   const bodies = { reordered: 0 };
   let count = 0;
+  const { bodyFor } = options;
   const instance = autocannon({
     url: options.url,
     method: options.method ?? 'GET',
@@ -52,6 +55,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     connections: options.connections,
     duration: options.duration,
     amount: options.amount,
+    ...(bodyFor ? { requests: [{ setupRequest: (req: object) => ({ ...req, body: bodyFor() }) }] } : {}),
     timeout: 10,
     verifyBody: options.expectBody === undefined ? undefined : sameBody(options.expectBody, bodies),
   });

@@ -208,12 +208,24 @@ export async function startPassthrough(sampleUrl: string): Promise<ServerProcess
   return { url, pid: child.pid ?? 0, child, tail: () => [], stderr: () => '' };
 }
 
+/** The plain graphql-yoga + Pothos peer (bench/peer.ts): no cache, no DataLoader. */
+export async function startPeer(sampleUrl: string): Promise<ServerProcess> {
+  const child = forkTs('peer.ts', { SAMPLE_URL: sampleUrl, PORT: String(await freePort()) });
+  const { url } = await waitForMessage(
+    child,
+    (m) => ((m as ProxyMessage).type === 'ready' ? (m as ProxyMessage) : undefined),
+    'yoga peer',
+  );
+  return { url, pid: child.pid ?? 0, child, tail: () => [], stderr: () => '' };
+}
+
 /** Variables of the gateway's that the runner's own environment must not leak into a bench run. */
 const GATEWAY_VARIABLES = [
   'PORT', 'HOST', 'HIRO_API_URL', 'METADATA_API_URL', 'ORDINALS_API_URL', 'RUNES_API_URL', 'HIRO_PLATFORM_URL',
   'HIRO_API_KEY', 'UPSTREAM_TIMEOUT_MS', 'LOG_LEVEL', 'CACHE_TTL_MS', 'CACHE_NOT_FOUND_TTL_MS', 'CACHE_MAX_BYTES',
   'REDIS_URL', 'WORKERS', 'STALE_IF_ERROR_MS', 'NODE_OPTIONS', 'LOG_FORMAT', 'READYZ_REQUIRE_UPSTREAM',
   'LIVE_POLL_INTERVAL_MS', 'LIVE_QUOTA_SHARE', 'LIVE_RATE_LIMIT_PER_MINUTE', 'MAX_SUBSCRIPTIONS', 'MAX_SUBSCRIPTIONS_PER_CONNECTION',
+  'RESPONSE_CACHE', 'RESPONSE_CACHE_MAX_BYTES',
 ];
 
 /** The compiled gateway (`node dist/src/main.js`), one process (WORKERS=1), in-process cache. */

@@ -65,3 +65,12 @@ export const REST_STATUS = '/metadata/v1';
 export function graphqlBody(query: string): string {
   return JSON.stringify({ query });
 }
+
+/**
+ * Bodies with a variable the operation does not declare, a new value each call: GraphQL ignores it,
+ * so the answer and the upstream calls are the same, but no two requests share a response-cache key.
+ */
+export function distinctBody(query: string): () => string {
+  let nonce = 0;
+  return () => JSON.stringify({ query, variables: { nonce: nonce++ } });
+}

@@ -179,6 +179,48 @@ export class RedisStore implements CacheStore {
   }
 }
 
+/**
+ * Redis with an in-process first tier: a warm answer is read synchronously (`peek`), without a
+ * Redis round trip. Past its freshness the upstream layer reads through to Redis, where another
+ * worker or replica may have stored a newer answer; what Redis gives is kept in process too.
+ */
+export class TieredStore implements CacheStore {
+  constructor(
+    private readonly memory: MemoryStore,
+    private readonly shared: CacheStore,
+  ) {}
+
+  peek(key: string): CacheEntry | undefined {
+    return this.memory.peek(key);
+  }
+
+  async get(key: string): Promise<CacheEntry | undefined> {
+    const entry = await this.shared.get(key);
+    if (!entry) return this.memory.peek(key);
+    const held = this.memory.peek(key);
+    // The same answer as held: keep the held object (its parsed body), with the newer validation.
+    const same = held && held.response.status === entry.response.status && held.response.body.equals(entry.response.body);
+    const kept = same ? { response: held.response, validatedAt: Math.max(held.validatedAt, entry.validatedAt) } : entry;
+    await this.memory.set(key, kept, RETAIN_IN_PROCESS_MS);
+    return kept;
+  }
+
+  async set(key: string, entry: CacheEntry, retainMs: number): Promise<void> {
+    await Promise.all([this.memory.set(key, entry, Math.min(retainMs, RETAIN_IN_PROCESS_MS)), this.shared.set(key, entry, retainMs)]);
+  }
+
+  memoised(response: UpstreamResponse): void {
+    this.memory.memoised(response);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.memory.close(), this.shared.close()]);
+  }
+}
+
+/** The first tier keeps an answer at most this long after storing it: Redis may hold it longer. */
+const RETAIN_IN_PROCESS_MS = 10 * 60_000;
+
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }

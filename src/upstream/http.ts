@@ -61,6 +61,29 @@ export interface UpstreamRequest {
   stats?: RequestStats;
 }
 
+/**
+ * A cached upstream answer a GraphQL result was built from, with what it takes to ask for it again
+ * (src/response-cache.ts keeps a result only while all of its answers are current).
+ */
+export interface UsedAnswer {
+  service: UpstreamService;
+  key: string;
+  request: Pick<UpstreamRequest, 'method' | 'path' | 'route' | 'query' | 'tenant'>;
+  response: UpstreamResponse;
+}
+
+/**
+ * The answers one request used (RequestStats.used): `complete` turns false once it used anything
+ * that is not a current cached answer (an uncached call, a stale answer, a failure). `asked` holds
+ * what the request already got by key: one request never asks for the same answer twice (a stored
+ * result found changed is executed with the answer that showed the change).
+ */
+export interface UsedAnswers {
+  answers: UsedAnswer[];
+  complete: boolean;
+  asked: Map<string, Promise<UpstreamResponse>>;
+}
+
 /** What a caller adds to a client method's request. */
 export type CallOptions = Pick<UpstreamRequest, 'signal' | 'requestId' | 'onStale' | 'client' | 'budget' | 'stats'>;
 
@@ -273,8 +296,31 @@ export class UpstreamService {
 
   private answer(req: UpstreamRequest): Promise<UpstreamResponse> {
     const cache = this.options.cache;
-    if ((req.method ?? 'GET') !== 'GET' || !cache) return this.send(req);
+    const used = req.stats?.used;
+    if ((req.method ?? 'GET') !== 'GET' || !cache) {
+      if (used) used.complete = false;
+      return this.send(req);
+    }
     const key = cacheKey(this.name, req.path, queryString(req.query));
+    if (!used) return this.cachedAnswer(key, cache, req);
+    // Noting what the request used, for the response cache.
+    const asked = used.asked.get(key);
+    const answer = asked ?? this.cachedAnswer(key, cache, req);
+    used.asked.set(key, answer);
+    return answer.then(
+      (response) => {
+        if (asked && response.stale) req.onStale?.(response.stale.ageSeconds);
+        this.noteUsed(used, key, req, response);
+        return response;
+      },
+      (error: unknown) => {
+        used.complete = false;
+        throw error;
+      },
+    );
+  }
+
+  private cachedAnswer(key: string, cache: CachePolicy, req: UpstreamRequest): Promise<UpstreamResponse> {
     const peeked = cache.store.peek?.(key);
     if (peeked && this.isFresh(peeked, cache, Date.now())) {
       this.events.cache(this.name, 'hit');
@@ -311,10 +357,40 @@ export class UpstreamService {
         // Refused for the share of the client that started the call, not for this one's: a client
         // joining a call never pays for it, nor is it refused for another's share. Ask as itself.
         if (joined && client !== req.client && error instanceof UpstreamError && error.kind === 'client-limit') {
-          return this.answer(req);
+          return this.cachedAnswer(key, cache, req);
         }
         throw error;
       },
+    );
+  }
+
+  /** Only a stored answer of the resource's state (200, 404) can stand behind a stored result. */
+  private noteUsed(used: UsedAnswers, key: string, req: UpstreamRequest, response: UpstreamResponse): void {
+    if (response.stale || (response.status !== 200 && response.status !== 404)) {
+      used.complete = false;
+      return;
+    }
+    const { method, path, route, query, tenant } = req;
+    used.answers.push({ service: this, key, request: { method, path, route, query, tenant }, response });
+  }
+
+  /** Whether `used` is still the answer in the cache, and fresh: no upstream call, no await. */
+  isCurrent(used: UsedAnswer): boolean {
+    const cache = this.options.cache;
+    const entry = cache?.store.peek?.(used.key);
+    if (!cache || !entry || !sameAnswer(entry.response, used.response) || !this.isFresh(entry, cache, Date.now())) return false;
+    this.events.cache(this.name, 'hit');
+    return true;
+  }
+
+  /**
+   * Asks for `used` again through the cache (a 304 confirms it without a new body): true when the
+   * answer is still the same, false when it changed, failed or is stale.
+   */
+  confirm(used: UsedAnswer, call: CallOptions): Promise<boolean> {
+    return this.answer({ ...used.request, ...call }).then(
+      (response) => !response.stale && sameAnswer(response, used.response),
+      () => false,
     );
   }
 
@@ -604,6 +680,11 @@ function queryString(query: UpstreamRequest['query']): string {
   }
   const text = params.toString();
   return text ? `?${text}` : '';
+}
+
+/** The same stored answer: the same object in process, the same bytes when read again from Redis. */
+function sameAnswer(a: UpstreamResponse, b: UpstreamResponse): boolean {
+  return a === b || (a.status === b.status && a.headers.etag === b.headers.etag && a.body.equals(b.body));
 }
 
 function freshFor(cache: CachePolicy, response: UpstreamResponse): number {

@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { ServiceName } from '../errors.js';
 import type { UpstreamEvents } from '../metrics.js';
-import { MemoryStore, RedisStore, type CacheStore } from './cache.js';
+import { MemoryStore, RedisStore, TieredStore, type CacheStore } from './cache.js';
 import { createSharedSignals } from './shared-state.js';
 import { UpstreamService, type CachePolicy } from './http.js';
 import { createMetadataClient } from './metadata.js';
@@ -30,7 +30,7 @@ function createRedis(url: URL): Redis {
 export function createUpstreams(config: Config, logger: Logger, events?: UpstreamEvents) {
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
   const store: CacheStore = redis
-    ? new RedisStore(redis, logger.child({ component: 'cache' }))
+    ? new TieredStore(new MemoryStore(config.cacheMaxBytes), new RedisStore(redis, logger.child({ component: 'cache' })))
     : new MemoryStore(config.cacheMaxBytes);
   const shared = redis ? createSharedSignals(redis, logger) : undefined;
   const clientCalls = config.clientUpstreamCallsPerMinute;

@@ -1,0 +1,295 @@
+/**
+ * The response fast path: whole GraphQL results of repeated documents, answered on node:http ahead
+ * of yoga (as the REST layer answers), with the stored bytes and headers.
+ *
+ * - Key: (document hash, operation name, variables, extensions), with the method and the Accept
+ *   header (which decides the content type).
+ * - Stored: only a result yoga produced (so every check passed: limits, CSRF, persisted operations)
+ *   of a query whose root fields are all public (isCacheableOperation), with no error, no
+ *   `extensions.stale`, built only from cached upstream answers. Never subscriptions or batches.
+ * - Fresh while every upstream answer it was built from is current in the upstream cache; an answer
+ *   past its freshness is asked again through the cache (a 304, or a global-ETag 304 of another
+ *   entry, keeps the result without executing it); when one changed, the request executes again.
+ * - Only requests yoga would answer are answered: a GET without a CSRF-prevention header, a POST
+ *   that is not JSON or has no Content-Length within MAX_BODY_BYTES go to yoga untouched.
+ */
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sendNodeResponse } from '@whatwg-node/server';
+import type { Plugin } from 'graphql-yoga';
+import { ByteLru } from './byte-lru.js';
+import { clientIdOf } from './client-identity.js';
+import { etagMatches, isCacheableOperation } from './http-caching.js';
+import type { Metrics } from './metrics.js';
+import type { RequestStats } from './request-stats.js';
+import type { CorsPolicy } from './server.js';
+import type { UsedAnswer, UsedAnswers } from './upstream/http.js';
+
+/** What the plugin below learns of one executed request, read by the fast path when yoga is done. */
+export interface ResultCandidate {
+  /** A query whose root fields are all public. */
+  cacheable: boolean;
+  /** One result, without errors or stale data. */
+  clean: boolean;
+}
+
+/** The server context yoga gets from the listener (see http-listener.ts). */
+export interface FastPathContext {
+  requestId: string;
+  stats: RequestStats;
+}
+
+/** Runs a request through yoga: the node request as is, or with its body already read (`body`). */
+export type ViaYoga = (context: { candidate?: ResultCandidate }, body?: Buffer) => Promise<Response>;
+
+interface StoredResult {
+  body: Buffer;
+  /** yoga's headers, without the per-request ones (request id, CORS, length). */
+  headers: Record<string, string>;
+  etag: string | undefined;
+  operationName: string | undefined;
+  used: UsedAnswer[];
+}
+
+export interface ResponseCacheDeps {
+  maxBytes: number;
+  maxBodyBytes: number;
+  trustProxy: number;
+  cors: CorsPolicy;
+  metrics: Metrics;
+}
+
+/** Headers of yoga's answer that belong to one request, not to the result. */
+const PER_REQUEST = new Set(['x-request-id', 'vary', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'] as const;
+/** What a stored result keeps alive besides its bytes: its key, headers and the answers it holds. */
+const ENTRY_OVERHEAD = 512;
+
+/** Marks the executed request's candidate (installed in server.ts; inert without a candidate). */
+export function useResultCandidates(): Plugin {
+  return {
+    onExecute({ args }) {
+      const candidate = (args.contextValue as { candidate?: ResultCandidate }).candidate;
+      if (candidate) candidate.cacheable = isCacheableOperation(args.document, args.operationName);
+    },
+    onResultProcess({ result, serverContext }) {
+      const candidate = (serverContext as { candidate?: ResultCandidate }).candidate;
+      if (!candidate) return;
+      candidate.clean =
+        !Array.isArray(result) && !(Symbol.asyncIterator in result) && !result.errors?.length && !result.extensions?.stale;
+    },
+  };
+}
+
+export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, metrics }: ResponseCacheDeps) {
+  const results = new ByteLru<StoredResult>(maxBytes, (key, result) => {
+    let size = ENTRY_OVERHEAD + key.length + result.body.length;
+    for (const used of result.used) size += used.key.length + used.response.body.length;
+    return size;
+  });
+  metrics.watchCacheBytes('responses', () => results.bytes);
+
+  /**
+   * Whether every answer behind `stored` is current: synchronously when all are fresh in process.
+   * What it asks the upstream for is noted in `stats.used`, where execution finds it.
+   */
+  function current(stored: StoredResult, req: IncomingMessage, res: ServerResponse, call: FastPathContext): boolean | Promise<boolean> {
+    const pending = stored.used.filter((used) => !used.service.isCurrent(used));
+    if (pending.length === 0) return true;
+    const controller = new AbortController();
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const options = { signal: controller.signal, requestId: call.requestId, stats: call.stats, client: clientIdOf(req, trustProxy) };
+    // One revalidation first: on a global-ETag service its 304 confirms every entry with that ETag.
+    const [first, ...rest] = pending;
+    return first!.service.confirm(first!, options).then(async (confirmed) => {
+      if (!confirmed) return false;
+      const left = rest.filter((used) => !used.service.isCurrent(used));
+      const all = await Promise.all(left.map((used) => used.service.confirm(used, options)));
+      return all.every(Boolean);
+    });
+  }
+
+  function answerStored(stored: StoredResult, req: IncomingMessage, res: ServerResponse, stats: RequestStats, started: number): void {
+    if (stored.operationName) stats.noteOperation(stored.operationName);
+    stats.noteCache('hit');
+    metrics.graphqlOperation('query', (performance.now() - started) / 1000);
+    metrics.responseCache('hit');
+    const corsHeaders = cors(headerValue(req.headers.origin), false);
+    if (req.method === 'GET' && etagMatches(headerValue(req.headers['if-none-match']), stored.etag)) {
+      const cacheControl = stored.headers['cache-control'];
+      res.writeHead(304, { ...corsHeaders, etag: stored.etag!, ...(cacheControl ? { 'cache-control': cacheControl } : {}) }).end();
+      return;
+    }
+    res.writeHead(200, { ...stored.headers, ...corsHeaders, 'content-length': String(stored.body.length) }).end(stored.body);
+  }
+
+  /** yoga answers; its result is kept when it qualifies. */
+  async function execute(
+    key: string,
+    req: IncomingMessage,
+    res: ServerResponse,
+    stats: RequestStats,
+    viaYoga: ViaYoga,
+    requestBody?: Buffer,
+  ): Promise<void> {
+    metrics.responseCache('miss');
+    const used = stats.used ?? usedLog();
+    used.answers = [];
+    used.complete = true;
+    stats.used = used;
+    const candidate: ResultCandidate = { cacheable: false, clean: false };
+    const response = await viaYoga({ candidate }, requestBody);
+    stats.used = undefined;
+    if (!(candidate.cacheable && candidate.clean && used.complete && response.status === 200) || res.destroyed) {
+      await sendNodeResponse(response, res, req, true);
+      return;
+    }
+    const body = Buffer.from(await response.arrayBuffer());
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      if (!PER_REQUEST.has(name) && !name.startsWith('access-control-')) headers[name] = value;
+    });
+    const byKey = new Map(used.answers.map((answer) => [answer.key, answer]));
+    results.set(key, { body, headers, etag: headers.etag, operationName: stats.operationName, used: [...byKey.values()] });
+    metrics.responseCache('stored');
+    const sent: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      sent[name] = value;
+    });
+    if (res.destroyed) return;
+    res.writeHead(200, { ...sent, 'content-length': String(body.length) }).end(body);
+  }
+
+  return {
+    /** GraphQL GETs and POSTs that yoga would answer without refusing them for CSRF. */
+    accepts(req: IncomingMessage): boolean {
+      const url = req.url ?? '';
+      if (url !== '/graphql' && !url.startsWith('/graphql?')) return false;
+      if (req.method === 'GET') return url.length > 9 && CSRF_HEADERS.some((name) => req.headers[name] !== undefined);
+      if (req.method !== 'POST') return false;
+      const type = req.headers['content-type']?.toLowerCase() ?? '';
+      const length = Number(req.headers['content-length']);
+      return type.startsWith('application/json') && Number.isSafeInteger(length) && length <= maxBodyBytes;
+    },
+
+    async serve(req: IncomingMessage, res: ServerResponse, context: FastPathContext, viaYoga: ViaYoga): Promise<void> {
+      const started = performance.now();
+      let key: string | undefined;
+      let body: Buffer | undefined;
+      if (req.method === 'GET') {
+        key = getKey(req);
+      } else {
+        body = await readBody(req, maxBodyBytes);
+        if (body === undefined) return;
+        key = postKey(req, body);
+      }
+      if (key === undefined) {
+        await sendNodeResponse(await viaYoga({}, body), res, req, true);
+        return;
+      }
+      const stored = results.get(key);
+      if (stored) {
+        context.stats.used = usedLog();
+        const valid = current(stored, req, res, context);
+        if (valid === true || (await valid)) return answerStored(stored, req, res, context.stats, started);
+        results.delete(key);
+      }
+      await execute(key, req, res, context.stats, viaYoga, body);
+    },
+
+    /** Bytes held: for metrics and tests. */
+    get bytes(): number {
+      return results.bytes;
+    },
+  };
+}
+export type ResponseCache = ReturnType<typeof createResponseCache>;
+
+function usedLog(): UsedAnswers {
+  return { answers: [], complete: true, asked: new Map() };
+}
+
+function headerValue(value: string | string[] | undefined): string | null {
+  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+}
+
+function hash(text: string): string {
+  return createHash('sha1').update(text).digest('base64url');
+}
+
+function keyOf(method: string, req: IncomingMessage, query: unknown, operationName: unknown, variables: string, extensions: string): string | undefined {
+  if (typeof query !== 'string' && extensions === '') return undefined;
+  const document = typeof query === 'string' ? hash(query) : '';
+  const name = typeof operationName === 'string' ? operationName : '';
+  return `${method}\n${headerValue(req.headers.accept) ?? ''}\n${document}\n${name}\n${variables}\n${extensions}`;
+}
+
+function getKey(req: IncomingMessage): string | undefined {
+  const params = new URLSearchParams((req.url ?? '').slice('/graphql?'.length));
+  return keyOf('GET', req, params.get('query') ?? undefined, params.get('operationName'), params.get('variables') ?? '', params.get('extensions') ?? '');
+}
+
+/** A single operation's key; undefined for what only yoga can say (not JSON, a batch). */
+function postKey(req: IncomingMessage, body: Buffer): string | undefined {
+  let params: unknown;
+  try {
+    params = JSON.parse(body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
+  const { query, operationName, variables, extensions } = params as Record<string, unknown>;
+  const json = (value: unknown) => (value === undefined || value === null ? '' : JSON.stringify(value));
+  try {
+    return keyOf('POST', req, query, operationName, json(variables), json(extensions));
+  } catch {
+    // Nested too deep to serialise (JSON.parse takes more depth than JSON.stringify): yoga's error.
+    return undefined;
+  }
+}
+
+/**
+ * The body, at most `maxBytes` (Content-Length was checked). Node's requestTimeout bounds how long
+ * a client may take to send it; a client that leaves gets nothing (undefined).
+ */
+function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        req.destroy();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.once('error', () => resolve(undefined));
+    req.once('close', () => {
+      if (!req.complete) resolve(undefined);
+    });
+  });
+}
+
+/**
+ * The request yoga would have made of the node request, with the body already read: its signal
+ * aborts when the client goes away, as yoga's own does.
+ */
+export function requestWithBody(req: IncomingMessage, res: ServerResponse, body: Buffer, fetchAPI: { Request: typeof Request }): Request {
+  const headers: [string, string][] = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return new fetchAPI.Request(`http://localhost${req.url ?? '/graphql'}`, {
+    method: req.method,
+    headers,
+    body: body as unknown as BodyInit,
+    signal: controller.signal,
+  });
+}

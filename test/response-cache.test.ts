@@ -1,0 +1,225 @@
+/**
+ * The response fast path (src/response-cache.ts), over real HTTP against the sample upstream: a
+ * repeated document is answered from the stored result (no upstream call, no execution), with the
+ * headers yoga gave; it is kept while the upstream answers behind it are current (a 304 keeps it)
+ * and executed again when one changed; errors, stale data and platform fields are never stored.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { SAMPLE_PLATFORM_KEY } from '../src/sample/server.js';
+import { startStack, type Stack } from './harness.js';
+
+const TOKEN = 'query Token($ticker: String!) { brc20Token(ticker: $ticker) { token { ticker mintedSupply } supply { holders } } }';
+const TWO_OPS = `query A { a: brc20Token(ticker: "ordi") { token { ticker } supply { holders } } }
+query B { b: brc20Token(ticker: "ordi") { token { ticker } supply { holders } } }`;
+
+/** The response cache's event counters and bytes, from /metrics. */
+async function responseCache(stack: Stack): Promise<{ hit: number; miss: number; stored: number; bytes: number }> {
+  const text = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
+  const read = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
+  return {
+    hit: read(/^satgate_response_cache_events_total\{event="hit"\} (\d+)/m),
+    miss: read(/^satgate_response_cache_events_total\{event="miss"\} (\d+)/m),
+    stored: read(/^satgate_response_cache_events_total\{event="stored"\} (\d+)/m),
+    bytes: read(/^satgate_document_cache_bytes\{cache="responses"\} (\d+)/m),
+  };
+}
+
+/** The answer's headers, without the ones that differ per request (date, request id). */
+function headersOf(response: Response): Record<string, string> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'date' && name !== 'x-request-id' && name !== 'keep-alive' && name !== 'connection') headers[name] = value;
+  });
+  return headers;
+}
+
+function post(stack: Stack, body: unknown, headers: Record<string, string> = {}) {
+  return fetch(`${stack.gatewayUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+}
+
+/** The access-log line of the request with this id. */
+function logLine(stack: Stack, requestId: string): Record<string, unknown> | undefined {
+  return stack.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((l) => l.msg === 'request' && l.requestId === requestId);
+}
+
+async function settle(): Promise<void> {
+  // The access log is written when the response closes.
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+describe('warm (upstream answers fresh for a minute)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ CACHE_TTL_MS: '60000', CORS_ORIGINS: 'https://app.example' });
+  });
+  afterAll(() => stack.close());
+
+  test('a repeated POST is answered from the stored result: same bytes, same headers, no upstream call, no execution', async () => {
+    const before = await responseCache(stack);
+    const body = { query: TOKEN, variables: { ticker: 'ordi' }, operationName: 'Token' };
+    const origin = { origin: 'https://app.example' };
+    const first = await post(stack, body, { ...origin, 'x-request-id': 'first-1' });
+    const firstText = await first.text();
+    expect(stack.upstreamCalls()).toEqual(['GET /ordinals/v1/brc-20/tokens/ordi']);
+    stack.sample.clearLog();
+    const second = await post(stack, body, { ...origin, 'x-request-id': 'second-1' });
+    expect(await second.text()).toBe(firstText);
+    expect(stack.upstreamCalls()).toEqual([]);
+    expect(second.status).toBe(200);
+    expect(second.headers.get('x-request-id')).toBe('second-1');
+    expect(headersOf(second)).toEqual(headersOf(first));
+    expect(headersOf(second)).toEqual({
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(firstText)),
+      'access-control-allow-origin': 'https://app.example',
+      'access-control-expose-headers': expect.stringContaining('etag') as string,
+      vary: 'Origin',
+    });
+    expect(await responseCache(stack)).toEqual({ ...before, hit: before.hit + 1, miss: before.miss + 1, stored: before.stored + 1, bytes: expect.any(Number) as number });
+    await settle();
+    expect(logLine(stack, 'second-1')).toMatchObject({ operationName: 'Token', upstreamCalls: 0, cache: 'hit', status: 200 });
+    // An origin not listed: no CORS header on the stored answer either, as yoga would answer.
+    const other = await post(stack, body, { origin: 'https://evil.example' });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+    expect(other.headers.get('vary')).toBe('Origin');
+  });
+
+  test('a GET with the CSRF header gets the ETag and Cache-Control yoga gives, and 304 on If-None-Match; without the header yoga refuses it', async () => {
+    const url = `${stack.gatewayUrl}/graphql?query=${encodeURIComponent('{ brc20Token(ticker: "pepe") { token { ticker } supply { holders } } }')}`;
+    const csrf = { 'x-graphql-yoga-csrf': '1', accept: 'application/json' };
+    const first = await fetch(url, { headers: csrf });
+    const firstText = await first.text();
+    stack.sample.clearLog();
+    const before = await responseCache(stack);
+    const second = await fetch(url, { headers: csrf });
+    expect(await second.text()).toBe(firstText);
+    expect(headersOf(second)).toEqual(headersOf(first));
+    const etag = second.headers.get('etag');
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(second.headers.get('cache-control')).toBe('public, no-cache, must-revalidate');
+    const notModified = await fetch(url, { headers: { ...csrf, 'if-none-match': etag! } });
+    expect(notModified.status).toBe(304);
+    expect(await notModified.text()).toBe('');
+    expect([notModified.headers.get('etag'), notModified.headers.get('cache-control')]).toEqual([etag, 'public, no-cache, must-revalidate']);
+    expect(stack.upstreamCalls()).toEqual([]);
+    expect((await responseCache(stack)).hit).toBe(before.hit + 2);
+    // The same URL without the CSRF-prevention header: refused by yoga, never answered from the store.
+    const refused = await fetch(url, { headers: { accept: 'application/json' } });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('CSRF_HEADER_REQUIRED');
+  });
+
+  test('variables and operation names are keyed apart', async () => {
+    const before = await responseCache(stack);
+    const answers = [];
+    for (const body of [
+      { query: TOKEN, variables: { ticker: 'sats' } },
+      { query: TOKEN, variables: { ticker: 'rats' } },
+      { query: TWO_OPS, operationName: 'A' },
+      { query: TWO_OPS, operationName: 'B' },
+    ]) {
+      answers.push(await (await post(stack, body)).json());
+      answers.push(await (await post(stack, body)).json());
+    }
+    const data = answers.map((a) => Object.keys((a as { data: Record<string, unknown> }).data)[0]);
+    expect(data).toEqual(['brc20Token', 'brc20Token', 'brc20Token', 'brc20Token', 'a', 'a', 'b', 'b']);
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[0]).not.toEqual(answers[2]);
+    const after = await responseCache(stack);
+    expect([after.miss - before.miss, after.hit - before.hit, after.stored - before.stored]).toEqual([4, 4, 4]);
+  });
+
+  test('results with an error, and platform fields, are never stored', async () => {
+    const before = await responseCache(stack);
+    stack.sample.inject({ path: '/ordinals/v1/brc-20/tokens/turt', status: 500, body: { error: 'boom' }, times: 2 });
+    const failing = { query: TOKEN, variables: { ticker: 'turt' } };
+    const first = (await (await post(stack, failing)).json()) as { errors: unknown[] };
+    const second = (await (await post(stack, failing)).json()) as { errors: unknown[] };
+    expect([first.errors.length, second.errors.length]).toEqual([1, 1]);
+    const platform = { query: `{ bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}") }` };
+    stack.sample.clearLog();
+    const a = await (await post(stack, platform)).json();
+    const b = await (await post(stack, platform)).json();
+    expect(a).toEqual(b);
+    expect(stack.upstreamCalls().filter((call) => call.includes('chaininfo'))).toHaveLength(2);
+    const after = await responseCache(stack);
+    expect([after.miss - before.miss, after.hit - before.hit, after.stored - before.stored]).toEqual([4, 0, 0]);
+  });
+});
+
+describe('revalidating (upstream answers never fresh: every request asks with If-None-Match)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ STALE_IF_ERROR_MS: '600000' });
+  });
+  afterAll(() => stack.close());
+
+  test('a 304 keeps the stored result; a change upstream makes the next request execute with the new data; stale answers are never stored', async () => {
+    const body = { query: TOKEN, variables: { ticker: 'bitai' } };
+    const first = (await (await post(stack, body)).json()) as { data: { brc20Token: { token: { mintedSupply: string } } } };
+    stack.sample.clearLog();
+    let counts = await responseCache(stack);
+    const again = await (await post(stack, body)).json();
+    expect(again).toEqual(first);
+    expect(stack.sample.requests.map((r) => [r.url, r.headers['if-none-match'] !== undefined])).toEqual([
+      ['/ordinals/v1/brc-20/tokens/bitai', true],
+    ]);
+    expect((await responseCache(stack)).hit).toBe(counts.hit + 1);
+
+    // A mint changes the token (and the ordinals ETag): the next request executes again.
+    stack.sample.activity.mint('bitai');
+    stack.sample.clearLog();
+    counts = await responseCache(stack);
+    const changed = (await (await post(stack, body)).json()) as typeof first;
+    expect(changed.data.brc20Token.token.mintedSupply).not.toBe(first.data.brc20Token.token.mintedSupply);
+    // The changed answer is asked for once: execution uses what the revalidation brought.
+    expect(stack.upstreamCalls()).toEqual(['GET /ordinals/v1/brc-20/tokens/bitai']);
+    const afterChange = await responseCache(stack);
+    expect([afterChange.miss - counts.miss, afterChange.stored - counts.stored]).toEqual([1, 1]);
+
+    // The upstream fails: the stored answer is served stale, marked, and that result is not stored.
+    stack.sample.inject({ path: '/ordinals/v1/brc-20/tokens/bitai', status: 503, body: {}, times: 2 });
+    const stale = (await (await post(stack, body)).json()) as { data: unknown; extensions?: { stale?: unknown } };
+    expect(stale.data).toEqual(changed.data);
+    expect(stale.extensions?.stale).toEqual({ ageSeconds: expect.any(Number) as number });
+    const staleAgain = (await (await post(stack, body)).json()) as typeof stale;
+    expect(staleAgain.extensions?.stale).toBeDefined();
+    const afterStale = await responseCache(stack);
+    expect([afterStale.stored - afterChange.stored, afterStale.hit - afterChange.hit]).toEqual([0, 0]);
+  });
+});
+
+describe('bounds and the switch', () => {
+  let bounded: Stack;
+  let off: Stack;
+  beforeAll(async () => {
+    [bounded, off] = await Promise.all([
+      startStack({ CACHE_TTL_MS: '60000', RESPONSE_CACHE_MAX_BYTES: '8000' }),
+      startStack({ CACHE_TTL_MS: '60000', RESPONSE_CACHE: 'off' }),
+    ]);
+  });
+  afterAll(() => Promise.all([bounded.close(), off.close()]));
+
+  test('RESPONSE_CACHE_MAX_BYTES bounds what is kept: a result that does not fit is executed every time', async () => {
+    const small = { query: TOKEN, variables: { ticker: 'ordi' } };
+    const large = { query: '{ etchings(limit: 20) { total results { id name spacedName number symbol } } }' };
+    const before = await responseCache(bounded);
+    for (const body of [small, small, large, large]) expect((await post(bounded, body)).status).toBe(200);
+    const after = await responseCache(bounded);
+    expect([after.hit - before.hit, after.miss - before.miss]).toEqual([1, 3]);
+    expect(after.bytes).toBeGreaterThan(0);
+    expect(after.bytes).toBeLessThanOrEqual(8000);
+  });
+
+  test('RESPONSE_CACHE=off: every request executes (upstream answers still cached)', async () => {
+    const body = { query: TOKEN, variables: { ticker: 'ordi' } };
+    const a = await (await post(off, body)).json();
+    const b = await (await post(off, body)).json();
+    expect(a).toEqual(b);
+    expect(await responseCache(off)).toEqual({ hit: 0, miss: 0, stored: 0, bytes: 0 });
+  });
+});
