@@ -14,14 +14,22 @@ import { requestIdFrom } from './request-id.js';
 import type { RestHandler } from './rest/handler.js';
 import { fastifyError } from './rest/responses.js';
 import type { SatgateServer } from './server.js';
+import type { Tracing } from './tracing.js';
 
-export function createRequestListener(yoga: SatgateServer, rest: RestHandler, logger: Logger, drain?: Drain): RequestListener {
+export function createRequestListener(
+  yoga: SatgateServer,
+  rest: RestHandler,
+  logger: Logger,
+  drain?: Drain,
+  tracing?: Tracing,
+): RequestListener {
   const unexpected = (error: unknown, requestId: string) =>
     logger.error({ requestId, error: errorFields(error) }, 'unexpected error');
   return (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdFrom(req.headers['x-request-id']);
     res.setHeader('x-request-id', requestId);
     const stats = new RequestStats();
+    tracing?.traceRequest(req, res, stats, requestId);
     if (logger.isLevelEnabled('info')) {
       const started = performance.now();
       const received = req.url ?? '/';

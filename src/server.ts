@@ -20,9 +20,10 @@ import { useHttpCaching } from './http-caching.js';
 import { useQueryLimits, useRequestParseErrors, useSecretScrubbing } from './hardening.js';
 import { errorFields } from './logger.js';
 import type { Metrics } from './metrics.js';
-import { useGraphQLMetrics, useOperations, useStaleMarker } from './ops.js';
+import { useGraphQLMetrics, useGraphQLTracing, useOperations, useStaleMarker } from './ops.js';
 import { requestIdOf, useRequestId } from './request-id.js';
 import { schema } from './schema/index.js';
+import type { Tracing } from './tracing.js';
 import type { Upstreams } from './upstream/index.js';
 
 export interface ServerDeps {
@@ -36,9 +37,11 @@ export interface ServerDeps {
   persistedOperations?: Map<string, string>;
   /** Subscriptions' pollers and fan-out (main.ts closes it on SIGTERM). */
   live: LiveHub;
+  /** Set when spans are exported: each operation gets its own. */
+  tracing?: Tracing;
 }
 
-export function createServer({ config, upstreams, metrics, logger, isDraining = () => false, persistedOperations, live }: ServerDeps) {
+export function createServer({ config, upstreams, metrics, logger, isDraining = () => false, persistedOperations, live, tracing }: ServerDeps) {
   const caches = createDocumentCaches({ documentBytes: config.documentCacheMaxBytes, apqBytes: config.apqCacheMaxBytes });
   metrics.watchCacheBytes('documents', () => caches.parsed.bytes);
   metrics.watchCacheBytes('apq', () => caches.apq.bytes);
@@ -125,6 +128,7 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
       ...(graphiql ? [useGraphiQLAssets()] : []),
       useHttpCaching(),
       useGraphQLMetrics(metrics),
+      ...(tracing ? [useGraphQLTracing()] : []),
       useStaleMarker(),
     ],
   });
