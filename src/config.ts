@@ -16,6 +16,27 @@ export type GraphiQLMode = 'auto' | 'on' | 'off';
  * tenant's devnet must never make the gateway unready for everyone.
  */
 const SHARED_SERVICES: readonly ServiceName[] = ['metadata', 'ordinals', 'runes'];
+/** OTEL_TRACES_SAMPLER's values (the OpenTelemetry specification's built-in samplers). */
+const SAMPLERS = [
+  'parentbased_always_on',
+  'parentbased_always_off',
+  'parentbased_traceidratio',
+  'always_on',
+  'always_off',
+  'traceidratio',
+] as const;
+export type SamplerName = (typeof SAMPLERS)[number];
+
+/** OpenTelemetry trace export over OTLP/HTTP, from the standard OTEL_* variables. */
+export interface TracingConfig {
+  /** Where spans are POSTed: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_EXPORTER_OTLP_ENDPOINT + `/v1/traces`. */
+  url: string;
+  /** OTEL_SERVICE_NAME; undefined: `service.name` from OTEL_RESOURCE_ATTRIBUTES, else `satgate`. */
+  serviceName: string | undefined;
+  sampler: SamplerName;
+  /** OTEL_TRACES_SAMPLER_ARG: the ratio of the `traceidratio` samplers. */
+  samplerRatio: number;
+}
 
 export interface Config {
   port: number;
@@ -109,6 +130,8 @@ export interface Config {
   maxSubscriptions: number;
   /** Active subscriptions per WebSocket connection. */
   maxSubscriptionsPerConnection: number;
+  /** Span export: on when an OTLP endpoint is set (and OTEL_SDK_DISABLED is not `true`). */
+  tracing: TracingConfig | undefined;
 }
 
 export class ConfigError extends Error {
@@ -209,7 +232,42 @@ export function loadConfig(env: Env): Config {
     liveRateLimitPerMinute: integer(env, 'LIVE_RATE_LIMIT_PER_MINUTE', read(env, 'HIRO_API_KEY') ? 500 : 50, 0, 1_000_000),
     maxSubscriptions: integer(env, 'MAX_SUBSCRIPTIONS', 10_000, 0, 1_000_000),
     maxSubscriptionsPerConnection: integer(env, 'MAX_SUBSCRIPTIONS_PER_CONNECTION', 100, 1, 10_000),
+    tracing: tracing(env),
   };
+}
+
+/**
+ * The OpenTelemetry variables, read as the specification says: the traces endpoint is used as
+ * given, the general one gets `/v1/traces` appended; either turns export on.
+ */
+function tracing(env: Env): TracingConfig | undefined {
+  const sampler = oneOf(env, 'OTEL_TRACES_SAMPLER', SAMPLERS, 'parentbased_always_on');
+  const ratio = read(env, 'OTEL_TRACES_SAMPLER_ARG');
+  if (ratio !== undefined && !(/^(\d+\.?\d*|\.\d+)$/.test(ratio) && Number(ratio) <= 1)) {
+    throw new ConfigError(`OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1, got "${ratio}"`);
+  }
+  const disabled = oneOf(env, 'OTEL_SDK_DISABLED', ['false', 'true'], 'false') === 'true';
+  const traces = read(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
+  const general = read(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
+  const url = traces !== undefined
+    ? otlpUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces)
+    : general !== undefined
+      ? otlpUrl('OTEL_EXPORTER_OTLP_ENDPOINT', general.replace(/\/*$/, '/v1/traces'))
+      : undefined;
+  if (url === undefined || disabled) return undefined;
+  return { url, serviceName: read(env, 'OTEL_SERVICE_NAME'), sampler, samplerRatio: ratio === undefined ? 1 : Number(ratio) };
+}
+
+/** Not echoed when malformed: a collector's URL may carry credentials. */
+function otlpUrl(name: string, raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigError(`${name} must use http or https, got "${url.protocol}"`);
+  return url.href;
 }
 
 /** A share in (0, 1]. */
@@ -307,5 +365,7 @@ export function effectiveConfig(config: Config, persistedOperations?: number) {
     persistedOperations: persistedOperations ?? false,
     graphiql: config.graphiql,
     readyzRequireUpstream: config.readyzRequireUpstream,
+    // The collector's origin only: its URL may carry credentials.
+    tracing: config.tracing ? { endpoint: new URL(config.tracing.url).origin, sampler: config.tracing.sampler } : false,
   };
 }

@@ -15,6 +15,7 @@ import type { RestHandler } from './rest/handler.js';
 import { requestWithBody, type ResponseCache, type ViaYoga } from './response-cache.js';
 import { fastifyError } from './rest/responses.js';
 import type { SatgateServer } from './server.js';
+import type { Tracing } from './tracing.js';
 
 export function createRequestListener(
   yoga: SatgateServer,
@@ -22,6 +23,7 @@ export function createRequestListener(
   logger: Logger,
   drain?: Drain,
   responses?: ResponseCache,
+  tracing?: Tracing,
 ): RequestListener {
   const unexpected = (error: unknown, requestId: string) =>
     logger.error({ requestId, error: errorFields(error) }, 'unexpected error');
@@ -33,6 +35,7 @@ export function createRequestListener(
     const requestId = requestIdFrom(req.headers['x-request-id']);
     res.setHeader('x-request-id', requestId);
     const stats = new RequestStats();
+    tracing?.traceRequest(req, res, stats, requestId);
     if (logger.isLevelEnabled('info')) {
       const started = performance.now();
       const received = req.url ?? '/';

@@ -19,22 +19,39 @@ export interface LoaderLimits {
  */
 export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: LoaderLimits) {
   const limit = limiter(limits);
-  const fetchOne =
-    <K, V>(fetch: (key: K) => Promise<V>) =>
-    (key: K) =>
-      limit(() => fetch(key));
+  /**
+   * A batch function run under its own span when the request is traced (the operation's span is
+   * `call.trace` by the time batches run): its upstream calls are the span's children.
+   */
+  const traced =
+    <K, V>(name: string, run: (keys: readonly K[], call: CallOptions) => Promise<V[]>) =>
+    (keys: readonly K[]): Promise<V[]> => {
+      const parent = call.trace;
+      if (!parent) return run(keys, call);
+      const span = parent.child(`dataloader.batch ${name}`, { 'satgate.loader': name, 'satgate.loader.batch_size': keys.length });
+      return run(keys, { ...call, trace: span }).finally(() => span.end());
+    };
+  /**
+   * A loader over a single-key fetch: keys are deduplicated by `cacheKey`, each one is a lookup
+   * within the request's limits, and each key's failure is its own Error value, so one failing key
+   * never fails the others.
+   */
+  const loader = <K, V>(name: string, fetch: (key: K, call: CallOptions) => Promise<V>, cacheKey?: (key: K) => string) =>
+    new DataLoader<K, V, string | K>(
+      traced(name, (keys: readonly K[], batchCall) =>
+        Promise.all(keys.map((key) => limit(() => fetch(key, batchCall)).catch((error: unknown) => toError(error)))),
+      ),
+      cacheKey ? { cacheKeyFn: cacheKey } : {},
+    );
   /** Tickers are case-insensitive upstream: `ORDI`, `ordi` and `Ordi` share one call. */
-  const brc20Token = loader(
-    fetchOne((ticker: string) => upstreams.ordinals.brc20Token(ticker, call)),
-    normalizeTicker,
-  );
+  const brc20Token = loader('brc20Token', (ticker: string, call) => upstreams.ordinals.brc20Token(ticker, call), normalizeTicker);
   /**
    * The token list's answer for a batch of tickers, or undefined when it gives none: list lookups
    * off, no list on this upstream, or a failed call. The list is an optimisation, so a call that
    * brought nothing is not charged to the request's budget: each ticker then pays its own lookup.
    * Throws only when the client has gone (no fallback is owed to it).
    */
-  async function listed(tickers: string[]): Promise<Page<Brc20Token> | undefined> {
+  async function listed(tickers: string[], call: CallOptions): Promise<Page<Brc20Token> | undefined> {
     const { ordinals } = upstreams;
     if (!ordinals.brc20TokensUsable()) return undefined;
     try {
@@ -47,7 +64,7 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
     return undefined;
   }
   return {
-    status: loader(fetchOne((_: 'status') => upstreams.metadata.status(call))),
+    status: loader('status', (_: 'status', call) => upstreams.metadata.status(call)),
     brc20Token,
     /**
      * Token details without `supply.holders`, up to 20 tickers per upstream call through the list
@@ -57,10 +74,10 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
      * exactly what the detail route gives it (null, or its own upstream error).
      */
     brc20TokenSummary: new DataLoader<string, Brc20TokenDetailsResponse | null, string>(
-      async (tickers) => {
+      traced('brc20TokenSummary', async (tickers: readonly string[], batchCall) => {
         let page: Page<Brc20Token> | undefined;
         try {
-          page = await listed([...tickers]);
+          page = await listed([...tickers], batchCall);
         } catch (error) {
           return tickers.map(() => toError(error));
         }
@@ -74,15 +91,17 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
             return brc20Token.load(ticker).catch(toError);
           }),
         );
-      },
+      }),
       { cacheKeyFn: normalizeTicker, maxBatchSize: 20 },
     ),
     transfers: loader(
-      fetchOne(({ block, ...page }: PageQuery & { block: string }) => upstreams.ordinals.transfers(block, page, call)),
+      'transfers',
+      ({ block, ...page }: PageQuery & { block: string }, call) => upstreams.ordinals.transfers(block, page, call),
       ({ block, offset, limit }) => `${block}|${offset}|${limit}`,
     ),
     etchings: loader(
-      fetchOne((page: PageQuery) => upstreams.runes.etchings(page, call)),
+      'etchings',
+      (page: PageQuery, call) => upstreams.runes.etchings(page, call),
       ({ offset, limit }) => `${offset}|${limit}`,
     ),
     /**
@@ -90,7 +109,8 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
      * a keyed hash, so the platform key is not kept in clear even in the loader's map.
      */
     bitcoinNode: loader(
-      fetchOne(({ apiKey, path }: { apiKey: string; path: string }) => upstreams.platform.bitcoinNode(apiKey, path, call)),
+      'bitcoinNode',
+      ({ apiKey, path }: { apiKey: string; path: string }, call) => upstreams.platform.bitcoinNode(apiKey, path, call),
       ({ apiKey, path }) => keyedHash(JSON.stringify([apiKey, path])),
     ),
   };
@@ -130,17 +150,6 @@ function limiter({ maxCalls, maxConcurrent }: LoaderLimits) {
     calls--;
   };
   return limit;
-}
-
-/**
- * A loader over a single-key fetch: keys are deduplicated by `cacheKey`, and each key's failure is
- * its own Error value, so one failing key never fails the others.
- */
-function loader<K, V>(fetchOne: (key: K) => Promise<V>, cacheKey?: (key: K) => string) {
-  return new DataLoader<K, V, string | K>(
-    (keys) => Promise.all(keys.map((key) => fetchOne(key).catch((error: unknown) => toError(error)))),
-    cacheKey ? { cacheKeyFn: cacheKey } : {},
-  );
 }
 
 function toError(error: unknown): Error {

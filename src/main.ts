@@ -17,6 +17,7 @@ import { createResponseCache } from './response-cache.js';
 import { createRestHandler } from './rest/handler.js';
 import { schema } from './schema/index.js';
 import { corsPolicy, createServer } from './server.js';
+import { createTracing } from './tracing.js';
 import { createUpstreams } from './upstream/index.js';
 
 export interface StartOptions {
@@ -31,6 +32,8 @@ export async function start(env: Record<string, string | undefined> = process.en
   const config = loadConfig(env);
   const persistedOperations = config.persistedOperations ? loadPersistedOperations(config.persistedOperations, schema) : undefined;
   const logger = createLogger({ level: config.logLevel, format: config.logFormat }, options.logDestination);
+  // The OpenTelemetry SDK is loaded only here, and only when an OTLP endpoint is set.
+  const tracing = config.tracing ? await createTracing(config.tracing, logger) : undefined;
   const metrics = createMetrics({ clustered: cluster.isWorker });
   const upstreams = createUpstreams(config, logger, metrics.upstream);
   const drain = createDrain();
@@ -42,7 +45,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     // With Redis, one replica polls each watched resource and the others hear its changes.
     coordinator: config.redisUrl ? createRedisCoordinator(config.redisUrl, config.livePollIntervalMs, logger) : undefined,
   });
-  const yoga = createServer({ config, upstreams, metrics, logger, isDraining: () => drain.draining, persistedOperations, live });
+  const yoga = createServer({ config, upstreams, metrics, logger, isDraining: () => drain.draining, persistedOperations, live, tracing });
   const rest = createRestHandler({ upstreams, logger, metrics, cors: corsPolicy(config), requestTimeoutMs: config.requestTimeoutMs, trustProxy: config.trustProxy });
   const responses =
     config.responseCache === 'on'
@@ -63,7 +66,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       headersTimeout: config.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.requestTimeoutMs / 10)),
     },
-    createRequestListener(yoga, rest, logger, drain, responses),
+    createRequestListener(yoga, rest, logger, drain, responses, tracing),
   );
   // Answering is bounded by REQUEST_TIMEOUT_MS too (504 on GraphQL and REST). The idle-socket
   // timeout stays above it, or it could close the connection before the 504 is written.
@@ -80,6 +83,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     });
   } catch (error) {
     await upstreams.close();
+    await tracing?.shutdown();
     throw new ListenError(config, error);
   }
   const address = http.address();
@@ -120,9 +124,11 @@ export async function start(env: Record<string, string | undefined> = process.en
       clearInterval(idle);
       clearTimeout(timer);
       await upstreams.close();
+      // The last requests' spans (SHUTDOWN_FLUSH_MS at most: a collector that is down cannot hold the exit).
+      await tracing?.shutdown();
       logger.info('stopped');
     })());
-  return { url, port, http, logger, config, metrics, upstreams, live, stop };
+  return { url, port, http, logger, config, metrics, upstreams, live, tracing, stop };
 }
 
 /** The port is taken, forbidden, or the address is not this machine's: one line says which. */

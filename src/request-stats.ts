@@ -1,10 +1,11 @@
 /**
- * What one client request cost, for its access log line: created by the HTTP listener, updated
- * by the upstream layer through the call options (CallOptions.stats) and by the GraphQL plugins,
- * read when the response closes.
+ * What one client request cost, for its access log line and its trace: created by the HTTP
+ * listener, updated by the REST layer, the upstream layer through the call options
+ * (CallOptions.stats) and the GraphQL plugins, read when the response closes.
  */
 import type { CacheEvent } from './metrics.js';
 import type { UsedAnswers } from './upstream/http.js';
+import type { TraceSpan } from './tracing.js';
 
 /**
  * The outcome of one cached upstream lookup: `hit` (fresh in the cache, no upstream call),
@@ -24,6 +25,10 @@ export class RequestStats {
   operationName: string | undefined;
   /** Set by the response cache on a request whose result it may keep: the upstream answers it used. */
   used: UsedAnswers | undefined;
+  /** The REST route template it matched (`/ordinals/v1/brc-20/tokens/:ticker`): never the raw path. */
+  route: string | undefined;
+  /** The request's span, when tracing is on: the parent of what it causes (see tracing.ts). */
+  trace: TraceSpan | undefined;
 
   /** A batched request runs several operations: their names, comma-separated, up to 200 characters. */
   noteOperation(name: string): void {

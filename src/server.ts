@@ -20,10 +20,11 @@ import { useHttpCaching } from './http-caching.js';
 import { useQueryLimits, useRequestParseErrors, useSecretScrubbing } from './hardening.js';
 import { errorFields } from './logger.js';
 import type { Metrics } from './metrics.js';
-import { useGraphQLMetrics, useOperations, useStaleMarker } from './ops.js';
+import { useGraphQLMetrics, useGraphQLTracing, useOperations, useStaleMarker } from './ops.js';
 import { requestIdOf, useRequestId } from './request-id.js';
 import { useResultCandidates } from './response-cache.js';
 import { schema } from './schema/index.js';
+import type { Tracing } from './tracing.js';
 import type { Upstreams } from './upstream/index.js';
 
 export interface ServerDeps {
@@ -37,9 +38,11 @@ export interface ServerDeps {
   persistedOperations?: Map<string, string>;
   /** Subscriptions' pollers and fan-out (main.ts closes it on SIGTERM). */
   live: LiveHub;
+  /** Set when spans are exported: each operation gets its own. */
+  tracing?: Tracing;
 }
 
-export function createServer({ config, upstreams, metrics, logger, isDraining = () => false, persistedOperations, live }: ServerDeps) {
+export function createServer({ config, upstreams, metrics, logger, isDraining = () => false, persistedOperations, live, tracing }: ServerDeps) {
   const caches = createDocumentCaches({ documentBytes: config.documentCacheMaxBytes, apqBytes: config.apqCacheMaxBytes });
   metrics.watchCacheBytes('documents', () => caches.parsed.bytes);
   metrics.watchCacheBytes('apq', () => caches.apq.bytes);
@@ -126,6 +129,7 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
       ...(graphiql ? [useGraphiQLAssets()] : []),
       useHttpCaching(),
       useGraphQLMetrics(metrics),
+      ...(tracing ? [useGraphQLTracing()] : []),
       useStaleMarker(),
       // Last: it reads the result as the client gets it (errors masked, stale marked).
       useResultCandidates(),

@@ -128,7 +128,45 @@ test('the start-up summary holds upstream origins and settings, never a key, a p
     persistedOperations: 3,
     graphiql: 'auto',
     readyzRequireUpstream: ['runes'],
+    tracing: false,
   });
+  const traced = loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://user:collector-secret@otel.example:4318/otlp?token=t' });
+  expect(effectiveConfig(traced).tracing).toEqual({ endpoint: 'https://otel.example:4318', sampler: 'parentbased_always_on' });
+});
+
+test('tracing: the standard OpenTelemetry variables, off without an endpoint', () => {
+  expect([{}, { OTEL_SERVICE_NAME: 'x' }, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318', OTEL_SDK_DISABLED: 'true' }].map((env) => loadConfig(env).tracing)).toEqual([
+    undefined,
+    undefined,
+    undefined,
+  ]);
+  // The general endpoint gets the traces path appended; the traces endpoint is used as given, and wins.
+  expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318' }).tracing).toEqual({
+    url: 'http://otel:4318/v1/traces',
+    serviceName: undefined,
+    sampler: 'parentbased_always_on',
+    samplerRatio: 1,
+  });
+  expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318/base/' }).tracing?.url).toBe('http://otel:4318/base/v1/traces');
+  expect(
+    loadConfig({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318',
+      OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://traces.example/ingest',
+      OTEL_SERVICE_NAME: 'satgate-eu',
+      OTEL_TRACES_SAMPLER: 'ParentBased_TraceIdRatio',
+      OTEL_TRACES_SAMPLER_ARG: '0.25',
+    }).tracing,
+  ).toEqual({ url: 'https://traces.example/ingest', serviceName: 'satgate-eu', sampler: 'parentbased_traceidratio', samplerRatio: 0.25 });
+});
+
+test.each([
+  [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT must use http or https, got "otel:"'],
+  [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'not a url with a s3cret' }, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an absolute http(s) URL'],
+  [{ OTEL_TRACES_SAMPLER: 'jaeger_remote' }, 'OTEL_TRACES_SAMPLER must be one of parentbased_always_on, parentbased_always_off, parentbased_traceidratio, always_on, always_off, traceidratio, got "jaeger_remote"'],
+  [{ OTEL_TRACES_SAMPLER_ARG: '1.5' }, 'OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1, got "1.5"'],
+  [{ OTEL_SDK_DISABLED: 'yes' }, 'OTEL_SDK_DISABLED must be one of false, true, got "yes"'],
+])('a malformed OpenTelemetry variable stops start-up: %j', (env, message) => {
+  expect(() => loadConfig(env)).toThrow(new ConfigError(message));
 });
 
 test('.env.example names every variable config.ts reads, with its default, and so does the README', () => {

@@ -160,6 +160,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
     }
     // Under /v1/ext/ the path holds the caller's platform key: never echo it.
     if (!found) return jsonAnswer(404, { message: `Route ${method}:${redactPath(target)} not found`, error: 'Not Found', statusCode: 404 });
+    if (call.stats) call.stats.route = found.template;
     const started = performance.now();
     const result = await Promise.race([
       answerRoute(found.route, found.params, found.rest, rawQuery, headers, call),

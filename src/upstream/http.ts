@@ -17,6 +17,7 @@ import type { Logger } from 'pino';
 import { UpstreamError, parseRetryAfter, type ServiceName } from '../errors.js';
 import { noUpstreamEvents, type TenantCounts, type UpstreamEvents } from '../metrics.js';
 import type { CacheOutcome, RequestStats } from '../request-stats.js';
+import { SpanKind, type TraceSpan } from '../tracing.js';
 import { cacheKey, type CacheEntry, type CacheStore } from './cache.js';
 import {
   Bulkhead,
@@ -59,6 +60,11 @@ export interface UpstreamRequest {
   budget?: ResponseBudget;
   /** The client request's access-log counters: upstream calls sent, cache outcomes. */
   stats?: RequestStats;
+  /**
+   * When tracing is on: the span this request's spans are children of (a loader batch or a
+   * GraphQL operation); else the client request's own (stats.trace).
+   */
+  trace?: TraceSpan;
 }
 
 /**
@@ -85,7 +91,7 @@ export interface UsedAnswers {
 }
 
 /** What a caller adds to a client method's request. */
-export type CallOptions = Pick<UpstreamRequest, 'signal' | 'requestId' | 'onStale' | 'client' | 'budget' | 'stats'>;
+export type CallOptions = Pick<UpstreamRequest, 'signal' | 'requestId' | 'onStale' | 'client' | 'budget' | 'stats' | 'trace'>;
 
 /**
  * The upstream answer bytes one GraphQL request may use. Each distinct answer body counts once,
@@ -285,6 +291,11 @@ export class UpstreamService {
    * (and no stale answer) could be had, or when the answer does not fit the request's budget.
    */
   request(req: UpstreamRequest): Promise<UpstreamResponse> {
+    const parent = req.trace ?? req.stats?.trace;
+    return parent ? this.traced(req, parent) : this.budgeted(req);
+  }
+
+  private budgeted(req: UpstreamRequest): Promise<UpstreamResponse> {
     const answer = this.answer(req);
     const budget = req.budget;
     if (!budget) return answer;
@@ -292,6 +303,30 @@ export class UpstreamService {
       if (budget.charge(response.body)) return response;
       throw new UpstreamError(this.name, 'over-budget', undefined, undefined, budget.maxBytes);
     });
+  }
+
+  /**
+   * request() under a lookup span (below here, `req.trace` is it): the cache outcome is its
+   * attribute, each attempt its child.
+   */
+  private traced(req: UpstreamRequest, parent: TraceSpan): Promise<UpstreamResponse> {
+    const lookup = parent.child(`upstream ${req.route}`, {
+      'satgate.upstream.service': this.name,
+      'url.template': req.route,
+      'http.request.method': req.method ?? 'GET',
+    });
+    return this.budgeted({ ...req, trace: lookup }).then(
+      (response) => {
+        lookup.set('http.response.status_code', response.status);
+        if (response.status >= 500) lookup.fail(String(response.status));
+        lookup.end();
+        return response;
+      },
+      (error: unknown) => {
+        lookup.fail(error instanceof UpstreamError ? error.kind : req.signal?.aborted ? 'aborted' : 'error').end();
+        throw error;
+      },
+    );
   }
 
   private answer(req: UpstreamRequest): Promise<UpstreamResponse> {
@@ -325,12 +360,15 @@ export class UpstreamService {
     if (peeked && this.isFresh(peeked, cache, Date.now())) {
       this.events.cache(this.name, 'hit');
       req.stats?.noteCache('hit');
+      req.trace?.set('satgate.cache.outcome', 'hit');
       return Promise.resolve(peeked.response);
     }
     let shared = this.inflight.get(key);
     const joined = shared !== undefined;
     if (shared) {
       this.events.cache(this.name, 'coalesced');
+      req.trace?.set('satgate.cache.outcome', 'coalesced');
+      if (shared.trace) req.trace?.link(shared.trace);
     } else {
       // One call for every waiter: it is cancelled only when the last of them has gone away.
       const controller = new AbortController();
@@ -338,6 +376,7 @@ export class UpstreamService {
         waiters: 0,
         controller,
         client: req.client,
+        trace: req.trace,
         promise: this.throughCache(key, cache, { ...req, signal: controller.signal }).finally(() =>
           this.inflight.delete(key),
         ),
@@ -349,11 +388,13 @@ export class UpstreamService {
     return wait(shared, req.signal).then(
       ({ response, outcome }) => {
         req.stats?.noteCache(outcome);
+        if (!joined) req.trace?.set('satgate.cache.outcome', outcome);
         if (response.stale) req.onStale?.(response.stale.ageSeconds);
         return response;
       },
       (error: unknown) => {
         req.stats?.noteCache('miss');
+        if (!joined) req.trace?.set('satgate.cache.outcome', 'miss');
         // Refused for the share of the client that started the call, not for this one's: a client
         // joining a call never pays for it, nor is it refused for another's share. Ask as itself.
         if (joined && client !== req.client && error instanceof UpstreamError && error.kind === 'client-limit') {
@@ -517,7 +558,7 @@ export class UpstreamService {
       let failure: UpstreamError | undefined;
       let response: UpstreamResponse | undefined;
       try {
-        response = await this.attempt(req, guards, signal, deadline);
+        response = await this.attempt(req, guards, signal, deadline, attempt);
         if (!idempotent || !RETRYABLE_STATUS.has(response.status) || attempt >= this.options.retry.retries) {
           return response;
         }
@@ -555,19 +596,33 @@ export class UpstreamService {
 
   /**
    * One HTTP exchange (after waiting for the tenant's share of the pool): reads the whole body,
-   * feeds the breaker, the quota gate and the metrics.
+   * feeds the breaker, the quota gate and the metrics. `retry` counts the attempts before it.
    */
   private async attempt(
     req: UpstreamRequest,
     { breaker, quota, bulkhead }: Guards,
     signal: AbortSignal,
     deadline: AbortSignal,
+    retry: number,
   ): Promise<UpstreamResponse> {
     const method = req.method ?? 'GET';
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
     if (req.ifNoneMatch) headers['if-none-match'] = req.ifNoneMatch;
     if (req.requestId) headers['x-request-id'] = req.requestId;
+    // The upstream continues the trace from this attempt's span.
+    const span = req.trace?.child(
+      `${method} ${req.route}`,
+      {
+        'satgate.upstream.service': this.name,
+        'url.template': req.route,
+        'http.request.method': method,
+        'http.request.resend_count': retry,
+        'satgate.breaker.state': breaker.state,
+      },
+      SpanKind.CLIENT,
+    );
+    span?.inject(headers);
     const started = performance.now();
     let outcome = 'unavailable';
     if (req.stats) req.stats.upstreamCalls++;
@@ -592,6 +647,8 @@ export class UpstreamService {
       // No wait told to clients (or honoured by a retry) is longer than maxWaitMs.
       if (kept['retry-after'] !== undefined) kept['retry-after'] = this.cappedRetryAfter(kept['retry-after']);
       outcome = String(response.statusCode);
+      span?.set('http.response.status_code', response.statusCode);
+      if (response.statusCode >= 500) span?.fail(outcome);
       quota.observe(response.statusCode, rateLimit);
       if (this.guards && quota.remaining !== undefined) this.events.quotaRemaining(this.name, quota.remaining);
       if (response.statusCode >= 500) breaker.failure();
@@ -600,6 +657,7 @@ export class UpstreamService {
     } catch (error) {
       if (req.signal?.aborted) {
         outcome = 'aborted';
+        span?.fail(outcome);
         // No answer either way: a probe this was lets the next request probe instead.
         breaker.abandon();
         throw req.signal.reason ?? error;
@@ -612,11 +670,13 @@ export class UpstreamService {
             ? 'timeout'
             : 'unavailable';
       outcome = kind;
+      span?.fail(kind);
       breaker.failure();
       this.logger.warn({ method, route: req.route, kind, code, requestId: req.requestId }, 'upstream request failed');
       throw new UpstreamError(this.name, kind);
     } finally {
       release?.();
+      span?.end();
       const seconds = (performance.now() - started) / 1000;
       this.lastOutcome = { outcome, at: Date.now() };
       this.events.request(this.name, req.route, outcome, seconds);
@@ -703,6 +763,8 @@ interface SharedCall {
   waiters: number;
   /** Who started it: charged for its upstream calls. */
   client: string | undefined;
+  /** Its lookup span, when traced: the joiners' spans link to it. */
+  trace: TraceSpan | undefined;
 }
 
 /**
