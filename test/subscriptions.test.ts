@@ -92,6 +92,8 @@ describe('one poller per resource', () => {
   });
   beforeEach(async () => {
     await cleanUp();
+    // A poll the previous test's poller already had in flight may still land: let it, then reset.
+    await sleep(INTERVAL_MS);
     stack.sample.reset();
   });
 
