@@ -18,7 +18,10 @@ export function etagMatches(ifNoneMatch: string | null, etag: string | undefined
   return ifNoneMatch.split(',').some((tag) => bare(tag) === wanted);
 }
 
-const CACHEABLE_ROOT_FIELDS = new Set(['status', 'brc20Token', 'transfers', 'etchings', '__typename']);
+// The public read fields (no platform field, no key): their answers are the same for every client.
+const CACHEABLE_ROOT_FIELDS = new Set([
+  'status', 'brc20Token', 'brc20Tokens', 'transfers', 'transfersConnection', 'etchings', 'etchingsConnection', '__typename',
+]);
 const CACHE_CONTROL = 'public, no-cache, must-revalidate';
 
 /** True when every root field of the operation, through fragments, is cacheable. */

@@ -58,11 +58,14 @@ test('only queries whose root fields are all public are cacheable, through fragm
     '{ status { status } }',
     'query Q { ...F } fragment F on Query { brc20Token(ticker: "x") { token { id } } }',
     '{ ... on Query { etchings { total } } }',
+    '{ etchingsConnection(first: 500) { totalCount } }',
+    '{ transfersConnection(block: "1") { totalCount } brc20Tokens(tickers: ["x"]) { token { id } } }',
     '{ status { status } bitcoinNode(path: "x") }',
     'query Q { ...F } fragment F on Query { bitcoinNode(path: "x") }',
     'mutation { deleteChainhook(uuid: "x") { status } }',
+    '{ etchingsConnection { totalCount } bitcoinNode(path: "x") }',
   ];
-  expect(cases.map((query) => isCacheableOperation(parse(query)))).toEqual([true, true, true, false, false, false]);
+  expect(cases.map((query) => isCacheableOperation(parse(query)))).toEqual([true, true, true, true, true, false, false, false, false]);
 });
 
 test('response keys follow the query, cold or warm, so equal data gives an equal ETag', async () => {

@@ -88,6 +88,25 @@ describe('warm (upstream answers fresh for a minute)', () => {
     expect(other.headers.get('vary')).toBe('Origin');
   });
 
+  test('connections and batch lookups are public: a repeated 500-item etchingsConnection is answered stored, with no upstream call', async () => {
+    const query = `{ etchingsConnection(first: 500) { totalCount edges { cursor node { id name } } pageInfo { hasNextPage endCursor } }
+      brc20Tokens(tickers: ["ordi", "pepe"]) { token { ticker } } }`;
+    const before = await responseCache(stack);
+    const first = await post(stack, { query });
+    const firstText = await first.text();
+    expect(first.status).toBe(200);
+    expect((JSON.parse(firstText) as { errors?: unknown }).errors).toBeUndefined();
+    expect(stack.upstreamCalls().length).toBeGreaterThan(1);
+    stack.sample.clearLog();
+    const second = await post(stack, { query });
+    expect({ status: second.status, text: await second.text(), upstream: stack.upstreamCalls() }).toEqual({
+      status: 200,
+      text: firstText,
+      upstream: [],
+    });
+    expect(await responseCache(stack)).toEqual({ ...before, hit: before.hit + 1, miss: before.miss + 1, stored: before.stored + 1, bytes: expect.any(Number) as number });
+  });
+
   test('a GET with the CSRF header gets the ETag and Cache-Control yoga gives, and 304 on If-None-Match; without the header yoga refuses it', async () => {
     const url = `${stack.gatewayUrl}/graphql?query=${encodeURIComponent('{ brc20Token(ticker: "pepe") { token { ticker } supply { holders } } }')}`;
     const csrf = { 'x-graphql-yoga-csrf': '1', accept: 'application/json' };

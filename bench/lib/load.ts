@@ -1,4 +1,15 @@
-/** One timed autocannon run, with exact (sub-millisecond) latency percentiles. */
+/**
+ * One timed autocannon run over connections that are open and warm before the measured window,
+ * with exact (sub-millisecond) latency percentiles.
+ *
+ * A fresh load generator per measurement opens its connections inside the measured window, and a
+ * busy server admits new connections slowly (about one per event-loop turn: with 50 connections and
+ * 20 ms of work per request, the last one waits seconds), so the first answers measure the ramp,
+ * not the server's steady tail. autocannon's own `warmup` option does not help: it runs a separate
+ * instance, whose connections are closed before the measured one opens its own. So one instance
+ * runs three phases on the same connections: the ramp (a cheap GET on every connection until each
+ * has had an answer), the warm-up (the real requests, `warmup` seconds), then the measured window,
+ * which counts only answers completed inside it, each with the latency of that one request. */
 import autocannon from 'autocannon';
 
 export interface LoadOptions {
@@ -9,14 +20,22 @@ export interface LoadOptions {
   /** Called for each request's body, instead of `body`: distinct variables on every request. */
   bodyFor?: () => string;
   connections: number;
-  /** Seconds (bounded); `amount` instead stops after that many requests. */
+  /** Seconds of the measured window (bounded); `amount` instead sends that many requests, no warm-up. */
   duration: number;
   amount?: number;
+  /**
+   * Seconds on the same connections before the window, not counted; longer when needed: the window
+   * opens only once every connection has had an answer (at most RAMP_LIMIT_S).
+   */
+  warmup?: number;
   expectBody?: string;
+  /** Awaited just before and just after the window, while the load goes on (CPU and counters read there). */
+  onWindowStart?: () => unknown;
+  onWindowEnd?: () => unknown;
 }
 
 export interface LoadResult {
-  /** Answers received (any status). */
+  /** Answers received (any status) inside the window. */
   requests: number;
   seconds: number;
   rps: number;
@@ -32,6 +51,10 @@ export interface LoadResult {
   /** The first differing body, cut short, for diagnostics. */
   mismatchSample?: string;
   statusCodes: Record<string, number>;
+  /** Seconds from the start until every connection had had an answer (the ramp, not measured). */
+  rampSeconds?: number;
+  /** Connections that had not had an answer when the window opened (0 unless the ramp hit its limit). */
+  unopened?: number;
 }
 
 /** Nearest-rank percentile of sorted values. */
@@ -41,29 +64,61 @@ export function percentile(sorted: Float64Array | number[], q: number): number {
   return sorted[index] ?? NaN;
 }
 
+/** The longest wait for every connection to have had an answer. */
+const RAMP_LIMIT_S = 30;
+/** What the ramp asks: any cheap answer will do (a 404 too), it only opens the connection. */
+const RAMP_PATH = '/healthz';
+
 export async function load(options: LoadOptions): Promise<LoadResult> {
   // autocannon's own histogram keeps whole milliseconds: record each float latency here instead.
   let latencies = new Float64Array(1 << 16);
-  const bodies = { reordered: 0 };
+  const stats = { reordered: 0, mismatched: 0, non2xx: 0, failed: 0 };
+  const statusCodes: Record<string, number> = {};
   let count = 0;
+  let mismatchSample: string | undefined;
+  const timed = options.amount === undefined;
+  const warmup = timed ? (options.warmup ?? 0) : 0;
+  // Counting starts when the warm-up is over (at once without one).
+  let recording = warmup === 0;
   const { bodyFor } = options;
+  let ramping = timed;
+  const setupRequest = (req: Record<string, unknown>) =>
+    ramping ? { ...req, method: 'GET', path: RAMP_PATH, body: Buffer.alloc(0) } : bodyFor ? { ...req, body: bodyFor() } : req;
+  const verify = options.expectBody === undefined ? undefined : sameBody(options.expectBody, stats);
   const instance = autocannon({
     url: options.url,
     method: options.method ?? 'GET',
     headers: options.headers ?? {},
     body: options.body,
     connections: options.connections,
-    duration: options.duration,
+    // The runner stops it at the end of the window; this is only a backstop.
+    duration: timed ? warmup + options.duration + 60 : options.duration,
     amount: options.amount,
-    ...(bodyFor ? { requests: [{ setupRequest: (req: object) => ({ ...req, body: bodyFor() }) }] } : {}),
+    ...(timed || bodyFor ? { requests: [{ setupRequest }] } : {}),
     timeout: 10,
-    verifyBody: options.expectBody === undefined ? undefined : sameBody(options.expectBody, bodies),
+    verifyBody: verify && ((body: string) => !recording || verify(body)),
   });
-  let mismatchSample: string | undefined;
   instance.on('reqMismatch', (body: string) => {
+    stats.mismatched++;
     mismatchSample ??= body.slice(0, 300);
   });
-  instance.on('response', (_client: unknown, _status: number, _bytes: number, ms: number) => {
+  instance.on('reqError', () => {
+    if (recording) stats.failed++;
+  });
+  const opened = new Set<unknown>();
+  let rampSeconds: number | undefined;
+  const began = performance.now();
+  instance.on('response', (client: unknown, status: number, _bytes: number, ms: number) => {
+    if (rampSeconds === undefined) {
+      opened.add(client);
+      if (opened.size === options.connections) {
+        rampSeconds = (performance.now() - began) / 1000;
+        ramping = false;
+      }
+    }
+    if (!recording) return;
+    statusCodes[status] = (statusCodes[status] ?? 0) + 1;
+    if (status < 200 || status >= 300) stats.non2xx++;
     if (count === latencies.length) {
       const grown = new Float64Array(latencies.length * 2);
       grown.set(latencies);
@@ -71,22 +126,40 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     }
     latencies[count++] = ms;
   });
-  const result = await instance;
+  let seconds: number;
+  if (timed) {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    while (ramping && performance.now() - began < RAMP_LIMIT_S * 1000) await sleep(10);
+    ramping = false;
+    await sleep(warmup * 1000);
+    await options.onWindowStart?.();
+    recording = true;
+    const started = performance.now();
+    await sleep(options.duration * 1000);
+    recording = false;
+    seconds = (performance.now() - started) / 1000;
+    await options.onWindowEnd?.();
+    instance.stop();
+    await instance;
+  } else {
+    await options.onWindowStart?.();
+    const result = await instance;
+    await options.onWindowEnd?.();
+    seconds = result.duration > 0 ? result.duration : options.duration;
+  }
   const sorted = latencies.subarray(0, count).sort();
-  const seconds = result.duration > 0 ? result.duration : options.duration;
-  const statusCodes: Record<string, number> = {};
-  for (const [code, { count: n }] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = n;
   return {
     requests: count,
     seconds,
     rps: count / seconds,
     p50: percentile(sorted, 0.5),
     p99: percentile(sorted, 0.99),
-    non2xx: result.non2xx,
-    failed: result.errors,
-    mismatched: result.mismatches,
-    reordered: bodies.reordered,
+    non2xx: stats.non2xx,
+    failed: stats.failed,
+    mismatched: stats.mismatched,
+    reordered: stats.reordered,
     statusCodes,
+    ...(timed ? { rampSeconds: rampSeconds ?? NaN, unopened: options.connections - opened.size } : {}),
     ...(mismatchSample === undefined ? {} : { mismatchSample }),
   };
 }

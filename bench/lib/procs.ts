@@ -229,13 +229,19 @@ const GATEWAY_VARIABLES = [
 ];
 
 /** The compiled gateway (`node dist/src/main.js`), one process (WORKERS=1), in-process cache. */
+/**
+ * BENCH_GATEWAY_NODE_ARGS: extra node flags for the gateways only, to profile them under a row
+ * (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` or `--trace-gc`, which NODE_OPTIONS does not take).
+ */
+const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+
 export async function startGateway(sampleUrl: string, env: Record<string, string>): Promise<ServerProcess> {
   if (!existsSync(GATEWAY_ENTRY)) throw new Error(`${GATEWAY_ENTRY} is missing: run npm run build`);
   const port = await freePort();
   const base: Record<string, string | undefined> = { ...process.env };
   for (const name of GATEWAY_VARIABLES) delete base[name];
   const child = register(
-    spawn(process.execPath, ['--import', ORPHAN_GUARD, GATEWAY_ENTRY], {
+    spawn(process.execPath, [...GATEWAY_NODE_ARGS, '--import', ORPHAN_GUARD, GATEWAY_ENTRY], {
       cwd: ROOT,
       env: {
         ...base,
