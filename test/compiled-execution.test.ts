@@ -38,18 +38,16 @@ test('an omitted non-null variable with a default runs compiled, with the defaul
   expect(body).toEqual({ data: { etchings: { limit: 2 } } });
 });
 
-test("a variable that does not coerce runs on graphql-js: its BAD_USER_INPUT at the definition", async () => {
-  const { body, compiled, fallback } = await counted('query($limit: Int!) { etchings(limit: $limit) { limit } }', { limit: 'many' });
+test.each<[string, unknown, string]>([
+  ['a string for an Int', 'many', 'Variable "$limit" got invalid value "many"; Int cannot represent non-integer value: "many"'],
+  // graphql-jit 0.8.9 lets this one through, to fail the field instead.
+  ['null for a non-null type', null, 'Variable "$limit" of non-null type "Int!" must not be null.'],
+])('a variable that is %s runs on graphql-js: its BAD_USER_INPUT at the definition', async (_name, limit, message) => {
+  stack.sample.reset();
+  const { body, compiled, fallback } = await counted('query($limit: Int!) { etchings(limit: $limit) { limit } }', { limit });
   expect({ compiled, fallback }).toEqual({ compiled: 0, fallback: 1 });
-  expect(body).toEqual({
-    errors: [
-      {
-        message: 'Variable "$limit" got invalid value "many"; Int cannot represent non-integer value: "many"',
-        locations: [{ line: 1, column: 7 }],
-        extensions: { code: 'BAD_USER_INPUT' },
-      },
-    ],
-  });
+  expect(body).toEqual({ errors: [{ message, locations: [{ line: 1, column: 7 }], extensions: { code: 'BAD_USER_INPUT' } }] });
+  expect(stack.upstreamCalls()).toEqual([]);
 });
 
 test('a field error keeps the locations graphql-js gives, through an alias, a fragment, an inline fragment and @skip', async () => {
@@ -83,9 +81,19 @@ test('a field error keeps the locations graphql-js gives, through an alias, a fr
   });
   // Not skipped, the field at the operation's level joins them, in selection order (the spread comes first).
   const { body: unskipped } = await counted(query, { skipped: false });
-  expect(unskipped.errors?.[0]?.locations).toEqual([
-    { line: 7, column: 3 },
-    { line: 8, column: 18 },
-    { line: 4, column: 3 },
-  ]);
+  expect(unskipped).toEqual({
+    data: { status: { status: 'ready' }, bad: null },
+    errors: [
+      {
+        message: expect.any(String),
+        locations: [
+          { line: 7, column: 3 },
+          { line: 8, column: 18 },
+          { line: 4, column: 3 },
+        ],
+        path: ['bad'],
+        extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+      },
+    ],
+  });
 });
