@@ -81,9 +81,18 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
       // No data: graphql-jit refused the variables, and nothing ran.
       if (!('data' in result)) return fallback(args);
       onExecution('compiled');
-      return result.errors ? { ...result, errors: result.errors.map((error) => withNodes(error, entry, variables)) } : result;
+      if (!result.errors) return result;
+      // Errors of a list's items share their field nodes: one walk for each field.
+      const walked = new Map<string, FieldNode[]>();
+      const nodesAt = (path: ReadonlyArray<string | number>) => {
+        const key = path.filter((segment) => typeof segment === 'string').join('.');
+        let nodes = walked.get(key);
+        if (!nodes) walked.set(key, (nodes = fieldNodesAt(path, entry.operation, entry.fragments, variables)));
+        return nodes;
+      };
+      return { ...result, errors: result.errors.map((error) => withNodes(error, nodesAt)) };
     };
-    return result instanceof Promise ? result.then(finish) : finish(result);
+    return 'then' in result ? result.then(finish) : finish(result);
   }
 
   return { execute, get bytes() { return compiled.bytes; } };
@@ -125,9 +134,9 @@ function withDefaults(operation: OperationDefinitionNode, variables: Record<stri
 }
 
 /** graphql-jit's error as graphql-js would have built it: the same message, path and cause, with its field nodes. */
-function withNodes(error: GraphQLError, { operation, fragments }: Compiled, variables: Record<string, unknown>): GraphQLError {
+function withNodes(error: GraphQLError, nodesAt: (path: ReadonlyArray<string | number>) => FieldNode[]): GraphQLError {
   if (error.nodes || !error.path) return error;
-  const nodes = fieldNodesAt(error.path, operation, fragments, variables);
+  const nodes = nodesAt(error.path);
   return new GraphQLError(error.message, {
     nodes: nodes.length > 0 ? nodes : undefined,
     path: error.path,
