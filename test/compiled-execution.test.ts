@@ -97,3 +97,23 @@ test('a field error keeps the locations graphql-js gives, through an alias, a fr
     ],
   });
 });
+
+test('compiled queries are kept within DOCUMENT_CACHE_MAX_BYTES, least recently used out', async () => {
+  const bound = 100_000;
+  const small = await startStack({ RESPONSE_CACHE: 'off', DOCUMENT_CACHE_MAX_BYTES: String(bound) });
+  try {
+    const heldBytes = async () => {
+      const text = await (await fetch(`${small.gatewayUrl}/metrics`)).text();
+      return Number(/^satgate_document_cache_bytes\{cache="compiled"\} (\d+)$/m.exec(text)?.[1]);
+    };
+    const answers = [];
+    for (let i = 1; i <= 40; i++) answers.push((await small.graphql(`{ etchings(limit: ${i}) { limit offset total } }`)).body);
+    expect(answers).toEqual(Array.from({ length: 40 }, (_, i) => ({ data: { etchings: { limit: i + 1, offset: 0, total: expect.any(Number) } } })));
+    const held = await heldBytes();
+    // Each entry is estimated at several KB: 40 of them would not fit, so the oldest went out.
+    expect(held).toBeGreaterThan(bound / 2);
+    expect(held).toBeLessThanOrEqual(bound);
+  } finally {
+    await small.close();
+  }
+});
