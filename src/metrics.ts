@@ -129,6 +129,12 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     labelNames: ['event'],
     registers: [registry],
   });
+  const graphqlExecutions = new Counter({
+    name: 'satgate_graphql_executions_total',
+    help: 'Queries and mutations executed, by engine: compiled (graphql-jit) or fallback (graphql-js: documents the compiler refused, variables it could not coerce)',
+    labelNames: ['engine'],
+    registers: [registry],
+  });
   const quotaRemaining = new Gauge({
     name: 'satgate_upstream_quota_remaining',
     help: 'The lowest remaining request count the upstream reported in its rate-limit headers',
@@ -163,7 +169,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
   const watchedCaches = new Map<string, () => number>();
   new Gauge({
     name: 'satgate_document_cache_bytes',
-    help: 'Bytes held by the parsed-document cache (documents), the automatic persisted query store (apq) and the GraphQL response cache (responses)',
+    help: 'Bytes held by the parsed-document cache (documents), the automatic persisted query store (apq), the compiled queries (compiled) and the GraphQL response cache (responses)',
     labelNames: ['cache'],
     registers: [registry],
     collect() {
@@ -189,6 +195,9 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     graphqlOperation(operation: string, seconds: number) {
       graphqlOperations.inc({ operation });
       graphqlDuration.observe({ operation }, seconds);
+    },
+    graphqlExecution(engine: 'compiled' | 'fallback') {
+      graphqlExecutions.inc({ engine });
     },
     responseCache(event: 'hit' | 'miss' | 'stored') {
       responseCacheEvents.inc({ event });

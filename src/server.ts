@@ -6,7 +6,7 @@ import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { useEngine } from '@envelop/core';
-import { execute, GraphQLError, subscribe, type ExecutionResult } from 'graphql';
+import { GraphQLError, subscribe, type ExecutionResult } from 'graphql';
 import { useRequestDeadline } from '@whatwg-node/server';
 import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -14,6 +14,7 @@ import type { Config } from './config.js';
 import { createContext } from './context.js';
 import { createDocumentCaches } from './document-cache.js';
 import type { LiveHub } from './live/hub.js';
+import { createCompiledExecution } from './compiled-execution.js';
 import { causeOf, maskError } from './errors.js';
 import { DEFAULT_QUERY, renderGraphiQL, useGraphiQLAssets } from './graphiql.js';
 import { useHttpCaching } from './http-caching.js';
@@ -46,6 +47,9 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
   const caches = createDocumentCaches({ documentBytes: config.documentCacheMaxBytes, apqBytes: config.apqCacheMaxBytes });
   metrics.watchCacheBytes('documents', () => caches.parsed.bytes);
   metrics.watchCacheBytes('apq', () => caches.apq.bytes);
+  // Compiled queries accompany parsed documents: the same bound.
+  const compiled = createCompiledExecution({ maxBytes: config.documentCacheMaxBytes, onExecution: (engine) => metrics.graphqlExecution(engine) });
+  metrics.watchCacheBytes('compiled', () => compiled.bytes);
   const trusted: Plugin = persistedOperations
     ? usePersistedOperations({
         getPersistedOperation: (id) => persistedOperations.get(id) ?? null,
@@ -106,9 +110,9 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
             { status: 504 },
           ),
       }),
-      // graphql-js's own executor: it keeps response keys in query order (the spec's ordering);
-      // @graphql-tools/executor 2.0.1 lets them follow resolver completion.
-      useEngine({ execute, subscribe }),
+      // Queries and mutations compiled (graphql-jit), subscriptions on graphql-js. Both keep response
+      // keys in query order (the spec's); @graphql-tools/executor 2.0.1 lets them follow resolver completion.
+      useEngine({ execute: compiled.execute, subscribe }),
       useRequestId(),
       useRequestParseErrors(),
       useQueryLimits({
