@@ -37,13 +37,16 @@ const BYTES_PER_FIELD = 768;
 const BYTES_PER_DOCUMENT_CHAR = 96;
 const ENTRY_BYTES = 4 * 1024;
 
-/**
- * Cached when the compiler refused the document: it runs on graphql-js without trying again.
- * Compiling costs 2-4 ms (about twice one graphql-js execution of the same document), paid the
- * first time a document is seen: frontends send the same few documents.
- */
+/** Cached when the compiler refused the document: it runs on graphql-js without trying again. */
 const REFUSED = 'refused';
-type Entry = Compiled | typeof REFUSED;
+/**
+ * A document seen once runs on graphql-js, and is compiled when it comes again. Compiling costs
+ * 2-4 ms, about twice one graphql-js execution of the same document: frontends send the same few
+ * documents, while a client sending a new document every time would otherwise make the gateway
+ * pay for a compilation per request.
+ */
+const SEEN = 'seen';
+type Entry = Compiled | typeof REFUSED | typeof SEEN;
 
 interface Compiled {
   query: CompiledQuery;
@@ -55,7 +58,7 @@ export type Engine = 'compiled' | 'fallback';
 
 export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: number; onExecution: (engine: Engine) => void }) {
   const compiled = new ByteLru<Entry>(maxBytes, (key, entry) =>
-    entry === REFUSED ? 2 * key.length + ENTRY_BYTES : (2 + BYTES_PER_DOCUMENT_CHAR) * key.length + ENTRY_BYTES + BYTES_PER_FIELD * expandedFields(entry),
+    typeof entry === 'string' ? 2 * key.length + ENTRY_BYTES : (2 + BYTES_PER_DOCUMENT_CHAR) * key.length + ENTRY_BYTES + BYTES_PER_FIELD * expandedFields(entry),
   );
 
   function compiledFor(args: ExecutionArgs): Compiled | undefined {
@@ -63,11 +66,11 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
     if (source === undefined) return undefined;
     const key = `${args.operationName ?? ''}\n${source}`;
     let entry = compiled.get(key);
-    if (entry === undefined) {
-      entry = compile(args) ?? REFUSED;
+    if (entry === undefined || entry === SEEN) {
+      entry = entry === SEEN ? (compile(args) ?? REFUSED) : SEEN;
       compiled.set(key, entry);
     }
-    return entry === REFUSED ? undefined : entry;
+    return typeof entry === 'string' ? undefined : entry;
   }
 
   function fallback(args: ExecutionArgs) {
