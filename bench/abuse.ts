@@ -13,17 +13,17 @@
  */
 import { connect, type Socket } from 'node:net';
 import { Pool } from 'undici';
-import { rssMiB, startGateway, startSample } from './lib/procs.js';
+import { forkTs, rssMiB, startGateway, startSample, waitForMessage } from './lib/procs.js';
 import { ETCHINGS_60, REST_ETCHINGS, TICKERS, aliasedBrc20Query, brc20Query, graphqlBody, restToken } from './lib/queries.js';
 import { percentile } from './lib/load.js';
 import { fmt, writeResults } from './lib/report.js';
 import { SAMPLE_PLATFORM_KEY } from '../src/sample/server.js';
 
-const PHASE_SECONDS = Number(process.env.BENCH_ABUSE_SECONDS?.trim() || 15) || 15;
+export const PHASE_SECONDS = Number(process.env.BENCH_ABUSE_SECONDS?.trim() || 15) || 15;
 const NORMAL_RPS = Number(process.env.BENCH_ABUSE_RPS?.trim() || 200) || 200;
-const HOSTILE_RPS = Number(process.env.BENCH_ABUSE_HOSTILE_RPS?.trim() || 50) || 50;
-const SLOW_CONNECTIONS = 50;
-const CLIENT_TIMEOUT_MS = 15_000;
+export const HOSTILE_RPS = Number(process.env.BENCH_ABUSE_HOSTILE_RPS?.trim() || 50) || 50;
+export const SLOW_CONNECTIONS = 50;
+export const CLIENT_TIMEOUT_MS = 15_000;
 
 interface Spec {
   method: 'GET' | 'POST' | 'DELETE';
@@ -66,7 +66,7 @@ function nestedVariable(depth: number): Spec {
 let bust = 0;
 // Built once (the load generator must not be what slows the machine), but for the cache-busting ones.
 const once = (spec: Spec) => () => spec;
-const HOSTILE: Array<() => Spec> = [
+export const HOSTILE: Array<() => Spec> = [
   once(gql(fragmentBomb(30))),
   once(gql(fragmentBomb(20, 'a: status { status } b: status { status } c: etchings(limit: 60) { total }'))),
   once(gql(`{ ${Array.from({ length: 2000 }, (_, i) => `a${i}: status { status }`).join(' ')} }`)),
@@ -100,7 +100,7 @@ interface PhaseResult {
 }
 
 /** Sends `rate` requests a second from `pick`, open-loop, for `seconds`; latencies of the answers. */
-async function openLoop(
+export async function openLoop(
   pool: Pool,
   rate: number,
   seconds: number,
@@ -134,7 +134,7 @@ async function openLoop(
 }
 
 /** Holds connections open by sending one header byte a second, as a slowloris client does. */
-function slowClients(url: URL, count: number): () => void {
+export function slowClients(url: URL, count: number): () => void {
   const sockets: Socket[] = [];
   const timers: NodeJS.Timeout[] = [];
   for (let i = 0; i < count; i++) {
@@ -152,10 +152,8 @@ function slowClients(url: URL, count: number): () => void {
 
 async function phase(gatewayUrl: string, pid: number, hostile: boolean, rss: { max: number }): Promise<PhaseResult> {
   const normalPool = new Pool(gatewayUrl, { connections: 32, pipelining: 1, headersTimeout: CLIENT_TIMEOUT_MS, bodyTimeout: CLIENT_TIMEOUT_MS });
-  const hostilePool = new Pool(gatewayUrl, { connections: 16, pipelining: 1, headersTimeout: CLIENT_TIMEOUT_MS, bodyTimeout: CLIENT_TIMEOUT_MS });
   const latencies: number[] = [];
   let non2xx = 0;
-  const hostileStatus: Record<string, number> = {};
   // Warm-up (excluded): opens the connections and fills the cache.
   await openLoop(normalPool, NORMAL_RPS, 2, (i) => NORMAL[i % NORMAL.length]!, () => {}, () => {});
   const sampler = setInterval(() => {
@@ -165,7 +163,11 @@ async function phase(gatewayUrl: string, pid: number, hostile: boolean, rss: { m
       // exited: the phase's drops say so
     }
   }, 250);
-  const stopSlow = hostile ? slowClients(new URL(gatewayUrl), SLOW_CONNECTIONS) : () => {};
+  // The hostile clients run in a process of their own, as real ones would: handling their answers
+  // must not delay the normal clients' event loop, which times the normal answers.
+  const attack: Promise<{ sent: number; status: Record<string, number> }> = hostile
+    ? runAttacker(gatewayUrl)
+    : Promise.resolve({ sent: 0, status: {} });
   const normal = openLoop(
     normalPool,
     NORMAL_RPS,
@@ -177,20 +179,9 @@ async function phase(gatewayUrl: string, pid: number, hostile: boolean, rss: { m
     },
     () => {},
   );
-  const attack = hostile
-    ? openLoop(
-        hostilePool,
-        HOSTILE_RPS,
-        PHASE_SECONDS,
-        (i) => HOSTILE[i % HOSTILE.length]!(),
-        (_ms, status) => void (hostileStatus[status] = (hostileStatus[status] ?? 0) + 1),
-        () => void (hostileStatus.dropped = (hostileStatus.dropped ?? 0) + 1),
-      )
-    : Promise.resolve(0);
-  const [sent, hostileSent] = await Promise.all([normal, attack]);
-  stopSlow();
+  const [sent, { sent: hostileSent, status: hostileStatus }] = await Promise.all([normal, attack]);
   clearInterval(sampler);
-  await Promise.all([normalPool.destroy(), hostilePool.destroy()]);
+  await normalPool.destroy();
   const answered = latencies.length;
   // An unanswered request counts as infinitely slow, so drops can never improve a percentile.
   for (let i = latencies.length; i < sent; i++) latencies.push(Infinity);
@@ -206,6 +197,17 @@ async function phase(gatewayUrl: string, pid: number, hostile: boolean, rss: { m
     hostileSent,
     hostileStatus,
   };
+}
+
+/** Runs bench/abuse-attacker.ts for one phase: what it sent, and its answers by status. */
+async function runAttacker(gatewayUrl: string): Promise<{ sent: number; status: Record<string, number> }> {
+  const child = forkTs('abuse-attacker.ts', { ABUSE_TARGET: gatewayUrl });
+  return waitForMessage(
+    child,
+    (m) => ((m as { type?: string }).type === 'done' ? (m as { sent: number; status: Record<string, number> }) : undefined),
+    'abuse attacker',
+    (PHASE_SECONDS + 30) * 1000,
+  );
 }
 
 export async function runAbuse(): Promise<void> {

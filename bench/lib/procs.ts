@@ -103,7 +103,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-function waitForMessage<T>(child: ChildProcess, accept: (message: unknown) => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
+export function waitForMessage<T>(child: ChildProcess, accept: (message: unknown) => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => finish(new Error(`${what}: no answer within ${timeoutMs} ms`)), timeoutMs);
     const onMessage = (message: unknown) => {
@@ -124,7 +124,7 @@ function waitForMessage<T>(child: ChildProcess, accept: (message: unknown) => T 
   });
 }
 
-function forkTs(script: string, env: Record<string, string>): ChildProcess {
+export function forkTs(script: string, env: Record<string, string>): ChildProcess {
   return register(
     fork(`${ROOT}bench/${script}`, [], {
       cwd: ROOT,
