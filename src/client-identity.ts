@@ -9,13 +9,21 @@ import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import { keyedHash } from './upstream/resilience.js';
 
+/** The last answer per connection: a keep-alive connection asks again and again with the same hops. */
+const lastOnSocket = new WeakMap<object, { forwarded: string | undefined; trustProxy: number; id: string | undefined }>();
+
 export function clientIdOf(req: Pick<IncomingMessage, 'socket' | 'headers'>, trustProxy: number): string | undefined {
+  const header = req.headers['x-forwarded-for'];
+  const forwarded = trustProxy > 0 && typeof header === 'string' ? header : undefined;
+  const last = lastOnSocket.get(req.socket);
+  if (last && last.forwarded === forwarded && last.trustProxy === trustProxy) return last.id;
   const socket = req.socket.remoteAddress;
-  const forwarded = req.headers['x-forwarded-for'];
   // The socket is the last hop; each trusted proxy appended the address it was reached from.
-  const hops = trustProxy > 0 && typeof forwarded === 'string' ? [...forwarded.split(','), socket] : [socket];
+  const hops = forwarded !== undefined ? [...forwarded.split(','), socket] : [socket];
   const address = hops[Math.max(0, hops.length - 1 - trustProxy)]?.trim();
-  return address ? keyedHash(subscriber(address)) : undefined;
+  const id = address ? keyedHash(subscriber(address)) : undefined;
+  lastOnSocket.set(req.socket, { forwarded, trustProxy, id });
+  return id;
 }
 
 /** An IPv4 address as is (IPv4-mapped ones unwrapped), an IPv6 one as its /64. */

@@ -241,13 +241,25 @@ function postKey(req: IncomingMessage, body: Buffer): string | undefined {
   }
   if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
   const { query, operationName, variables, extensions } = params as Record<string, unknown>;
+  // Deeply nested values are never stored (yoga refuses them): JSON.stringify would overflow the
+  // stack on them, which costs milliseconds, and a legitimate variable is never that deep.
+  if (nestsDeeperThan(variables, MAX_KEYED_DEPTH) || nestsDeeperThan(extensions, MAX_KEYED_DEPTH)) return undefined;
   const json = (value: unknown) => (value === undefined || value === null ? '' : JSON.stringify(value));
-  try {
-    return keyOf('POST', req, query, operationName, json(variables), json(extensions));
-  } catch {
-    // Nested too deep to serialise (JSON.parse takes more depth than JSON.stringify): yoga's error.
-    return undefined;
+  return keyOf('POST', req, query, operationName, json(variables), json(extensions));
+}
+
+const MAX_KEYED_DEPTH = 64;
+
+/** Whether arrays and objects in `value` nest deeper than `max`: iterative, stops at the first too deep. */
+function nestsDeeperThan(value: unknown, max: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) pending.push([child, depth + 1]);
   }
+  return false;
 }
 
 /**
