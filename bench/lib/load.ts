@@ -55,6 +55,8 @@ export interface LoadResult {
   rampSeconds?: number;
   /** Connections that had not had an answer when the window opened (0 unless the ramp hit its limit). */
   unopened?: number;
+  /** The load generator's own CPU in the window, as a share of one core: near 1, it is what limits the row. */
+  clientCpu?: number;
 }
 
 /** Nearest-rank percentile of sorted values. */
@@ -127,6 +129,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     latencies[count++] = ms;
   });
   let seconds: number;
+  let clientCpu: number | undefined;
   if (timed) {
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     while (ramping && performance.now() - began < RAMP_LIMIT_S * 1000) await sleep(10);
@@ -135,9 +138,12 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     await options.onWindowStart?.();
     recording = true;
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     await sleep(options.duration * 1000);
     recording = false;
     seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuBefore);
+    clientCpu = (cpu.user + cpu.system) / 1e6 / seconds;
     await options.onWindowEnd?.();
     instance.stop();
     await instance;
@@ -159,7 +165,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     mismatched: stats.mismatched,
     reordered: stats.reordered,
     statusCodes,
-    ...(timed ? { rampSeconds: rampSeconds ?? NaN, unopened: options.connections - opened.size } : {}),
+    ...(timed ? { rampSeconds: rampSeconds ?? NaN, unopened: options.connections - opened.size, clientCpu } : {}),
     ...(mismatchSample === undefined ? {} : { mismatchSample }),
   };
 }

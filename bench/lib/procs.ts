@@ -6,9 +6,11 @@
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { cpus } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Fault } from '../../src/sample/server.js';
 import type { ProxyMessage, SampleCommand, SampleMessage, SampleRequest } from './protocol.js';
+import { startRedis } from '../../test/redis.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const GATEWAY_ENTRY = `${ROOT}dist/src/main.js`;
@@ -219,6 +221,18 @@ export async function startPeer(sampleUrl: string): Promise<ServerProcess> {
   return { url, pid: child.pid ?? 0, child, tail: () => [], stderr: () => '' };
 }
 
+/** A redis-server on a free port for the Redis rows, or undefined when this machine has none. */
+export async function startBenchRedis(): Promise<{ url: string; pid: number } | undefined> {
+  try {
+    execFileSync('redis-server', ['--version'], { stdio: 'ignore' });
+  } catch {
+    return undefined;
+  }
+  const port = await freePort();
+  const child = register(await startRedis(port));
+  return { url: `redis://127.0.0.1:${port}`, pid: child.pid ?? 0 };
+}
+
 /** Variables of the gateway's that the runner's own environment must not leak into a bench run. */
 const GATEWAY_VARIABLES = [
   'PORT', 'HOST', 'HIRO_API_URL', 'METADATA_API_URL', 'ORDINALS_API_URL', 'RUNES_API_URL', 'HIRO_PLATFORM_URL',
@@ -284,6 +298,25 @@ export async function startGateway(sampleUrl: string, env: Record<string, string
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { url, pid: child.pid ?? 0, child, tail: () => [...lines], stderr: () => stderr };
+}
+
+/**
+ * Gives the processes under test (and the upstream they call) the first CPU and the load generator
+ * (this process) the others, as a server gets a core of its own in production: without it the
+ * scheduler runs the load generator on the server's core now and then, and those slices show as the
+ * server's tail. Needs taskset and two CPUs; BENCH_PIN=0 turns it off. Says what it did.
+ */
+export function pinCpus(serverPids: number[]): string {
+  const count = cpus().length;
+  if (process.env.BENCH_PIN === '0') return 'not pinned (BENCH_PIN=0)';
+  if (count < 2) return 'not pinned (one CPU)';
+  try {
+    for (const pid of serverPids) execFileSync('taskset', ['-a', '-cp', '0', String(pid)], { stdio: 'ignore' });
+    execFileSync('taskset', ['-a', '-cp', `1-${count - 1}`, String(process.pid)], { stdio: 'ignore' });
+    return `servers and upstream on CPU 0, load generator on CPU 1${count > 2 ? `-${count - 1}` : ''}`;
+  } catch {
+    return 'not pinned (no taskset)';
+  }
 }
 
 /** The bench's check that the gateways wrote nothing to stderr (a warning there is a defect). */
