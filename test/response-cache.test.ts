@@ -152,6 +152,31 @@ describe('warm (upstream answers fresh for a minute)', () => {
     expect([after.miss - before.miss, after.hit - before.hit, after.stored - before.stored]).toEqual([4, 4, 4]);
   });
 
+  test.each([100, 5000])('a variable nested %i deep (past 64) is never keyed: yoga refuses it as before', async (depth) => {
+    // Serialising such values for the key would overflow the stack at a few thousand levels, which costs milliseconds.
+    const before = await responseCache(stack);
+    const body = `{"query":${JSON.stringify(TOKEN)},"variables":{"ticker":${'['.repeat(depth)}"ordi"${']'.repeat(depth)}}}`;
+    const send = async () => {
+      const response = await fetch(`${stack.gatewayUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
+      return { status: response.status, body: await response.json() };
+    };
+    const expected = {
+      status: 200,
+      body: {
+        errors: [
+          {
+            message: 'Variable "$ticker" got invalid value [[[Array]]]; String cannot represent a non string value: [[[Array]]]',
+            locations: [{ line: 1, column: 13 }],
+            extensions: { code: 'BAD_USER_INPUT' },
+          },
+        ],
+      },
+    };
+    expect([await send(), await send()]).toEqual([expected, expected]);
+    const after = await responseCache(stack);
+    expect([after.miss - before.miss, after.hit - before.hit, after.stored - before.stored]).toEqual([0, 0, 0]);
+  });
+
   test('results with an error, and platform fields, are never stored', async () => {
     const before = await responseCache(stack);
     stack.sample.inject({ path: '/ordinals/v1/brc-20/tokens/turt', status: 500, body: { error: 'boom' }, times: 2 });
