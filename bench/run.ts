@@ -192,12 +192,17 @@ async function measure(
   };
   console.error(
     `  ${phase} | ${workload.label} | ${TARGET_LABEL[target.kind]}: ${fmt(row.rps, 0)} rps, p50 ${fmt(row.p50, 2)} ms, p99 ${fmt(row.p99, 2)} ms, ` +
-      `${fmt(row.cpuUsPerRequest, 0)} µs CPU, ${fmt(row.upstreamPerRequest, 3)} upstream/req, load generator ${fmt((row.clientCpu ?? NaN) * 100, 0)}% CPU` +
+      `${fmt(row.cpuUsPerRequest, 0)} µs CPU, ${fmt(row.upstreamPerRequest, 3)} upstream/req, load generator ${share(row.clientCpu)} CPU` +
       (problem ? `  [check request: ${problem}]` : '') +
       (row.unopened ? `  [${row.unopened} connections never answered before the window]` : '') +
       (row.mismatched ? `  [${row.mismatched} bodies differ, e.g. ${JSON.stringify(row.mismatchSample)}]` : ''),
   );
   return row;
+}
+
+/** A share of one core as a percentage; '–' when not measured. */
+function share(ofOneCore: number | undefined): string {
+  return ofOneCore === undefined ? '–' : `${fmt(ofOneCore * 100, 0)}%`;
 }
 
 const CPU_OF: Record<TargetKind, Row['cpuOf']> = {
@@ -362,7 +367,7 @@ function table(rows: Row[]): string {
         r.phase, r.workloadLabel, TARGET_LABEL[r.target] + (r.sanity ? ' ⚠' : ''), fmt(r.rps, 0), fmt(r.p50, 2), fmt(r.p99, 2),
         cpu, fmt(r.upstreamPerRequest, 3), String(r.non2xx), String(r.failed), String(r.mismatched),
         fmt(r.rpsVsDirect, 2), fmt(r.rpsVsProxy, 2), fmt(r.rpsVsPeer, 2), fmt(r.cpuVsPeer, 2),
-        r.clientCpu === undefined ? '–' : `${fmt(r.clientCpu * 100, 0)}%`,
+        share(r.clientCpu),
       ].join(' | ')} |`,
     );
   }

@@ -147,17 +147,16 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
       return;
     }
     const body = Buffer.from(await response.arrayBuffer());
+    // `sent`: this answer's headers; `headers`: what every later answer of the stored result repeats.
+    const sent: Record<string, string> = {};
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
+      sent[name] = value;
       if (!PER_REQUEST.has(name) && !name.startsWith('access-control-')) headers[name] = value;
     });
     const byKey = new Map(used.answers.map((answer) => [answer.key, answer]));
     results.set(key, { body, headers, etag: headers.etag, operationName: stats.operationName, used: [...byKey.values()] });
     metrics.responseCache('stored');
-    const sent: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      sent[name] = value;
-    });
     if (res.destroyed) return;
     res.writeHead(200, { ...sent, 'content-length': String(body.length) }).end(body);
   }
