@@ -9,7 +9,7 @@
  * DataLoader), and `… misses` rows send distinct variables on every request (no response-cache hit,
  * upstream cached). Ratios against the peer come from the same run.
  *
- * Environment: BENCH_DURATION (s per row, default 10), BENCH_CONNECTIONS (default 50),
+ * Environment: BENCH_DURATION (s per row, default 10), BENCH_WARMUP (s before each row's window, default 2), BENCH_CONNECTIONS (default 50),
  * BENCH_UPSTREAM_DELAY_MS (sample latency for the main rows, default 0), BENCH_LATENCY_CONNECTIONS
  * (connections of the 20 ms rows, default 1), BENCH_SOAK_SECONDS (60).
  */
@@ -68,8 +68,12 @@ const LATENCY_CONNECTIONS = Math.max(1, Math.round(envNumber('BENCH_LATENCY_CONN
 const LATENCY_PHASE_MS = 20;
 const COALESCE_CLIENTS = 200;
 const COALESCE_DELAY_MS = 50;
-/** Untimed warm-up on the row's own connections: fills the warm gateway's cache and warms the JIT everywhere. */
-const WARMUP_S = Math.min(1, Math.max(0.3, DURATION / 5));
+/**
+ * Untimed warm-up on the row's own connections: fills the warm gateway's cache and warms the JIT.
+ * 2 s, because with 1 s the first ~0.4 s of a window still held 20–60 ms stalls (V8 optimising the
+ * row's code paths for the first time): a one-time cost per process, not the steady tail.
+ */
+const WARMUP_S = envNumber('BENCH_WARMUP', 2);
 
 type TargetKind = 'direct' | 'proxy' | 'peer' | 'cold' | 'warm' | 'redis';
 const TARGET_LABEL: Record<TargetKind, string> = {
