@@ -162,7 +162,7 @@ function withDefaults(operation: OperationDefinitionNode, variables: Record<stri
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
     if (!definition.defaultValue || Object.prototype.hasOwnProperty.call(variables, name)) continue;
-    filled ??= { ...variables };
+    filled ??= Object.assign({}, variables);
     filled[name] = valueFromASTUntyped(definition.defaultValue);
   }
   return filled ?? variables;

@@ -77,7 +77,7 @@ export function createRequestListener(
     const viaYoga: ViaYoga = (extra, body) =>
       Promise.resolve()
         .then(() => {
-          const context = { req, res, requestId, stats, ...extra };
+          const context = Object.assign({ req, res, requestId, stats }, extra);
           return body
             ? yoga.handleRequest(requestWithBody(req, res, body, yoga.fetchAPI), context)
             : yoga.handleNodeRequestAndResponse(req, res, context as object);

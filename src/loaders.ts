@@ -3,6 +3,7 @@ import { GraphQLError } from 'graphql';
 import type { CallOptions } from './upstream/http.js';
 import { normalizeTicker, type PageQuery } from './upstream/ordinals.js';
 import type { Upstreams } from './upstream/index.js';
+import { merged } from './merge.js';
 import { keyedHash } from './upstream/resilience.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, Page } from './upstream/types.js';
 
@@ -29,7 +30,7 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
       const parent = call.trace;
       if (!parent) return run(keys, call);
       const span = parent.child(`dataloader.batch ${name}`, { 'satgate.loader': name, 'satgate.loader.batch_size': keys.length });
-      return run(keys, { ...call, trace: span }).finally(() => span.end());
+      return run(keys, merged(call, { trace: span })).finally(() => span.end());
     };
   /**
    * A loader over a single-key fetch: keys are deduplicated by `cacheKey`, each one is a lookup

@@ -18,8 +18,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendNodeResponse } from '@whatwg-node/server';
 import type { Plugin } from 'graphql-yoga';
 import { ByteLru } from './byte-lru.js';
+import { Cancellation } from './cancellation.js';
 import { clientIdOf } from './client-identity.js';
 import { etagMatches, isCacheableOperation } from './http-caching.js';
+import { writeHead } from './node-response.js';
 import type { Metrics } from './metrics.js';
 import type { RequestStats } from './request-stats.js';
 import type { CorsPolicy } from './server.js';
@@ -96,11 +98,11 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
   function current(stored: StoredResult, req: IncomingMessage, res: ServerResponse, call: FastPathContext): boolean | Promise<boolean> {
     const pending = stored.used.filter((used) => !used.service.isCurrent(used));
     if (pending.length === 0) return true;
-    const controller = new AbortController();
+    const cancellation = new Cancellation();
     res.once('close', () => {
-      if (!res.writableFinished) controller.abort();
+      if (!res.writableFinished) cancellation.abort();
     });
-    const options = { signal: controller.signal, requestId: call.requestId, stats: call.stats, client: clientIdOf(req, trustProxy) };
+    const options = { signal: cancellation, requestId: call.requestId, stats: call.stats, client: clientIdOf(req, trustProxy) };
     // One revalidation first: on a global-ETag service its 304 confirms every entry with that ETag.
     const [first, ...rest] = pending;
     return first!.service.confirm(first!, options).then(async (confirmed) => {
@@ -119,10 +121,10 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     const corsHeaders = cors(headerValue(req.headers.origin), false);
     if (req.method === 'GET' && etagMatches(headerValue(req.headers['if-none-match']), stored.etag)) {
       const cacheControl = stored.headers['cache-control'];
-      res.writeHead(304, { ...corsHeaders, etag: stored.etag!, ...(cacheControl ? { 'cache-control': cacheControl } : {}) }).end();
+      writeHead(res, 304, corsHeaders, { etag: stored.etag! }, cacheControl ? { 'cache-control': cacheControl } : {}).end();
       return;
     }
-    res.writeHead(200, { ...stored.headers, ...corsHeaders, 'content-length': String(stored.body.length) }).end(stored.body);
+    writeHead(res, 200, stored.headers, corsHeaders, { 'content-length': String(stored.body.length) }).end(stored.body);
   }
 
   /** yoga answers; its result is kept when it qualifies. */
@@ -158,7 +160,7 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     results.set(key, { body, headers, etag: headers.etag, operationName: stats.operationName, used: [...byKey.values()] });
     metrics.responseCache('stored');
     if (res.destroyed) return;
-    res.writeHead(200, { ...sent, 'content-length': String(body.length) }).end(body);
+    writeHead(res, 200, sent, { 'content-length': String(body.length) }).end(body);
   }
 
   return {

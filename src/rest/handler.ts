@@ -5,9 +5,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { Cancellation } from '../cancellation.js';
 import { clientIdOf } from '../client-identity.js';
 import { UnsafePathError, UpstreamError } from '../errors.js';
 import { etagMatches } from '../http-caching.js';
+import { merged } from '../merge.js';
+import { writeHead } from '../node-response.js';
 import { errorFields, redactPath } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { RequestStats } from '../request-stats.js';
@@ -137,7 +140,7 @@ export interface RestDeps {
 }
 
 /** What a REST request passes to its upstream calls: its abort signal, request id, client and stats. */
-type RouteCall = CallOptions & { signal: AbortSignal; requestId: string };
+type RouteCall = CallOptions & { signal: Cancellation; requestId: string };
 
 export function createRestHandler({ upstreams, logger, metrics, cors, requestTimeoutMs, trustProxy }: RestDeps) {
   /** What the upstream would answer for this raw request target; `call` goes with its upstream calls. */
@@ -188,7 +191,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
     if (local) return local;
     try {
       const [service, upstreamRequest] = route.upstream(upstreams, { params, query, rest });
-      const response = await service.request({ ...upstreamRequest, ...call });
+      const response = await service.request(merged(upstreamRequest, call));
       const ifNoneMatch = headers['if-none-match'];
       if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : null, response.headers.etag)) {
         // As the upstream's cache hook answers: 304, empty body, only Cache-Control.
@@ -212,9 +215,9 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
     },
 
     async serve(req: IncomingMessage, res: ServerResponse, requestId: string, stats?: RequestStats): Promise<void> {
-      const controller = new AbortController();
+      const cancellation = new Cancellation();
       res.once('close', () => {
-        if (!res.writableFinished) controller.abort();
+        if (!res.writableFinished) cancellation.abort();
       });
       const method = req.method ?? 'GET';
       // The whole request gets REQUEST_TIMEOUT_MS, as GraphQL does: then a 504 in the upstream's
@@ -223,17 +226,17 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
       const deadline = new Promise<RestAnswer>((resolve) => {
         timer = setTimeout(() => {
           resolve(fastifyError(504, `The request took longer than ${requestTimeoutMs} ms`));
-          controller.abort();
+          cancellation.abort();
         }, requestTimeoutMs);
       });
       // The request target as sent: a URL parser would resolve `..` and `%2e%2e`, letting
       // `/v1/ext/k/bitcoin-node/%2e%2e/chainhooks/x` become another route.
-      const call: RouteCall = { signal: controller.signal, requestId, client: clientIdOf(req, trustProxy), stats };
+      const call: RouteCall = { signal: cancellation, requestId, client: clientIdOf(req, trustProxy), stats };
       const result = await answer(method, req.url ?? '/', req.headers, call, deadline).finally(() => clearTimeout(timer));
       if (res.destroyed) return;
       const body = result.status === 204 || result.status === 304 ? undefined : result.body;
-      const length = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
-      res.writeHead(result.status, { ...cors(headerValue(req.headers.origin), false), ...result.headers, ...length });
+      const length: Record<string, string> = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
+      writeHead(res, result.status, cors(headerValue(req.headers.origin), false), result.headers, length);
       res.end(method === 'HEAD' ? undefined : body);
     },
   };

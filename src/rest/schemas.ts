@@ -37,7 +37,7 @@ export type Validator<T> = (query: Record<string, unknown>) => { value: T } | { 
 export function querystringValidator<S extends TSchema>(schema: S): Validator<Static<S>> {
   const validate = ajv.compile(schema);
   return (query) => {
-    const value = { ...query };
+    const value = Object.assign({}, query);
     if (validate(value)) return { value: value as Static<S> };
     return { message: formatErrors(validate.errors ?? [], 'querystring') };
   };

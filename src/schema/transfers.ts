@@ -1,4 +1,5 @@
 import type { InscriptionLocation, InscriptionTransfer } from '../upstream/types.js';
+import { merged } from '../merge.js';
 import { builder } from './builder.js';
 import { pageArgs, pageQuery, pageType } from './pagination.js';
 import { parseBlockId } from './scalars.js';
@@ -36,6 +37,6 @@ builder.queryField('transfers', (t) =>
       'Newest first. limit 1..60, offset >= 0. Null when the upstream reports the block unknown (404).',
     args: { block: t.arg({ type: 'BlockId', required: true }), ...pageArgs(t.arg) },
     resolve: (_root, { block, offset, limit }, { loaders }) =>
-      loaders.transfers.load({ block: parseBlockId(block), ...pageQuery({ offset, limit }) }),
+      loaders.transfers.load(merged({ block: parseBlockId(block) }, pageQuery({ offset, limit }))),
   }),
 );

@@ -14,7 +14,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { Logger } from 'pino';
+import { toAbortSignal, type CancelSignal } from '../cancellation.js';
 import { UpstreamError, parseRetryAfter, type ServiceName } from '../errors.js';
+import { merged } from '../merge.js';
 import { noUpstreamEvents, type TenantCounts, type UpstreamEvents } from '../metrics.js';
 import type { CacheOutcome, RequestStats } from '../request-stats.js';
 import { SpanKind, type TraceSpan } from '../tracing.js';
@@ -44,7 +46,7 @@ export interface UpstreamRequest {
   /** Set by the cache when it revalidates a stored answer. */
   ifNoneMatch?: string;
   /** The client's abort signal: a client that leaves cancels its upstream work. */
-  signal?: AbortSignal;
+  signal?: CancelSignal;
   /** Passed upstream as x-request-id and logged. */
   requestId?: string;
   /** Told when the answer is a stored one served past freshness because the upstream failed. */
@@ -315,7 +317,7 @@ export class UpstreamService {
       'url.template': req.route,
       'http.request.method': req.method ?? 'GET',
     });
-    return this.budgeted({ ...req, trace: lookup }).then(
+    return this.budgeted(merged(req, { trace: lookup })).then(
       (response) => {
         lookup.set('http.response.status_code', response.status);
         if (response.status >= 500) lookup.fail(String(response.status));
@@ -377,7 +379,7 @@ export class UpstreamService {
         controller,
         client: req.client,
         trace: req.trace,
-        promise: this.throughCache(key, cache, { ...req, signal: controller.signal }).finally(() =>
+        promise: this.throughCache(key, cache, merged(req, { signal: controller.signal })).finally(() =>
           this.inflight.delete(key),
         ),
       };
@@ -429,7 +431,7 @@ export class UpstreamService {
    * answer is still the same, false when it changed, failed or is stale.
    */
   confirm(used: UsedAnswer, call: CallOptions): Promise<boolean> {
-    return this.answer({ ...used.request, ...call }).then(
+    return this.answer(merged(used.request, call)).then(
       (response) => !response.stale && sameAnswer(response, used.response),
       () => false,
     );
@@ -491,7 +493,7 @@ export class UpstreamService {
     const etag = entry?.response.headers.etag;
     let response: UpstreamResponse;
     try {
-      response = await this.send({ ...req, ifNoneMatch: etag });
+      response = await this.send(merged(req, { ifNoneMatch: etag }));
     } catch (error) {
       const answer = error instanceof UpstreamError ? stale() : undefined;
       if (answer) return answer;
@@ -538,7 +540,7 @@ export class UpstreamService {
    */
   private async send(req: UpstreamRequest): Promise<UpstreamResponse> {
     const deadline = AbortSignal.timeout(this.options.timeoutMs);
-    const signal = req.signal ? AbortSignal.any([req.signal, deadline]) : deadline;
+    const signal = req.signal ? AbortSignal.any([toAbortSignal(req.signal), deadline]) : deadline;
     const started = Date.now();
     const idempotent = (req.method ?? 'GET') !== 'DELETE';
     const guards = this.guardsFor(req);
@@ -771,7 +773,7 @@ interface SharedCall {
  * Waits for a shared call, but lets one waiter leave when its own client goes away; when the last
  * waiter leaves, the upstream call itself is cancelled.
  */
-function wait(call: SharedCall, signal: AbortSignal | undefined): Promise<Cached> {
+function wait(call: SharedCall, signal: CancelSignal | undefined): Promise<Cached> {
   if (!signal) {
     call.waiters++;
     return call.promise;
@@ -800,8 +802,8 @@ function wait(call: SharedCall, signal: AbortSignal | undefined): Promise<Cached
  * One 'abort' listener per client signal, however many lookups wait on it: a query with dozens of
  * fields would otherwise add one listener per lookup to the same signal (and Node warns past 10).
  */
-const abortWatchers = new WeakMap<AbortSignal, Set<() => void>>();
-function onAbort(signal: AbortSignal, listener: () => void): () => void {
+const abortWatchers = new WeakMap<CancelSignal, Set<() => void>>();
+function onAbort(signal: CancelSignal, listener: () => void): () => void {
   let listeners = abortWatchers.get(signal);
   if (!listeners) {
     const watching = new Set<() => void>();

@@ -1,3 +1,4 @@
+import { merged } from '../merge.js';
 import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
 import { checked, int, object, optional, string } from './shapes.js';
 import type { ApiStatusResponse } from './types.js';
@@ -24,7 +25,7 @@ export function createMetadataClient(service: UpstreamService) {
     service,
     statusRequest: (): UpstreamRequest => ({ path: '/metadata/v1', route: '/metadata/v1' }),
     status(call: CallOptions = {}) {
-      return service.json({ ...this.statusRequest(), ...call }, 'error', isStatus) as Promise<ApiStatusResponse>;
+      return service.json(merged(this.statusRequest(), call), 'error', isStatus) as Promise<ApiStatusResponse>;
     },
   };
 }

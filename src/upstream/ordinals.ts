@@ -1,3 +1,4 @@
+import { merged } from '../merge.js';
 import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
 import { isDotSegment, joinPath, segment, wellFormed } from './paths.js';
 import { boolean, checked, decimal, int, object, optional, page, string, timestamp } from './shapes.js';
@@ -102,7 +103,7 @@ export function createOrdinalsClient(service: UpstreamService, { listLookups = '
     /** Null when the token does not exist (the upstream's 404); `.` and `..` cannot be tickers. */
     async brc20Token(ticker: string, call: CallOptions = {}) {
       if (isDotSegment(ticker)) return null;
-      return service.json({ ...this.brc20TokenRequest(ticker), ...call }, 'null', isBrc20Details);
+      return service.json(merged(this.brc20TokenRequest(ticker), call), 'null', isBrc20Details);
     },
     /** Whether brc20Tokens may ask the upstream now. */
     brc20TokensUsable(): boolean {
@@ -119,7 +120,7 @@ export function createOrdinalsClient(service: UpstreamService, { listLookups = '
       if (!this.brc20TokensUsable()) return undefined;
       const reprobe = listMissingUntil !== 0;
       if (reprobe) reprobing = true;
-      const response = await service.request({ ...this.brc20TokensRequest(tickers), ...call }).finally(() => {
+      const response = await service.request(merged(this.brc20TokensRequest(tickers), call)).finally(() => {
         if (reprobe) reprobing = false;
       });
       if (LIST_MISSING_STATUS.has(response.status)) {
@@ -132,7 +133,7 @@ export function createOrdinalsClient(service: UpstreamService, { listLookups = '
     },
     /** Null when the upstream reports the block unknown (404). */
     transfers(block: string, page: PageQuery, call: CallOptions = {}) {
-      return service.json({ ...this.transfersRequest(block, page), ...call }, 'null', isTransferPage);
+      return service.json(merged(this.transfersRequest(block, page), call), 'null', isTransferPage);
     },
   };
 }

@@ -1,3 +1,4 @@
+import { merged } from '../merge.js';
 import { UpstreamError } from '../errors.js';
 import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
 import { joinPath, keySegment, proxyPath, segment } from './paths.js';
@@ -31,7 +32,7 @@ export function createPlatformClient(service: UpstreamService) {
     },
     /** Exactly one DELETE, never retried: the answer decides, whatever it is. */
     async deleteChainhook(apiKey: string, uuid: string, call: CallOptions = {}): Promise<ChainhookDeletion> {
-      const response = await service.request({ ...this.deleteChainhookRequest(apiKey, uuid), ...call });
+      const response = await service.request(merged(this.deleteChainhookRequest(apiKey, uuid), call));
       if (response.status < 200 || response.status >= 300) throw service.statusError(response);
       return service.parse(response, isDeletion);
     },
@@ -40,7 +41,7 @@ export function createPlatformClient(service: UpstreamService) {
      * from: every field that answers with it counts against the request's budget (useAnswer).
      */
     async bitcoinNode(apiKey: string, path: string, call: CallOptions = {}): Promise<{ value: unknown; body: Buffer }> {
-      const response = await service.request({ ...this.bitcoinNodeRequest(apiKey, path), ...call });
+      const response = await service.request(merged(this.bitcoinNodeRequest(apiKey, path), call));
       if (response.status < 200 || response.status >= 300) throw service.statusError(response);
       const isJson = /^application\/([\w.+-]*\+)?json\b/i.test(response.headers['content-type'] ?? '');
       return { value: isJson ? service.parse(response) : response.body.toString('utf8'), body: response.body };

@@ -1,3 +1,4 @@
+import { merged } from '../merge.js';
 import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
 import type { PageQuery } from './ordinals.js';
 import { boolean, checked, decimal, int, object, optional, page, string, timestamp, type Shape } from './shapes.js';
@@ -57,7 +58,7 @@ export function createRunesClient(service: UpstreamService) {
       query: { offset: page.offset, limit: page.limit },
     }),
     etchings(page: PageQuery, call: CallOptions = {}) {
-      return service.json({ ...this.etchingsRequest(page), ...call }, 'error', isEtchingPage) as Promise<Page<RuneEtching>>;
+      return service.json(merged(this.etchingsRequest(page), call), 'error', isEtchingPage) as Promise<Page<RuneEtching>>;
     },
   };
 }
