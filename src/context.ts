@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
+import type { Cancellation } from './cancellation.js';
 import { clientIdOf } from './client-identity.js';
 import type { LiveHub } from './live/hub.js';
 import { createLoaders, type LoaderLimits, type Loaders } from './loaders.js';
@@ -34,10 +35,16 @@ export interface ContextOptions extends LoaderLimits {
 export function createContext(upstreams: Upstreams, { maxResponseBytes, trustProxy, ...limits }: ContextOptions, live: LiveHub) {
   // On node:http, yoga's server context carries the node request (`req`) and the listener's
   // `stats`; under yoga.fetch it has neither.
-  return ({ request, req, stats }: YogaInitialContext & { req?: IncomingMessage; stats?: RequestStats }): GraphQLContext => {
+  return ({
+    request,
+    req,
+    stats,
+    cancellation,
+  }: YogaInitialContext & { req?: IncomingMessage; stats?: RequestStats; cancellation?: Cancellation }): GraphQLContext => {
     const stale: GraphQLContext['stale'] = { ageSeconds: undefined };
     const call: CallOptions = {
-      signal: request.signal,
+      // The request deadline's (server.ts): it aborts when the client leaves or the deadline passes.
+      signal: cancellation ?? request.signal,
       requestId: requestIdOf(request),
       stats,
       onStale: (ageSeconds) => {

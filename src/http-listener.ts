@@ -79,7 +79,7 @@ export function createRequestListener(
         .then(() => {
           const context = Object.assign({ req, res, requestId, stats }, extra);
           return body
-            ? yoga.handleRequest(requestWithBody(req, res, body, yoga.fetchAPI), context)
+            ? yoga.handleRequest(requestWithBody(req, body, yoga.fetchAPI), context)
             : yoga.handleNodeRequestAndResponse(req, res, context as object);
         })
         .catch((error: unknown) => {

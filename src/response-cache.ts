@@ -289,20 +289,15 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | unde
 }
 
 /**
- * The request yoga would have made of the node request, with the body already read: its signal
- * aborts when the client goes away, as yoga's own does.
+ * The request yoga would have made of the node request, with the body already read. Without a
+ * signal of its own: the client's leaving is told by the request deadline's cancellation (server.ts).
  */
-export function requestWithBody(req: IncomingMessage, res: ServerResponse, body: Buffer, fetchAPI: { Request: typeof Request }): Request {
+export function requestWithBody(req: IncomingMessage, body: Buffer, fetchAPI: { Request: typeof Request }): Request {
   const headers: [string, string][] = [];
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
-  const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
   return new fetchAPI.Request(`http://localhost${req.url ?? '/graphql'}`, {
     method: req.method,
     headers,
     body: body as unknown as BodyInit,
-    signal: controller.signal,
   });
 }

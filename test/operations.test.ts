@@ -221,6 +221,40 @@ describe('READYZ_REQUIRE_UPSTREAM', () => {
   });
 });
 
+describe('a GraphQL client that leaves', () => {
+  test('cancels its upstream call (counted as aborted), and the gateway goes on serving', async () => {
+    const stack = await startStack({ UPSTREAM_TIMEOUT_MS: '30000' });
+    const aborted = async () => {
+      const metrics = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
+      return /^satgate_upstream_request_duration_seconds_count\{service="runes",route="\/runes\/v1\/etchings",outcome="aborted"\} 1$/m.test(metrics);
+    };
+    try {
+      stack.sample.inject({ path: '/runes/v1/etchings', hang: true });
+      const client = new AbortController();
+      const asked = fetch(`${stack.gatewayUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ query: '{ etchings { total } }' }),
+        signal: client.signal,
+      }).catch(() => 'left');
+      while (!stack.upstreamCalls().some((call) => call.startsWith('GET /runes/v1/etchings'))) await new Promise((r) => setTimeout(r, 10));
+      expect(await aborted()).toBe(false);
+      client.abort();
+      expect(await asked).toBe('left');
+      // The hung call is cancelled once the gateway sees the client go (long before UPSTREAM_TIMEOUT_MS).
+      let cancelled = false;
+      for (let i = 0; i < 100 && !cancelled; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        cancelled = await aborted();
+      }
+      expect(cancelled).toBe(true);
+      expect((await stack.graphql('{ status { status } }')).body).toEqual({ data: { status: { status: 'ready' } } });
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
 describe('REQUEST_TIMEOUT_MS', () => {
   test('a GraphQL request past the deadline gets a clear 504 and its upstream wait is cancelled', async () => {
     const stack = await startStack({ REQUEST_TIMEOUT_MS: '1000', UPSTREAM_TIMEOUT_MS: '8000' });
