@@ -8,6 +8,7 @@
  * `aborted`, `reason` and an abort listener, which this plain object gives; a real AbortSignal is
  * made from it only where one is required (an upstream exchange, far rarer than a request).
  */
+import type { ServerResponse } from 'node:http';
 
 /** What the upstream layer needs of a client's signal: an AbortSignal has it, and so has Cancellation. */
 export interface CancelSignal {
@@ -40,6 +41,15 @@ export class Cancellation implements CancelSignal {
   removeEventListener(_type: 'abort', listener: () => void): void {
     this.listeners?.delete(listener);
   }
+}
+
+/** A request's cancellation that aborts when its client goes away before the answer was written. */
+export function untilClientLeaves(res: ServerResponse): Cancellation {
+  const cancellation = new Cancellation();
+  res.once('close', () => {
+    if (!res.writableFinished) cancellation.abort();
+  });
+  return cancellation;
 }
 
 /** An AbortSignal that aborts with `signal`: the signal itself when it is one. */

@@ -18,7 +18,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendNodeResponse } from '@whatwg-node/server';
 import type { Plugin } from 'graphql-yoga';
 import { ByteLru } from './byte-lru.js';
-import { Cancellation } from './cancellation.js';
+import { untilClientLeaves } from './cancellation.js';
 import { clientIdOf } from './client-identity.js';
 import { etagMatches, isCacheableOperation } from './http-caching.js';
 import { writeHead } from './node-response.js';
@@ -98,11 +98,7 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
   function current(stored: StoredResult, req: IncomingMessage, res: ServerResponse, call: FastPathContext): boolean | Promise<boolean> {
     const pending = stored.used.filter((used) => !used.service.isCurrent(used));
     if (pending.length === 0) return true;
-    const cancellation = new Cancellation();
-    res.once('close', () => {
-      if (!res.writableFinished) cancellation.abort();
-    });
-    const options = { signal: cancellation, requestId: call.requestId, stats: call.stats, client: clientIdOf(req, trustProxy) };
+    const options = { signal: untilClientLeaves(res), requestId: call.requestId, stats: call.stats, client: clientIdOf(req, trustProxy) };
     // One revalidation first: on a global-ETag service its 304 confirms every entry with that ETag.
     const [first, ...rest] = pending;
     return first!.service.confirm(first!, options).then(async (confirmed) => {

@@ -10,7 +10,7 @@ import { GraphQLError, subscribe, type ExecutionResult } from 'graphql';
 import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { Cancellation } from './cancellation.js';
+import { Cancellation, untilClientLeaves } from './cancellation.js';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
 import { createDocumentCaches } from './document-cache.js';
@@ -206,17 +206,11 @@ function useCsrfPreventionWithCode(): Plugin {
 function useRequestDeadline(timeoutMs: number, response: () => Response): Plugin<object, { cancellation?: Cancellation }> {
   return {
     onRequest({ request, serverContext, requestHandler, setRequestHandler }) {
-      const cancellation = new Cancellation();
-      serverContext.cancellation = cancellation;
       // On node:http the response tells when the client left; under yoga.fetch the request's signal does.
       const { res } = serverContext as { res?: ServerResponse };
-      if (res) {
-        res.once('close', () => {
-          if (!res.writableFinished) cancellation.abort();
-        });
-      } else {
-        request.signal.addEventListener('abort', () => cancellation.abort(request.signal.reason), { once: true });
-      }
+      const cancellation = res ? untilClientLeaves(res) : new Cancellation();
+      if (!res) request.signal.addEventListener('abort', () => cancellation.abort(request.signal.reason), { once: true });
+      serverContext.cancellation = cancellation;
       setRequestHandler(
         (req, context) =>
           new Promise<Response>((resolve, reject) => {

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { Cancellation } from '../cancellation.js';
+import { untilClientLeaves, type Cancellation } from '../cancellation.js';
 import { clientIdOf } from '../client-identity.js';
 import { UnsafePathError, UpstreamError } from '../errors.js';
 import { etagMatches } from '../http-caching.js';
@@ -215,10 +215,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
     },
 
     async serve(req: IncomingMessage, res: ServerResponse, requestId: string, stats?: RequestStats): Promise<void> {
-      const cancellation = new Cancellation();
-      res.once('close', () => {
-        if (!res.writableFinished) cancellation.abort();
-      });
+      const cancellation = untilClientLeaves(res);
       const method = req.method ?? 'GET';
       // The whole request gets REQUEST_TIMEOUT_MS, as GraphQL does: then a 504 in the upstream's
       // format, and the upstream work is cancelled.
