@@ -300,23 +300,39 @@ export async function startGateway(sampleUrl: string, env: Record<string, string
   return { url, pid: child.pid ?? 0, child, tail: () => [...lines], stderr: () => stderr };
 }
 
+/** Where the processes of a run are: `place` moves one process while the run goes on. */
+export interface CpuPlacement {
+  description: string;
+  /** Puts `pid` on the server's CPU (`server`) or with the load generator and the services (`load`). */
+  place(pid: number, where: 'server' | 'load'): void;
+}
+
 /**
- * Gives the processes under test (and the upstream they call) the first CPU and the load generator
- * (this process) the others, as a server gets a core of its own in production: without it the
- * scheduler runs the load generator on the server's core now and then, and those slices show as the
- * server's tail. Needs taskset and two CPUs; BENCH_PIN=0 turns it off. Says what it did.
+ * The processes under test (proxy, peer, gateways) alone on CPU 0, as a server has a core of its
+ * own in production (the issue's reference measurement gave the server one core); the load
+ * generator (this runner) and the services the servers call (the sample upstream, Redis) on the
+ * others, as they run elsewhere in production. A revalidating gateway that shared its core with the
+ * sample waited for the scheduler at every upstream call: milliseconds of tail that were the rig's.
+ * The direct rows move the sample to CPU 0, where it is the server under test.
  */
-export function pinCpus(serverPids: number[]): string {
+export function pinCpus(serverPids: number[], servicePids: number[]): CpuPlacement {
   const count = cpus().length;
-  if (process.env.BENCH_PIN === '0') return 'not pinned (BENCH_PIN=0)';
-  if (count < 2) return 'not pinned (one CPU)';
+  const unpinned = (why: string): CpuPlacement => ({ description: `not pinned (${why})`, place: () => {} });
+  if (process.env.BENCH_PIN === '0') return unpinned('BENCH_PIN=0');
+  if (count < 2) return unpinned('one CPU');
+  const loadCpus = `1-${count - 1}`;
+  const place = (pid: number, where: 'server' | 'load') =>
+    execFileSync('taskset', ['-a', '-cp', where === 'server' ? '0' : loadCpus, String(pid)], { stdio: 'ignore' });
   try {
-    for (const pid of serverPids) execFileSync('taskset', ['-a', '-cp', '0', String(pid)], { stdio: 'ignore' });
-    execFileSync('taskset', ['-a', '-cp', `1-${count - 1}`, String(process.pid)], { stdio: 'ignore' });
-    return `servers and upstream on CPU 0, load generator on CPU 1${count > 2 ? `-${count - 1}` : ''}`;
+    for (const pid of serverPids) place(pid, 'server');
+    for (const pid of [...servicePids, process.pid]) place(pid, 'load');
   } catch {
-    return 'not pinned (no taskset)';
+    return unpinned('no taskset');
   }
+  return {
+    description: `servers under test on CPU 0; load generator, sample upstream and Redis on CPU ${count > 2 ? loadCpus : '1'} (the sample on CPU 0 for the direct rows)`,
+    place,
+  };
 }
 
 /** The bench's check that the gateways wrote nothing to stderr (a warning there is a defect). */
