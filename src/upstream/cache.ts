@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
+import { ByteLru } from '../byte-lru.js';
 import type { UpstreamResponse } from './http.js';
 
 export interface CacheEntry {
@@ -44,14 +45,15 @@ export function entrySize(key: string, entry: CacheEntry): number {
   return size;
 }
 
-/** An LRU bounded by bytes: a Map keeps insertion order, and a hit moves the entry to the end. */
+/** The upstream answers in process, bounded by bytes (CACHE_MAX_BYTES), least recently used out. */
 export class MemoryStore implements CacheStore {
-  private readonly entries = new Map<string, { entry: CacheEntry; size: number; expiresAt: number }>();
+  private readonly entries: ByteLru<{ entry: CacheEntry; expiresAt: number }>;
   /** The key each stored response is held under, to find it again when it is parsed. */
   private readonly keys = new WeakMap<UpstreamResponse, string>();
-  private bytes = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.entries = new ByteLru(maxBytes, (key, { entry }) => entrySize(key, entry));
+  }
 
   async get(key: string): Promise<CacheEntry | undefined> {
     return this.peek(key);
@@ -60,60 +62,33 @@ export class MemoryStore implements CacheStore {
   peek(key: string): CacheEntry | undefined {
     const item = this.entries.get(key);
     if (!item) return undefined;
-    this.entries.delete(key);
     if (item.expiresAt <= Date.now()) {
-      this.bytes -= item.size;
+      this.entries.delete(key);
       return undefined;
     }
-    this.entries.set(key, item);
     return item.entry;
   }
 
   async set(key: string, entry: CacheEntry, retainMs: number): Promise<void> {
-    const size = entrySize(key, entry);
-    this.delete(key);
-    if (size > this.maxBytes) return;
-    this.entries.set(key, { entry, size, expiresAt: Date.now() + retainMs });
+    this.entries.set(key, { entry, expiresAt: Date.now() + retainMs });
     this.keys.set(entry.response, key);
-    this.bytes += size;
-    this.evict();
   }
 
   /** A stored response was parsed: its size now counts the parsed value. */
   memoised(response: UpstreamResponse): void {
     const key = this.keys.get(response);
     if (key === undefined) return;
-    const item = this.entries.get(key);
-    if (item?.entry.response !== response) return;
-    const size = entrySize(key, item.entry);
-    this.bytes += size - item.size;
-    item.size = size;
-    this.evict();
-  }
-
-  /** Least recently used first, until the bytes held fit the bound. */
-  private evict(): void {
-    for (const [oldest] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.delete(oldest);
-    }
+    // Only if that response is still the one held under its key (not one replaced since).
+    if (this.entries.get(key)?.entry.response === response) this.entries.resize(key);
   }
 
   /** Bytes held, for tests and metrics. */
   get size(): number {
-    return this.bytes;
-  }
-
-  private delete(key: string): void {
-    const item = this.entries.get(key);
-    if (!item) return;
-    this.entries.delete(key);
-    this.bytes -= item.size;
+    return this.entries.bytes;
   }
 
   async close(): Promise<void> {
     this.entries.clear();
-    this.bytes = 0;
   }
 }
 
