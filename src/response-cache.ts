@@ -21,7 +21,7 @@ import { ByteLru } from './byte-lru.js';
 import { untilClientLeaves } from './cancellation.js';
 import { clientIdOf } from './client-identity.js';
 import { etagMatches, isCacheableOperation } from './http-caching.js';
-import { writeHead } from './node-response.js';
+import { headerValue, writeHead } from './node-response.js';
 import type { Metrics } from './metrics.js';
 import type { RequestStats } from './request-stats.js';
 import type { CorsPolicy } from './server.js';
@@ -206,10 +206,6 @@ export type ResponseCache = ReturnType<typeof createResponseCache>;
 
 function usedLog(): UsedAnswers {
   return { answers: [], complete: true, asked: new Map() };
-}
-
-function headerValue(value: string | string[] | undefined): string | null {
-  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
 }
 
 function hash(text: string): string {

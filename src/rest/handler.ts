@@ -10,7 +10,7 @@ import { clientIdOf } from '../client-identity.js';
 import { UnsafePathError, UpstreamError } from '../errors.js';
 import { etagMatches } from '../http-caching.js';
 import { merged } from '../merge.js';
-import { writeHead } from '../node-response.js';
+import { headerValue, writeHead } from '../node-response.js';
 import { errorFields, redactPath } from '../logger.js';
 import type { Metrics } from '../metrics.js';
 import type { RequestStats } from '../request-stats.js';
@@ -239,7 +239,3 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
   };
 }
 export type RestHandler = ReturnType<typeof createRestHandler>;
-
-function headerValue(value: string | string[] | undefined): string | null {
-  return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-}
