@@ -52,6 +52,31 @@ export function untilClientLeaves(res: ServerResponse): Cancellation {
   return cancellation;
 }
 
+/**
+ * A request's deadline: what `work` settles with, or, once `timeoutMs` have passed first,
+ * `cancellation` aborts (its upstream work stops) and the answer is `late()`.
+ */
+export function withDeadline<T>(work: () => Promise<T>, timeoutMs: number, cancellation: Cancellation, late: () => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cancellation.abort();
+      resolve(late());
+    }, timeoutMs);
+    Promise.resolve()
+      .then(work)
+      .then(
+        (value) => {
+          clearTimeout(timer);
+          resolve(value);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
+  });
+}
+
 /** An AbortSignal that aborts with `signal`: the signal itself when it is one. */
 export function toAbortSignal(signal: CancelSignal): AbortSignal {
   if (signal instanceof AbortSignal) return signal;

@@ -10,7 +10,7 @@ import { GraphQLError, subscribe, type ExecutionResult } from 'graphql';
 import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
 import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { Cancellation, untilClientLeaves } from './cancellation.js';
+import { Cancellation, untilClientLeaves, withDeadline } from './cancellation.js';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
 import { createDocumentCaches } from './document-cache.js';
@@ -195,7 +195,6 @@ function useCsrfPreventionWithCode(): Plugin {
   };
 }
 
-/** Applies the CORS policy to every yoga answer, and answers preflights (any path) with 204. */
 /**
  * The whole time a GraphQL request may take: past it the client gets `response()` (a clear 504) and
  * the request's cancellation aborts its upstream work. The cancellation (the context's signal, see
@@ -211,29 +210,12 @@ function useRequestDeadline(timeoutMs: number, response: () => Response): Plugin
       const cancellation = res ? untilClientLeaves(res) : new Cancellation();
       if (!res) request.signal.addEventListener('abort', () => cancellation.abort(request.signal.reason), { once: true });
       serverContext.cancellation = cancellation;
-      setRequestHandler(
-        (req, context) =>
-          new Promise<Response>((resolve, reject) => {
-            const timer = setTimeout(() => {
-              cancellation.abort();
-              resolve(response());
-            }, timeoutMs);
-            Promise.resolve(requestHandler(req, context)).then(
-              (answer) => {
-                clearTimeout(timer);
-                resolve(answer);
-              },
-              (error: unknown) => {
-                clearTimeout(timer);
-                reject(error);
-              },
-            );
-          }),
-      );
+      setRequestHandler((req, context) => withDeadline(async () => requestHandler(req, context), timeoutMs, cancellation, response));
     },
   };
 }
 
+/** Applies the CORS policy to every yoga answer, and answers preflights (any path) with 204. */
 function useCors(policy: CorsPolicy): Plugin {
   return {
     onRequest({ request, endResponse }) {

@@ -221,13 +221,20 @@ describe('READYZ_REQUIRE_UPSTREAM', () => {
   });
 });
 
+/** Whether the gateway counted one cancelled upstream call to the etchings route, within `waitMs`. */
+async function etchingsCallAborted(stack: Stack, waitMs: number): Promise<boolean> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const metrics = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
+    if (/^satgate_upstream_request_duration_seconds_count\{service="runes",route="\/runes\/v1\/etchings",outcome="aborted"\} 1$/m.test(metrics)) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 describe('a GraphQL client that leaves', () => {
   test('cancels its upstream call (counted as aborted), and the gateway goes on serving', async () => {
     const stack = await startStack({ UPSTREAM_TIMEOUT_MS: '30000' });
-    const aborted = async () => {
-      const metrics = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
-      return /^satgate_upstream_request_duration_seconds_count\{service="runes",route="\/runes\/v1\/etchings",outcome="aborted"\} 1$/m.test(metrics);
-    };
     try {
       stack.sample.inject({ path: '/runes/v1/etchings', hang: true });
       const client = new AbortController();
@@ -238,16 +245,11 @@ describe('a GraphQL client that leaves', () => {
         signal: client.signal,
       }).catch(() => 'left');
       while (!stack.upstreamCalls().some((call) => call.startsWith('GET /runes/v1/etchings'))) await new Promise((r) => setTimeout(r, 10));
-      expect(await aborted()).toBe(false);
+      expect(await etchingsCallAborted(stack, 0)).toBe(false);
       client.abort();
       expect(await asked).toBe('left');
       // The hung call is cancelled once the gateway sees the client go (long before UPSTREAM_TIMEOUT_MS).
-      let cancelled = false;
-      for (let i = 0; i < 100 && !cancelled; i++) {
-        await new Promise((r) => setTimeout(r, 20));
-        cancelled = await aborted();
-      }
-      expect(cancelled).toBe(true);
+      expect(await etchingsCallAborted(stack, 2000)).toBe(true);
       expect((await stack.graphql('{ status { status } }')).body).toEqual({ data: { status: { status: 'ready' } } });
     } finally {
       await stack.close();
@@ -280,6 +282,23 @@ describe('REQUEST_TIMEOUT_MS', () => {
     } catch (error) {
       await stack.close();
       throw error;
+    }
+  });
+
+  test('a REST request past the deadline gets the upstream\'s 504 and its upstream call is cancelled', async () => {
+    const stack = await startStack({ REQUEST_TIMEOUT_MS: '1000', UPSTREAM_TIMEOUT_MS: '8000' });
+    try {
+      stack.sample.inject({ path: '/runes/v1/etchings', hang: true });
+      const started = Date.now();
+      const answer = await rest(`${stack.gatewayUrl}/runes/v1/etchings`);
+      expect(Date.now() - started).toBeLessThan(3000);
+      expect({ status: answer.status, body: answer.body }).toEqual({
+        status: 504,
+        body: { statusCode: 504, error: 'Gateway Timeout', message: 'The request took longer than 1000 ms' },
+      });
+      expect(await etchingsCallAborted(stack, 2000)).toBe(true);
+    } finally {
+      await stack.close();
     }
   });
 });

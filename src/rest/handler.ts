@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { untilClientLeaves, type Cancellation } from '../cancellation.js';
+import { untilClientLeaves, withDeadline, type Cancellation } from '../cancellation.js';
 import { clientIdOf } from '../client-identity.js';
 import { UnsafePathError, UpstreamError } from '../errors.js';
 import { etagMatches } from '../http-caching.js';
@@ -149,7 +149,6 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
     target: string,
     headers: IncomingMessage['headers'],
     call: RouteCall,
-    deadline: Promise<RestAnswer>,
   ): Promise<RestAnswer> {
     const queryStart = target.indexOf('?');
     const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
@@ -165,10 +164,14 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
     if (!found) return jsonAnswer(404, { message: `Route ${method}:${redactPath(target)} not found`, error: 'Not Found', statusCode: 404 });
     if (call.stats) call.stats.route = found.template;
     const started = performance.now();
-    const result = await Promise.race([
-      answerRoute(found.route, found.params, found.rest, rawQuery, headers, call),
-      deadline,
-    ]);
+    // The whole request gets REQUEST_TIMEOUT_MS, as GraphQL does: then a 504 in the upstream's
+    // format, and the upstream work is cancelled.
+    const result = await withDeadline(
+      () => answerRoute(found.route, found.params, found.rest, rawQuery, headers, call),
+      requestTimeoutMs,
+      call.signal,
+      () => fastifyError(504, `The request took longer than ${requestTimeoutMs} ms`),
+    );
     metrics.restRequest(found.template, result.status, (performance.now() - started) / 1000);
     return result;
   }
@@ -217,19 +220,10 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
     async serve(req: IncomingMessage, res: ServerResponse, requestId: string, stats?: RequestStats): Promise<void> {
       const cancellation = untilClientLeaves(res);
       const method = req.method ?? 'GET';
-      // The whole request gets REQUEST_TIMEOUT_MS, as GraphQL does: then a 504 in the upstream's
-      // format, and the upstream work is cancelled.
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<RestAnswer>((resolve) => {
-        timer = setTimeout(() => {
-          resolve(fastifyError(504, `The request took longer than ${requestTimeoutMs} ms`));
-          cancellation.abort();
-        }, requestTimeoutMs);
-      });
       // The request target as sent: a URL parser would resolve `..` and `%2e%2e`, letting
       // `/v1/ext/k/bitcoin-node/%2e%2e/chainhooks/x` become another route.
       const call: RouteCall = { signal: cancellation, requestId, client: clientIdOf(req, trustProxy), stats };
-      const result = await answer(method, req.url ?? '/', req.headers, call, deadline).finally(() => clearTimeout(timer));
+      const result = await answer(method, req.url ?? '/', req.headers, call);
       if (res.destroyed) return;
       const body = result.status === 204 || result.status === 304 ? undefined : result.body;
       const length: Record<string, string> = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
