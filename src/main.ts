@@ -46,14 +46,15 @@ export async function start(env: Record<string, string | undefined> = process.en
     coordinator: config.redisUrl ? createRedisCoordinator(config.redisUrl, config.livePollIntervalMs, logger) : undefined,
   });
   const yoga = createServer({ config, upstreams, metrics, logger, isDraining: () => drain.draining, persistedOperations, live, tracing });
-  const rest = createRestHandler({ upstreams, logger, metrics, cors: corsPolicy(config), requestTimeoutMs: config.requestTimeoutMs, trustProxy: config.trustProxy });
+  const cors = corsPolicy(config);
+  const rest = createRestHandler({ upstreams, logger, metrics, cors, requestTimeoutMs: config.requestTimeoutMs, trustProxy: config.trustProxy });
   const responses =
     config.responseCache === 'on'
       ? createResponseCache({
           maxBytes: config.responseCacheMaxBytes,
           maxBodyBytes: config.maxBodyBytes,
           trustProxy: config.trustProxy,
-          cors: corsPolicy(config),
+          cors,
           metrics,
         })
       : undefined;
