@@ -149,6 +149,17 @@ async function sanityCheck(target: Target, workload: Workload): Promise<{ body?:
   }
 }
 
+/** How the load generator asks `workload` of `target`. */
+function requestsOf(target: Target, workload: Workload) {
+  return {
+    url: target.url + workload.path,
+    method: workload.protocol === 'GraphQL' ? ('POST' as const) : ('GET' as const),
+    headers: workload.protocol === 'GraphQL' ? GRAPHQL_HEADERS : {},
+    body: workload.body,
+    bodyFor: workload.bodyFor,
+  };
+}
+
 async function measure(
   sample: SampleProcess,
   phase: string,
@@ -157,19 +168,12 @@ async function measure(
   workload: Workload,
 ): Promise<Row> {
   const { body: expected, problem } = await sanityCheck(target, workload);
-  const options = {
-    url: target.url + workload.path,
-    method: workload.protocol === 'GraphQL' ? ('POST' as const) : ('GET' as const),
-    headers: workload.protocol === 'GraphQL' ? GRAPHQL_HEADERS : {},
-    body: workload.body,
-    bodyFor: workload.bodyFor,
-    connections,
-  };
   // One load run: the connections open and warm up (filling the warm gateway's cache, warming the
   // JIT), then the measured window; CPU and upstream calls are read at its edges.
   let cpuBefore = 0, cpuAfter = 0, countBefore = 0, countAfter = 0;
   const result = await load({
-    ...options,
+    ...requestsOf(target, workload),
+    connections,
     warmup: WARMUP_S,
     duration: DURATION,
     expectBody: expected,
@@ -465,14 +469,7 @@ async function runBench(): Promise<void> {
     for (const kind of kinds) {
       const target = targets[kind];
       if (!target || kind === 'direct') continue;
-      await load({
-        url: target.url + workload.path,
-        method: workload.protocol === 'GraphQL' ? 'POST' : 'GET',
-        headers: workload.protocol === 'GraphQL' ? GRAPHQL_HEADERS : {},
-        body: workload.body,
-        connections: CONNECTIONS,
-        duration: PROCESS_WARMUP_S,
-      });
+      await load({ ...requestsOf(target, workload), connections: CONNECTIONS, duration: PROCESS_WARMUP_S });
     }
   }
 
