@@ -460,7 +460,7 @@ async function runBench(): Promise<void> {
     [gql('C1', 'C1 500-item etchings connection', CONNECTION_500), GQL],
   ];
 
-  // A fresh process is slower than it will be for minutes: its young generation grows to the
+  // A fresh process is slower at first than later: its young generation grows to the
   // allocation rate and V8 optimises the shared request path. Each server first takes W1 (REST
   // and GraphQL) for PROCESS_WARMUP_S, unmeasured, so that its first row measures the same
   // steady state as its last.
