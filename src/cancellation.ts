@@ -1,5 +1,5 @@
 /**
- * A client request's cancellation, without an AbortSignal per request.
+ * A client request's cancellation and deadline, without an AbortSignal per request.
  *
  * On Node 20 every AbortSignal gets a hidden class of its own (Node builds it as an EventTarget,
  * changes its prototype, then adds properties): each one leaves garbage in the old generation, and
