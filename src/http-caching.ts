@@ -3,7 +3,7 @@
  * an ETag and the upstream's Cache-Control, and 304 on a matching If-None-Match, so browsers and
  * CDNs can cache them like the REST paths. Anything per-user (platform fields) is never marked.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { getOperationAST, Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 
@@ -62,7 +62,7 @@ export function useHttpCaching(): Plugin {
         'application/json';
       setResultProcessor((processed) => {
         const body = JSON.stringify(processed);
-        const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
+        const etag = `"${hash('sha1', body, 'base64url')}"`;
         if (etagMatches(request.headers.get('if-none-match'), etag)) {
           return new Response(null, { status: 304, headers: { etag, 'cache-control': CACHE_CONTROL } });
         }

@@ -13,7 +13,7 @@
  * - Only requests yoga would answer are answered: a GET without a CSRF-prevention header, a POST
  *   that is not JSON or has no Content-Length within MAX_BODY_BYTES go to yoga untouched.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendNodeResponse } from '@whatwg-node/server';
 import type { Plugin } from 'graphql-yoga';
@@ -208,13 +208,9 @@ function usedLog(): UsedAnswers {
   return { answers: [], complete: true, asked: new Map() };
 }
 
-function hash(text: string): string {
-  return createHash('sha1').update(text).digest('base64url');
-}
-
 function keyOf(method: string, req: IncomingMessage, query: unknown, operationName: unknown, variables: string, extensions: string): string | undefined {
   if (typeof query !== 'string' && extensions === '') return undefined;
-  const document = typeof query === 'string' ? hash(query) : '';
+  const document = typeof query === 'string' ? hash('sha1', query, 'base64url') : '';
   const name = typeof operationName === 'string' ? operationName : '';
   return `${method}\n${headerValue(req.headers.accept) ?? ''}\n${document}\n${name}\n${variables}\n${extensions}`;
 }

@@ -8,13 +8,13 @@
  * Redis keys hold a hash of the resource key and a random replica id; values hold upstream answers
  * (public data), never an API key.
  */
-import { createHash, randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Coordinator, Snapshot } from './hub.js';
 
 const CHANNEL = 'satgate:v1:live:changes';
-const leaseKey = (key: string) => `satgate:v1:live:lease:${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+const leaseKey = (key: string) => `satgate:v1:live:lease:${hash('sha256', key, 'hex').slice(0, 32)}`;
 
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;

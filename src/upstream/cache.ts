@@ -2,7 +2,7 @@
  * Where cached upstream answers live: in process (a byte-bounded LRU) or in Redis, shared by every
  * worker and replica. A store never throws and never stalls a request: a failing store is a miss.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { ByteLru } from '../byte-lru.js';
 import type { UpstreamResponse } from './http.js';
@@ -26,7 +26,7 @@ export interface CacheStore {
 
 /** Keys never hold a path in clear: paths may carry platform keys or user text. */
 export function cacheKey(service: string, path: string, query: string): string {
-  return `satgate:v1:${service}:${createHash('sha256').update(`${path}?${query}`).digest('base64url')}`;
+  return `satgate:v1:${service}:${hash('sha256', `${path}?${query}`, 'base64url')}`;
 }
 
 /**
