@@ -85,6 +85,23 @@ export function cpuMicros(pid: number): number {
   return (ticks * 1e6) / clkTck();
 }
 
+/**
+ * CPU time the hypervisor gave to other guests while each of this VM's CPUs wanted to run (the
+ * "steal" column of /proc/stat), in seconds, indexed by CPU; empty where there is no /proc/stat.
+ * A stolen slice stalls every request in flight on that CPU at once: on a shared VM it, not the
+ * code, can be most of p99.
+ */
+export function stealSeconds(): number[] {
+  try {
+    return readFileSync('/proc/stat', 'latin1')
+      .split('\n')
+      .filter((line) => /^cpu\d/.test(line))
+      .map((line) => Number(line.split(/\s+/)[8]) / clkTck());
+  } catch {
+    return [];
+  }
+}
+
 /** Resident set size of a process, in MiB (VmRSS of /proc/<pid>/status). */
 export function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
