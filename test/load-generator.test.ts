@@ -131,15 +131,19 @@ describe('the load generator', () => {
     expect(counts(result)).toEqual({ ...clean(0), failed: 5, statusCodes: {} });
   });
 
-  test('reads answers that arrive a byte at a time (heads and chunk sizes split across reads)', async () => {
+  test('reads answers that arrive a byte at a time (heads and chunk sizes split across reads), header names in any case', async () => {
     const small = '{"ticker":"ordi","holders":"12345"}';
     const answers = [
       `HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: ${small.length}\r\n\r\n${small}`,
       `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${(10).toString(16)}\r\n${small.slice(0, 10)}\r\n` +
         `${(small.length - 10).toString(16)}\r\n${small.slice(10)}\r\n0\r\n\r\n`,
+      // Names in any case; a close announced this way opens a new connection, and is no failure.
+      `HTTP/1.1 200 OK\r\nCONTENT-LENGTH: ${small.length}\r\nConnection: Close\r\n\r\n${small}`,
     ];
     let next = 0;
+    let connections = 0;
     const tcp = createTcpServer((socket) => {
+      connections++;
       socket.setNoDelay(true);
       socket.on('data', () => {
         const bytes = Buffer.from(answers[next++ % answers.length]!);
@@ -155,8 +159,9 @@ describe('the load generator', () => {
     await new Promise<void>((resolve) => tcp.listen(0, '127.0.0.1', resolve));
     try {
       const url = `http://127.0.0.1:${(tcp.address() as AddressInfo).port}/`;
-      const result = await load({ url, connections: 1, amount: 4, duration: 5, expectBody: small });
-      expect(counts(result)).toEqual(clean(4));
+      const result = await load({ url, connections: 1, amount: 5, duration: 5, expectBody: small });
+      expect(counts(result)).toEqual(clean(5));
+      expect(connections).toBe(2);
     } finally {
       await new Promise((resolve) => tcp.close(resolve));
     }

@@ -94,25 +94,48 @@ function requestBytes(method: string, target: URL, path: string, headers: Record
   return payload ? Buffer.concat([Buffer.from(head, 'latin1'), payload]) : Buffer.from(head, 'latin1');
 }
 
-interface Answer {
-  status: number;
-  /** The server said it will close the connection after this answer. */
-  closes: boolean;
-  /** The body, kept only when it differed from the expected one (or none was given: then undefined). */
-  differing?: Buffer;
+/** What a connection is told of each answer. */
+type OnAnswer = (status: number, closes: boolean, differing: Buffer | undefined) => void;
+
+/** Header names the reader looks for, lower case. */
+const CONTENT_LENGTH = Buffer.from('content-length');
+const TRANSFER_ENCODING = Buffer.from('transfer-encoding');
+const CONNECTION = Buffer.from('connection');
+const CHUNKED = Buffer.from('chunked');
+const CLOSE = Buffer.from('close');
+
+/** Whether `data[from, to)` equals the lower-case ASCII `name`, whatever the case. */
+function sameName(data: Buffer, from: number, to: number, name: Buffer): boolean {
+  if (to - from !== name.length) return false;
+  for (let i = 0; i < name.length; i++) if ((data[from + i]! | 0x20) !== name[i]) return false;
+  return true;
+}
+
+/** Whether `data[from, to)` holds the lower-case ASCII `word`, whatever the case. */
+function holds(data: Buffer, from: number, to: number, word: Buffer): boolean {
+  outer: for (let at = from; at + word.length <= to; at++) {
+    for (let i = 0; i < word.length; i++) if ((data[at + i]! | 0x20) !== word[i]) continue outer;
+    return true;
+  }
+  return false;
 }
 
 /**
- * An HTTP/1.1 response reader for one connection, over the socket's one reused read buffer: it
- * allocates nothing per read (a Buffer per read is external memory, and its pressure made the
- * client run a full GC every ~80 ms at 250 MB/s). The body is compared with the expected bytes as it
- * streams by and copied only when it differs. Framing only (status, Content-Length or chunked,
- * Connection: close): what the bench needs, not a general client.
+ * An HTTP/1.1 response reader for one connection, over the socket's one reused read buffer. It
+ * allocates next to nothing per answer: a Buffer per read is external memory, and its pressure
+ * made the client run a full GC every ~80 ms at 250 MB/s; strings and objects per answer made it
+ * scavenge every second or so, for up to 7 ms, and those pauses were reported as server latency.
+ * The head is read as bytes, and the body is compared with the expected bytes as it streams by and
+ * copied only when it differs. Framing only (status, Content-Length or chunked, Connection:
+ * close): what the bench needs, not a general client.
  */
 class AnswerReader {
   /** An incomplete head or chunk-size line carried over to the next read (rare: copied). */
   private carried: Buffer | undefined;
-  private answer: Answer | undefined;
+  /** Whether an answer's head has been read and its body is being read. */
+  private reading = false;
+  private status = 0;
+  private closes = false;
   /** Body bytes still due (Content-Length), or -1 while reading chunked framing. */
   private remaining = 0;
   private chunkRemaining = 0;
@@ -123,7 +146,7 @@ class AnswerReader {
 
   constructor(
     private readonly expected: Buffer | undefined,
-    private readonly onAnswer: (answer: Answer) => void,
+    private readonly onAnswer: OnAnswer,
   ) {}
 
   /** Reads `data` (valid only during the call). */
@@ -133,14 +156,14 @@ class AnswerReader {
       this.carried = undefined;
     }
     while (data.length > 0) {
-      if (!this.answer) {
+      if (!this.reading) {
         const end = data.indexOf(CRLFCRLF);
         if (end < 0) {
           if (data.length > MAX_HEAD_BYTES) throw new Error('response head too large');
           this.carried = Buffer.from(data);
           return;
         }
-        this.startAnswer(data.toString('latin1', 0, end).toLowerCase());
+        this.startAnswer(data, end);
         data = data.subarray(end + 4);
         if (this.remaining === 0) {
           this.finish();
@@ -153,18 +176,39 @@ class AnswerReader {
     }
   }
 
-  private startAnswer(head: string): void {
-    const status = Number(head.slice(9, 12));
-    this.answer = { status, closes: /\r\nconnection: *close/.test(head) };
+  /** The head is `data[0, end)`: `HTTP/1.1 200 OK`, then `name: value` lines. */
+  private startAnswer(data: Buffer, end: number): void {
+    const status = (data[9]! - 48) * 100 + (data[10]! - 48) * 10 + (data[11]! - 48);
+    if (!(status >= 100 && status <= 999)) throw new Error('bad status line');
+    this.reading = true;
+    this.status = status;
+    this.closes = false;
     this.offset = 0;
     this.same = true;
     this.copy = undefined;
-    if (/\r\ntransfer-encoding: *chunked/.test(head)) {
+    let chunked = false;
+    let length = -1;
+    for (let line = data.indexOf(CRLF) + 2; line > 1 && line < end; ) {
+      let lineEnd = data.indexOf(CRLF, line);
+      if (lineEnd < 0 || lineEnd > end) lineEnd = end;
+      const colon = data.indexOf(0x3a, line);
+      if (colon > line && colon < lineEnd) {
+        if (sameName(data, line, colon, CONTENT_LENGTH)) {
+          length = 0;
+          for (let i = colon + 1; i < lineEnd; i++) {
+            const digit = data[i]! - 48;
+            if (digit >= 0 && digit <= 9) length = length * 10 + digit;
+          }
+        } else if (sameName(data, line, colon, TRANSFER_ENCODING)) chunked = holds(data, colon + 1, lineEnd, CHUNKED);
+        else if (sameName(data, line, colon, CONNECTION)) this.closes = holds(data, colon + 1, lineEnd, CLOSE);
+      }
+      line = lineEnd + 2;
+    }
+    if (chunked) {
       this.remaining = -1;
       this.chunkRemaining = 0;
     } else {
-      const length = /\r\ncontent-length: *(\d+)/.exec(head);
-      this.remaining = status === 204 || status === 304 || !length ? 0 : Number(length[1]);
+      this.remaining = status === 204 || status === 304 || length < 0 ? 0 : length;
     }
   }
 
@@ -185,12 +229,12 @@ class AnswerReader {
   }
 
   private finish(): void {
-    const answer = this.answer!;
-    this.answer = undefined;
+    this.reading = false;
+    let differing: Buffer | undefined;
     if (this.expected && (!this.same || this.offset !== this.expected.length)) {
-      answer.differing = this.copy ? Buffer.concat(this.copy) : this.expected.subarray(0, this.offset);
+      differing = this.copy ? Buffer.concat(this.copy) : this.expected.subarray(0, this.offset);
     }
-    this.onAnswer(answer);
+    this.onAnswer(this.status, this.closes, differing);
   }
 
   private readLength(data: Buffer): Buffer {
@@ -237,6 +281,33 @@ class AnswerReader {
   }
 }
 
+/** Latencies in fixed chunks: growing never copies, and `reserve` takes the memory ahead of time. */
+class Latencies {
+  private static readonly CHUNK = 1 << 16;
+  private readonly chunks: Float64Array[] = [];
+  private count = 0;
+
+  reserve(values: number): void {
+    while (this.chunks.length * Latencies.CHUNK < this.count + values) this.chunks.push(new Float64Array(Latencies.CHUNK));
+  }
+
+  push(ms: number): void {
+    const index = this.count % Latencies.CHUNK;
+    const chunk = Math.floor(this.count / Latencies.CHUNK);
+    if (chunk === this.chunks.length) this.chunks.push(new Float64Array(Latencies.CHUNK));
+    this.chunks[chunk]![index] = ms;
+    this.count++;
+  }
+
+  sorted(): Float64Array {
+    const all = new Float64Array(this.count);
+    for (let i = 0; i * Latencies.CHUNK < this.count; i++) {
+      all.set(this.chunks[i]!.subarray(0, Math.min(Latencies.CHUNK, this.count - i * Latencies.CHUNK)), i * Latencies.CHUNK);
+    }
+    return all.sort();
+  }
+}
+
 export async function load(options: LoadOptions): Promise<LoadResult> {
   const target = new URL(options.url);
   const path = target.pathname + target.search;
@@ -247,8 +318,9 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   const { bodyFor } = options;
   const nextRequest = bodyFor ? () => requestBytes(method, target, path, headers, bodyFor()) : () => fixedRequest;
 
-  let latencies = new Float64Array(1 << 16);
-  let count = 0;
+  const latencies = new Latencies();
+  /** Answers of every phase, for the rate that sizes the window's latency store. */
+  let answered = 0;
   const stats = { reordered: 0, mismatched: 0, non2xx: 0, failed: 0 };
   const statusCodes: Record<string, number> = {};
   let mismatchSample: string | undefined;
@@ -269,17 +341,18 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   const record = (ms: number, status: number) => {
     statusCodes[status] = (statusCodes[status] ?? 0) + 1;
     if (status < 200 || status >= 300) stats.non2xx++;
-    if (count === latencies.length) {
-      const grown = new Float64Array(latencies.length * 2);
-      grown.set(latencies);
-      latencies = grown;
-    }
-    latencies[count++] = ms;
+    latencies.push(ms);
   };
 
   /** One connection: sends, reads the answer, sends again, until the run stops; replaced after a failure or a close. */
   const sockets = new Set<Socket>();
-  const deadlines = new Map<Socket, number>();
+  /** Per connection, the time its request was written and by when its answer is due (0: none is). */
+  interface Exchange {
+    socket: Socket;
+    sentAt: number;
+    dueBy: number;
+  }
+  const exchanges = new Set<Exchange>();
   const open = (id: number): void => {
     if (!running) return;
     const readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
@@ -290,7 +363,8 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
       onread: { buffer: readBuffer, callback: (bytes) => read(readBuffer.subarray(0, bytes)) },
     });
     sockets.add(socket);
-    let sentAt = 0;
+    const exchange: Exchange = { socket, sentAt: 0, dueBy: 0 };
+    exchanges.add(exchange);
     let rampAnswer = false;
     const send = () => {
       if (!running || (!timed && sent >= options.amount!)) {
@@ -299,13 +373,14 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
       }
       sent++;
       rampAnswer = ramping;
-      sentAt = performance.now();
-      deadlines.set(socket, sentAt + TIMEOUT_MS);
+      exchange.sentAt = performance.now();
+      exchange.dueBy = exchange.sentAt + TIMEOUT_MS;
       socket.write(rampAnswer ? rampRequest : nextRequest());
     };
-    const reader = new AnswerReader(expected, (answer) => {
-      const ms = performance.now() - sentAt;
-      deadlines.delete(socket);
+    const reader = new AnswerReader(expected, (status, closes, differing) => {
+      const ms = performance.now() - exchange.sentAt;
+      exchange.dueBy = 0;
+      answered++;
       if (rampSeconds === undefined && timed) {
         opened.add(id);
         if (opened.size === options.connections) {
@@ -314,17 +389,18 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
         }
       }
       if (recording && !rampAnswer) {
-        record(ms, answer.status);
-        if (answer.differing) {
-          if (sameData!(answer.differing)) stats.reordered++;
+        record(ms, status);
+        if (differing) {
+          if (sameData!(differing)) stats.reordered++;
           else {
             stats.mismatched++;
-            mismatchSample ??= answer.differing.toString().slice(0, 300);
+            mismatchSample ??= differing.toString().slice(0, 300);
           }
         }
       }
       if (!timed && ++settled === options.amount) allSettled();
-      if (answer.closes) {
+      if (closes) {
+        exchanges.delete(exchange);
         socket.destroy();
         open(id);
       } else send();
@@ -334,7 +410,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
       if (failedOnce) return;
       failedOnce = true;
       sockets.delete(socket);
-      deadlines.delete(socket);
+      exchanges.delete(exchange);
       socket.destroy();
       if (!running) return;
       if (recording) stats.failed++;
@@ -354,12 +430,12 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     socket.on('close', () => {
       sockets.delete(socket);
       // A close while an answer was due (not one the answer announced) is a failure.
-      if (deadlines.has(socket)) fail();
+      if (exchange.dueBy !== 0) fail();
     });
   };
   const timeouts = setInterval(() => {
     const now = performance.now();
-    for (const [socket, deadline] of deadlines) if (now > deadline) socket.emit('error', new Error('timeout'));
+    for (const { socket, dueBy } of exchanges) if (dueBy !== 0 && now > dueBy) socket.emit('error', new Error('timeout'));
   }, 250);
 
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -370,7 +446,13 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     if (timed) {
       while (ramping && performance.now() - began < RAMP_LIMIT_S * 1000) await sleep(10);
       ramping = false;
+      const warmupStart = performance.now();
+      const answeredBefore = answered;
       await sleep((options.warmup ?? 0) * 1000);
+      // The window's latencies are stored in memory taken now, sized by the warm-up's rate: taken
+      // inside the window, it would be the client's GC pauses there.
+      const perSecond = (answered - answeredBefore) / ((performance.now() - warmupStart) / 1000);
+      latencies.reserve(perSecond * options.duration * 1.5);
       await options.onWindowStart?.();
       recording = true;
       const started = performance.now();
@@ -393,7 +475,8 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     clearInterval(timeouts);
     for (const socket of sockets) socket.destroy();
   }
-  const sorted = latencies.subarray(0, count).sort();
+  const sorted = latencies.sorted();
+  const count = sorted.length;
   return {
     requests: count,
     seconds,
