@@ -425,15 +425,19 @@ async function runBench(): Promise<void> {
   const placement = pinCpus([proxy.pid, peer.pid, ...gateways.map((g) => g.pid)], [sample.pid, ...(redis ? [redis.pid] : [])]);
   const pinned = placement.description;
   console.error(`bench: ${pinned}`);
-  /** One row; on a direct row the sample is the server under test, and has CPU 0 for the row. */
-  const measureRow = async (phase: string, connections: number, target: Target, workload: Workload): Promise<Row> => {
-    if (target.kind !== 'direct') return measure(sample, phase, connections, target, workload);
-    placement.place(sample.pid, 'server');
-    try {
-      return await measure(sample, phase, connections, target, workload);
-    } finally {
-      placement.place(sample.pid, 'load');
-    }
+  /**
+   * The server under test alone on CPU 0 (on a direct row the sample), every other server beside
+   * the load generator: a server that has just finished its row is still busy for a while (V8
+   * shrinks an idle heap with a few full GCs some seconds later), and on CPU 0 that was hundreds
+   * of milliseconds taken from the next row's server.
+   */
+  const servers = [sample.pid, proxy.pid, peer.pid, ...gateways.map((g) => g.pid)];
+  const alone = (pid: number) => {
+    for (const server of servers) placement.place(server, server === pid ? 'server' : 'load');
+  };
+  const measureRow = (phase: string, connections: number, target: Target, workload: Workload): Promise<Row> => {
+    alone(target.pid);
+    return measure(sample, phase, connections, target, workload);
   };
   const targets: Partial<Record<TargetKind, Target>> = {
     direct: { kind: 'direct', url: sample.url, pid: sample.pid },
@@ -485,6 +489,7 @@ async function runBench(): Promise<void> {
     for (const kind of kinds) {
       const target = targets[kind];
       if (!target || kind === 'direct') continue;
+      alone(target.pid);
       await load({ ...requestsOf(target, workload), connections: CONNECTIONS, duration: PROCESS_WARMUP_S });
     }
   }

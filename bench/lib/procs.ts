@@ -325,12 +325,12 @@ export interface CpuPlacement {
 }
 
 /**
- * The processes under test (proxy, peer, gateways) alone on CPU 0, as a server has a core of its
- * own in production (the issue's reference measurement gave the server one core); the load
- * generator (this runner) and the services the servers call (the sample upstream, Redis) on the
- * others, as they run elsewhere in production. A revalidating gateway that shared its core with the
- * sample waited for the scheduler at every upstream call: milliseconds of tail that were the rig's.
- * The direct rows move the sample to CPU 0, where it is the server under test.
+ * The process under test alone on CPU 0, as a server has a core of its own in production (the
+ * issue's reference measurement gave the server one core); the load generator (this runner), the
+ * services the servers call (the sample upstream, Redis) and the servers not under test on the
+ * others. A revalidating gateway that shared its core with the sample waited for the scheduler at
+ * every upstream call: milliseconds of tail that were the rig's. `serverPids` start on CPU 0;
+ * `place` moves one process while the run goes on (the runner moves each row's server there).
  */
 export function pinCpus(serverPids: number[], servicePids: number[]): CpuPlacement {
   const count = cpus().length;
@@ -347,7 +347,7 @@ export function pinCpus(serverPids: number[], servicePids: number[]): CpuPlaceme
     return unpinned('no taskset');
   }
   return {
-    description: `servers under test on CPU 0; load generator, sample upstream and Redis on CPU ${count > 2 ? loadCpus : '1'} (the sample on CPU 0 for the direct rows)`,
+    description: `the server under test alone on CPU 0 during its row (the sample on the direct rows); load generator, sample upstream, Redis and the other servers on CPU ${count > 2 ? loadCpus : '1'}`,
     place,
   };
 }
