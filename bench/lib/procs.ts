@@ -143,11 +143,24 @@ export function waitForMessage<T>(child: ChildProcess, accept: (message: unknown
   });
 }
 
+/**
+ * The node flags `npm start` runs the gateway with (package.json). Every server of the bench runs
+ * with them (gateways, peer, proxy, sample), so the gateway runs as deployed and no server is
+ * measured with a heap configuration the others lack.
+ */
+function startFlags(): string[] {
+  const { scripts } = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as { scripts: { start: string } };
+  const flags = /\bnode((?:\s+--\S+)*)\s+dist\/src\/main\.js/.exec(scripts.start);
+  if (!flags) throw new Error(`package.json's start script does not run node dist/src/main.js: ${scripts.start}`);
+  return flags[1]!.split(/\s+/).filter(Boolean);
+}
+const START_FLAGS = startFlags();
+
 export function forkTs(script: string, env: Record<string, string>): ChildProcess {
   return register(
     fork(`${ROOT}bench/${script}`, [], {
       cwd: ROOT,
-      execArgv: ['--import', 'tsx'],
+      execArgv: [...START_FLAGS, '--import', 'tsx'],
       env: { ...process.env, ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     }),
@@ -259,12 +272,14 @@ const GATEWAY_VARIABLES = [
   'RESPONSE_CACHE', 'RESPONSE_CACHE_MAX_BYTES',
 ];
 
-/** The compiled gateway (`node dist/src/main.js`), one process (WORKERS=1), in-process cache. */
 /**
- * BENCH_GATEWAY_NODE_ARGS: extra node flags for the gateways only, to profile them under a row
- * (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` or `--trace-gc`, which NODE_OPTIONS does not take).
+ * The node flags of the gateways: `npm start`'s, then BENCH_GATEWAY_NODE_ARGS, extra flags to
+ * profile them under a row (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` or `--trace-gc`, which
+ * NODE_OPTIONS does not take).
  */
-const GATEWAY_NODE_ARGS = (process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+const GATEWAY_NODE_ARGS = [...START_FLAGS, ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
+
+/** The compiled gateway (`node dist/src/main.js`, with `npm start`'s flags), one process (WORKERS=1), in-process cache. */
 
 export async function startGateway(sampleUrl: string, env: Record<string, string>): Promise<ServerProcess> {
   if (!existsSync(GATEWAY_ENTRY)) throw new Error(`${GATEWAY_ENTRY} is missing: run npm run build`);
