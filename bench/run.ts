@@ -330,11 +330,11 @@ function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, 
   const references = (['direct', 'proxy'] as const)
     .map((kind) => find(mainPhase, 'W1-REST', kind))
     .filter((r) => r !== undefined)
-    .map((r) => `${TARGET_LABEL[r.target]} ${fmt(r.p99 / r.p50, 1)}×`);
+    .map((r) => `${TARGET_LABEL[r.target]} ${fmt(r.p99 / r.p50, 1)}× (req/s swing ${fmt(r.rateSwing, 1)}×)`);
   const serverSteal = main.map((r) => r.steal[0]).filter((share) => share !== undefined);
   check(
     'p99 ≤ 3× p50 in every gateway row at the main phase',
-    (flat.length ? flat.map((r) => `${r.workloadLabel} ${r.target} ${fmt(r.p99 / r.p50, 1)}×`).join(', ') : 'all rows') +
+    (flat.length ? flat.map((r) => `${r.workloadLabel} ${r.target} ${fmt(r.p99 / r.p50, 1)}× (swing ${fmt(r.rateSwing, 1)}×)`).join(', ') : 'all rows') +
       (references.length ? `; W1 REST ${references.join(', ')}` : '') +
       (serverSteal.length ? `; VM steal on CPU 0 ${share(Math.min(...serverSteal))}–${share(Math.max(...serverSteal))} of the gateway rows' windows` : ''),
     flat.length === 0,
@@ -383,7 +383,7 @@ function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, 
 function table(rows: Row[]): string {
   const header = [
     'phase', 'workload', 'target', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'upstream/req',
-    'non-2xx', 'failed', 'bad body', 'rps ÷ direct', 'rps ÷ proxy', 'rps ÷ peer', 'CPU ÷ peer', 'load generator CPU', 'VM steal by CPU',
+    'non-2xx', 'failed', 'bad body', 'rps ÷ direct', 'rps ÷ proxy', 'rps ÷ peer', 'CPU ÷ peer', 'load generator CPU', 'VM steal by CPU', 'req/s swing (0.5 s)',
   ];
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
   for (const r of rows) {
@@ -393,7 +393,7 @@ function table(rows: Row[]): string {
         r.phase, r.workloadLabel, TARGET_LABEL[r.target] + (r.sanity ? ' ⚠' : ''), fmt(r.rps, 0), fmt(r.p50, 2), fmt(r.p99, 2),
         cpu, fmt(r.upstreamPerRequest, 3), String(r.non2xx), String(r.failed), String(r.mismatched),
         fmt(r.rpsVsDirect, 2), fmt(r.rpsVsProxy, 2), fmt(r.rpsVsPeer, 2), fmt(r.cpuVsPeer, 2),
-        share(r.clientCpu), r.steal.length ? r.steal.map(share).join(' / ') : '–',
+        share(r.clientCpu), r.steal.length ? r.steal.map(share).join(' / ') : '–', r.rateSwing === undefined ? '–' : `${fmt(r.rateSwing, 1)}×`,
       ].join(' | ')} |`,
     );
   }

@@ -13,6 +13,8 @@ const REORDERED = JSON.stringify({ holders: 12_345, ticker: 'ordi', note: 'é'.r
 
 let server: Server;
 let base: string;
+/** When /slowing starts to answer slowly (performance.now()). */
+let slowFrom = Infinity;
 /** Requests the server saw, by path (the ramp's /healthz included). */
 const seen = new Map<string, number>();
 
@@ -59,6 +61,10 @@ beforeAll(async () => {
       case '/cut':
         res.writeHead(200, { 'content-length': body.length });
         res.write(body.subarray(0, 100), () => res.destroy());
+        return;
+      case '/slowing':
+        // At once until `slowFrom`, then 20 ms an answer: the server's speed changes mid-window.
+        setTimeout(() => res.writeHead(200).end('ok'), performance.now() < slowFrom ? 0 : 20);
         return;
       default:
         res.writeHead(500).end();
@@ -177,5 +183,15 @@ describe('the load generator', () => {
     // Each connection's first request was the ramp's; the window's answers are all /length ones.
     expect(seen.get('/healthz')).toBeGreaterThanOrEqual(5);
     expect(seen.get('/length')).toBeGreaterThanOrEqual(result.requests);
+  });
+
+  test('a timed run reports how far its req/s swung between half seconds of the window', async () => {
+    const run = () => load({ url: `${base}/slowing`, connections: 5, duration: 2, warmup: 0.1, expectBody: 'ok' });
+    const steady = await run();
+    slowFrom = performance.now() + 1100;
+    const slowing = await run().finally(() => (slowFrom = Infinity));
+    // 5 connections: thousands of answers a second, then 5 ÷ 20 ms = 250 at most.
+    expect(slowing.rateSwing).toBeGreaterThan(4);
+    expect(steady.rateSwing).toBeLessThan(slowing.rateSwing! / 2);
   });
 });
