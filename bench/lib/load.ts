@@ -115,9 +115,7 @@ const CLOSE = Buffer.from('close');
 
 /** Whether `data[from, to)` equals the lower-case ASCII `name`, whatever the case. */
 function sameName(data: Buffer, from: number, to: number, name: Buffer): boolean {
-  if (to - from !== name.length) return false;
-  for (let i = 0; i < name.length; i++) if ((data[from + i]! | 0x20) !== name[i]) return false;
-  return true;
+  return to - from === name.length && holds(data, from, to, name);
 }
 
 /** Whether `data[from, to)` holds the lower-case ASCII `word`, whatever the case. */
@@ -358,15 +356,14 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     latencies.push(ms);
   };
 
-  /** One connection: sends, reads the answer, sends again, until the run stops; replaced after a failure or a close. */
-  const sockets = new Set<Socket>();
-  /** Per connection, the time its request was written and by when its answer is due (0: none is). */
+  /** Per open connection, the time its request was written and by when its answer is due (0: none is). */
   interface Exchange {
     socket: Socket;
     sentAt: number;
     dueBy: number;
   }
   const exchanges = new Set<Exchange>();
+  /** One connection: sends, reads the answer, sends again, until the run stops; replaced after a failure or a close. */
   const open = (id: number): void => {
     if (!running) return;
     const readBuffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
@@ -376,7 +373,6 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
       noDelay: true,
       onread: { buffer: readBuffer, callback: (bytes) => read(readBuffer.subarray(0, bytes)) },
     });
-    sockets.add(socket);
     const exchange: Exchange = { socket, sentAt: 0, dueBy: 0 };
     exchanges.add(exchange);
     let rampAnswer = false;
@@ -423,7 +419,6 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     const fail = () => {
       if (failedOnce) return;
       failedOnce = true;
-      sockets.delete(socket);
       exchanges.delete(exchange);
       socket.destroy();
       if (!running) return;
@@ -442,9 +437,9 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     };
     socket.on('error', fail);
     socket.on('close', () => {
-      sockets.delete(socket);
       // A close while an answer was due (not one the answer announced) is a failure.
       if (exchange.dueBy !== 0) fail();
+      else exchanges.delete(exchange);
     });
   };
   const timeouts = setInterval(() => {
@@ -498,7 +493,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   } finally {
     running = false;
     clearInterval(timeouts);
-    for (const socket of sockets) socket.destroy();
+    for (const { socket } of exchanges) socket.destroy();
   }
   const sorted = latencies.sorted();
   const count = sorted.length;
