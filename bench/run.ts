@@ -422,7 +422,8 @@ async function runBench(): Promise<void> {
     redis && startGateway(sample.url, { CACHE_TTL_MS: '600000', REDIS_URL: redis.url }),
   ]);
   const gateways = warmRedis ? [cold, warm, warmRedis] : [cold, warm];
-  const placement = pinCpus([proxy.pid, peer.pid, ...gateways.map((g) => g.pid)], [sample.pid, ...(redis ? [redis.pid] : [])]);
+  const servers = [sample.pid, proxy.pid, peer.pid, ...gateways.map((g) => g.pid)];
+  const placement = pinCpus([...servers, ...(redis ? [redis.pid] : [])]);
   const pinned = placement.description;
   console.error(`bench: ${pinned}`);
   /**
@@ -431,7 +432,6 @@ async function runBench(): Promise<void> {
    * shrinks an idle heap with a few full GCs some seconds later), and on CPU 0 that was hundreds
    * of milliseconds taken from the next row's server.
    */
-  const servers = [sample.pid, proxy.pid, peer.pid, ...gateways.map((g) => g.pid)];
   const alone = (pid: number) => {
     for (const server of servers) placement.place(server, server === pid ? 'server' : 'load');
   };

@@ -280,7 +280,6 @@ const GATEWAY_VARIABLES = [
 const GATEWAY_NODE_ARGS = [...START_FLAGS, ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
 
 /** The compiled gateway (`node dist/src/main.js`, with `npm start`'s flags), one process (WORKERS=1), in-process cache. */
-
 export async function startGateway(sampleUrl: string, env: Record<string, string>): Promise<ServerProcess> {
   if (!existsSync(GATEWAY_ENTRY)) throw new Error(`${GATEWAY_ENTRY} is missing: run npm run build`);
   const port = await freePort();
@@ -344,10 +343,11 @@ export interface CpuPlacement {
  * issue's reference measurement gave the server one core); the load generator (this runner), the
  * services the servers call (the sample upstream, Redis) and the servers not under test on the
  * others. A revalidating gateway that shared its core with the sample waited for the scheduler at
- * every upstream call: milliseconds of tail that were the rig's. `serverPids` start on CPU 0;
- * `place` moves one process while the run goes on (the runner moves each row's server there).
+ * every upstream call: milliseconds of tail that were the rig's. `pids` and this runner start on
+ * the load generator's CPUs; `place` moves one process while the run goes on (the runner moves each
+ * row's server to CPU 0, and back).
  */
-export function pinCpus(serverPids: number[], servicePids: number[]): CpuPlacement {
+export function pinCpus(pids: number[]): CpuPlacement {
   const count = cpus().length;
   const unpinned = (why: string): CpuPlacement => ({ description: `not pinned (${why})`, place: () => {} });
   if (process.env.BENCH_PIN === '0') return unpinned('BENCH_PIN=0');
@@ -356,8 +356,7 @@ export function pinCpus(serverPids: number[], servicePids: number[]): CpuPlaceme
   const place = (pid: number, where: 'server' | 'load') =>
     execFileSync('taskset', ['-a', '-cp', where === 'server' ? '0' : loadCpus, String(pid)], { stdio: 'ignore' });
   try {
-    for (const pid of serverPids) place(pid, 'server');
-    for (const pid of [...servicePids, process.pid]) place(pid, 'load');
+    for (const pid of [...pids, process.pid]) place(pid, 'load');
   } catch {
     return unpinned('no taskset');
   }
