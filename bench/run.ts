@@ -22,6 +22,7 @@ import {
   startGateway,
   startBenchRedis,
   pinCpus,
+  probeMachine,
   startPassthrough,
   startPeer,
   startSample,
@@ -277,7 +278,7 @@ interface TargetCheck {
   pass: boolean;
 }
 
-function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, latencyPhase: string): TargetCheck[] {
+function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, latencyPhase: string, machineSwing: number): TargetCheck[] {
   const find = (phase: string, workload: string, target: TargetKind) =>
     rows.find((r) => r.phase === phase && r.workload === workload && r.target === target);
   const checks: TargetCheck[] = [];
@@ -336,7 +337,8 @@ function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, 
     'p99 ≤ 3× p50 in every gateway row at the main phase',
     (flat.length ? flat.map((r) => `${r.workloadLabel} ${r.target} ${fmt(r.p99 / r.p50, 1)}× (swing ${fmt(r.rateSwing, 1)}×)`).join(', ') : 'all rows') +
       (references.length ? `; W1 REST ${references.join(', ')}` : '') +
-      (serverSteal.length ? `; VM steal on CPU 0 ${share(Math.min(...serverSteal))}–${share(Math.max(...serverSteal))} of the gateway rows' windows` : ''),
+      (serverSteal.length ? `; VM steal on CPU 0 ${share(Math.min(...serverSteal))}–${share(Math.max(...serverSteal))} of the gateway rows' windows` : '') +
+      `; a fixed loop alone on that CPU, no load: swing ${fmt(machineSwing, 1)}×`,
     flat.length === 0,
   );
   const slowWarm = main.filter((r) => (r.target === 'warm' || r.target === 'redis') && !r.workload.endsWith('-miss') && r.p99 > 250);
@@ -426,6 +428,9 @@ async function runBench(): Promise<void> {
   const placement = pinCpus([...servers, ...(redis ? [redis.pid] : [])]);
   const pinned = placement.description;
   console.error(`bench: ${pinned}`);
+  // Before any load, every server idle: how far this machine's speed swings on its own.
+  const machine = await probeMachine(placement, DURATION);
+  console.error(`bench: a fixed loop alone on the server's CPU swung ${fmt(machine.swing, 2)}× between half seconds (${DURATION} s)`);
   /**
    * The server under test alone on CPU 0 (on a direct row the sample), every other server beside
    * the load generator: a server that has just finished its row is still busy for a while (V8
@@ -537,7 +542,7 @@ async function runBench(): Promise<void> {
       row.cpuVsPeer = row.cpuUsPerRequest / peered.cpuUsPerRequest;
     }
   }
-  const checks = [...evaluate(rows, coalescing, mainPhase, latencyPhase), stderrCheck(gateways)];
+  const checks = [...evaluate(rows, coalescing, mainPhase, latencyPhase, machine.swing), stderrCheck(gateways)];
   if (live) checks.push({ target: live.target.text, measured: `p99 ${fmt(live.p99Ms, 0)} ms, ${live.missed} missed`, pass: live.target.pass });
 
   const out: string[] = [];
@@ -548,6 +553,8 @@ async function runBench(): Promise<void> {
       'CPU µs/req is the gateway\'s (the sample\'s on direct rows, the proxy\'s on pass-through rows). ' +
       `Every row opens its connections and warms up (${WARMUP_S} s) before its measured window: p50/p99 are the latencies of the answers completed inside the window, on connections already open. ` +
       `CPUs: ${pinned}. ` +
+      `Before the rows, with every server idle, a fixed piece of work repeated alone on the server's CPU for ${DURATION} s (bench/machine-probe.mjs) swung ${fmt(machine.swing, 2)}× between half seconds: ` +
+      'the machine\'s own share of every row\'s req/s swing. ' +
       'Ratios are req/s against the W1 REST row of the direct upstream / pass-through proxy in the same phase.',
   );
   out.push('');
@@ -609,6 +616,8 @@ async function runBench(): Promise<void> {
       cpus: cpus().length,
       cpuModel: cpus()[0]?.model,
       pinned,
+      machineSwing: machine.swing,
+      machineCounts: machine.counts,
     },
     rows,
     coalescing,

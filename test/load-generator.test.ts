@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { load, type LoadResult } from '../bench/lib/load.js';
+import { probeMachine } from '../bench/lib/procs.js';
 
 const BODY = JSON.stringify({ ticker: 'ordi', holders: 12_345, note: 'é'.repeat(3000), tail: 'x'.repeat(70_000) });
 const REORDERED = JSON.stringify({ holders: 12_345, ticker: 'ordi', note: 'é'.repeat(3000), tail: 'x'.repeat(70_000) });
@@ -193,5 +194,15 @@ describe('the load generator', () => {
     // 5 connections: thousands of answers a second, then 5 ÷ 20 ms = 250 at most.
     expect(slowing.rateSwing).toBeGreaterThan(4);
     expect(steady.rateSwing).toBeLessThan(slowing.rateSwing! / 2);
+  });
+
+  test('the machine probe counts a fixed piece of work per half second, on the CPU it was placed on', async () => {
+    const placed: Array<[number, string]> = [];
+    const probe = await probeMachine({ description: 'recorded', place: (pid, where) => placed.push([pid, where]) }, 1.5, 0.1);
+    expect(placed).toEqual([[expect.any(Number), 'server']]);
+    expect(probe.counts).toHaveLength(3);
+    // Pieces are counted 20 at a time; a half second holds thousands of them.
+    for (const count of probe.counts) expect(count % 20 === 0 && count >= 1000).toBe(true);
+    expect(probe.swing).toBe(Math.max(...probe.counts) / Math.min(...probe.counts));
   });
 });

@@ -70,6 +70,11 @@ export interface LoadResult {
   rateSwing?: number;
 }
 
+/** The fastest slice's rate over the slowest's. */
+export function swingOf(rates: number[]): number {
+  return Math.max(...rates) / Math.min(...rates);
+}
+
 /** Nearest-rank percentile of sorted values. */
 export function percentile(sorted: Float64Array | number[], q: number): number {
   if (sorted.length === 0) return NaN;
@@ -82,7 +87,7 @@ const RAMP_LIMIT_S = 30;
 /** What the ramp asks: any cheap answer will do (a 404 too), it only opens the connection. */
 const RAMP_PATH = '/healthz';
 /** The window's slices for `rateSwing`. */
-const SLICE_MS = 500;
+export const SLICE_MS = 500;
 /** An answer not complete after this long counts as failed, and its connection is replaced. */
 const TIMEOUT_MS = 10_000;
 /** The longest response head accepted. */
@@ -478,7 +483,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
       await sleep(options.duration * 1000);
       clearInterval(slices);
       recording = false;
-      if (rates.length >= 2) rateSwing = Math.max(...rates) / Math.min(...rates);
+      if (rates.length >= 2) rateSwing = swingOf(rates);
       seconds = (performance.now() - started) / 1000;
       const cpu = process.cpuUsage(cpuBefore);
       clientCpu = (cpu.user + cpu.system) / 1e6 / seconds;

@@ -11,10 +11,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Fault } from '../../src/sample/server.js';
 import type { ProxyMessage, SampleCommand, SampleMessage, SampleRequest } from './protocol.js';
 import { startRedis } from '../../test/redis.js';
+import { SLICE_MS, swingOf } from './load.js';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const GATEWAY_ENTRY = `${ROOT}dist/src/main.js`;
 const ORPHAN_GUARD = pathToFileURL(`${ROOT}bench/orphan-guard.mjs`).href;
+const MACHINE_PROBE = `${ROOT}bench/machine-probe.mjs`;
 
 const children = new Set<ChildProcess>();
 
@@ -364,6 +366,27 @@ export function pinCpus(pids: number[]): CpuPlacement {
     description: `the server under test alone on CPU 0 during its row (the sample on the direct rows); load generator, sample upstream, Redis and the other servers on CPU ${count > 2 ? loadCpus : '1'}`,
     place,
   };
+}
+
+/**
+ * How far the machine's own speed swings, with none of our load: bench/machine-probe.mjs repeats a
+ * fixed piece of work alone on the server's CPU and counts the pieces of each half second. `swing`
+ * is the fastest half second's count over the slowest's, as a row's req/s swing: the part of a
+ * row's swing, and so of its tail, that no server can remove.
+ */
+export async function probeMachine(placement: CpuPlacement, seconds: number, warmupSeconds = 2): Promise<{ swing: number; counts: number[] }> {
+  const child = register(
+    spawn(process.execPath, [MACHINE_PROBE, String(warmupSeconds), String(seconds), String(SLICE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] }),
+  );
+  // 'close', not 'exit': the output is all read by then.
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+  placement.place(child.pid!, 'server');
+  let printed = '';
+  child.stdout!.on('data', (chunk: Buffer) => (printed += String(chunk)));
+  const code = await exited;
+  if (code !== 0) throw new Error(`bench/machine-probe.mjs exited with ${code}`);
+  const counts = JSON.parse(printed) as number[];
+  return { swing: swingOf(counts), counts };
 }
 
 /** The bench's check that the gateways wrote nothing to stderr (a warning there is a defect). */
