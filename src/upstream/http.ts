@@ -14,7 +14,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { Logger } from 'pino';
-import { toAbortSignal, type CancelSignal } from '../cancellation.js';
+import { Cancellation, ExchangeSignal, type CancelSignal } from '../cancellation.js';
 import { UpstreamError, parseRetryAfter, type ServiceName } from '../errors.js';
 import { merged } from '../merge.js';
 import { noUpstreamEvents, type TenantCounts, type UpstreamEvents } from '../metrics.js';
@@ -373,13 +373,13 @@ export class UpstreamService {
       if (shared.trace) req.trace?.link(shared.trace);
     } else {
       // One call for every waiter: it is cancelled only when the last of them has gone away.
-      const controller = new AbortController();
+      const controller = new Cancellation();
       const call: SharedCall = {
         waiters: 0,
         controller,
         client: req.client,
         trace: req.trace,
-        promise: this.throughCache(key, cache, merged(req, { signal: controller.signal })).finally(() =>
+        promise: this.throughCache(key, cache, merged(req, { signal: controller })).finally(() =>
           this.inflight.delete(key),
         ),
       };
@@ -539,8 +539,17 @@ export class UpstreamService {
    * UpstreamError when none came.
    */
   private async send(req: UpstreamRequest): Promise<UpstreamResponse> {
-    const deadline = AbortSignal.timeout(this.options.timeoutMs);
-    const signal = req.signal ? AbortSignal.any([toAbortSignal(req.signal), deadline]) : deadline;
+    const exchange = new ExchangeSignal(this.options.timeoutMs, req.signal);
+    try {
+      return await this.sendWithin(req, exchange);
+    } finally {
+      exchange.end();
+    }
+  }
+
+  /** send()'s attempts and retries, all under `exchange`'s one deadline. */
+  private async sendWithin(req: UpstreamRequest, exchange: ExchangeSignal): Promise<UpstreamResponse> {
+    const { signal } = exchange;
     const started = Date.now();
     const idempotent = (req.method ?? 'GET') !== 'DELETE';
     const guards = this.guardsFor(req);
@@ -560,7 +569,7 @@ export class UpstreamService {
       let failure: UpstreamError | undefined;
       let response: UpstreamResponse | undefined;
       try {
-        response = await this.attempt(req, guards, signal, deadline, attempt);
+        response = await this.attempt(req, guards, exchange, attempt);
         if (!idempotent || !RETRYABLE_STATUS.has(response.status) || attempt >= this.options.retry.retries) {
           return response;
         }
@@ -603,10 +612,10 @@ export class UpstreamService {
   private async attempt(
     req: UpstreamRequest,
     { breaker, quota, bulkhead }: Guards,
-    signal: AbortSignal,
-    deadline: AbortSignal,
+    exchange: ExchangeSignal,
     retry: number,
   ): Promise<UpstreamResponse> {
+    const { signal } = exchange;
     const method = req.method ?? 'GET';
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
@@ -668,7 +677,7 @@ export class UpstreamService {
       const kind =
         code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE'
           ? 'too-large'
-          : deadline.aborted || TIMEOUT_CODES.has(code)
+          : exchange.timedOut || TIMEOUT_CODES.has(code)
             ? 'timeout'
             : 'unavailable';
       outcome = kind;
@@ -761,7 +770,7 @@ interface Cached {
 /** An in-flight GET shared by every identical request. */
 interface SharedCall {
   promise: Promise<Cached>;
-  controller: AbortController;
+  controller: Cancellation;
   waiters: number;
   /** Who started it: charged for its upstream calls. */
   client: string | undefined;
