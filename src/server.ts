@@ -245,7 +245,11 @@ function useUnexpectedErrorIds(logger: Logger): Plugin {
         if (!error.extensions?.unexpected) return error;
         const cause = causeOf(error);
         if (!isCancellation(cause)) logger.error({ requestId, path: error.path, error: errorFields(cause ?? error) }, 'unexpected error');
+        // The field's AST nodes (or source positions) keep its `locations`, as every other field error has them.
         return new GraphQLError(`Unexpected error (request ${requestId})`, {
+          nodes: error.nodes,
+          source: error.source,
+          positions: error.positions,
           path: error.path,
           extensions: { code: 'INTERNAL_SERVER_ERROR', requestId },
         });

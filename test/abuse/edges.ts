@@ -288,7 +288,14 @@ describe('abuse: edges', () => {
             code: 200,
             body: {
               data: { status: null },
-              errors: [{ message: `Unexpected error (request ${requestId})`, path: ['status'], extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } }],
+              errors: [
+                {
+                  message: `Unexpected error (request ${requestId})`,
+                  locations: [{ line: 1, column: 3 }],
+                  path: ['status'],
+                  extensions: { code: 'INTERNAL_SERVER_ERROR', requestId },
+                },
+              ],
             },
           });
           await expectLoggedOnce(requestId, 'TypeError');
