@@ -1,5 +1,5 @@
-// Spawned by bench/lib/machine.ts alone on the server's CPU: one fixed piece of work (parsing and
-// serialising a token-sized JSON answer, as a gateway does) done over and over, and how many pieces
+// Spawned by probeMachine (bench/lib/procs.ts) alone on the server's CPU: one fixed piece of work
+// (parsing and serialising a token-sized JSON answer, as a gateway does) done over and over, and how many pieces
 // each slice of time completed. It reads no socket and waits for nothing, so on a steady machine
 // every slice counts the same; what the counts swing is the machine's own speed.
 // Arguments: warm-up seconds (the JIT settles), measured seconds, slice ms. Prints the counts as JSON.

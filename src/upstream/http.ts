@@ -373,13 +373,13 @@ export class UpstreamService {
       if (shared.trace) req.trace?.link(shared.trace);
     } else {
       // One call for every waiter: it is cancelled only when the last of them has gone away.
-      const controller = new Cancellation();
+      const cancellation = new Cancellation();
       const call: SharedCall = {
         waiters: 0,
-        controller,
+        cancellation,
         client: req.client,
         trace: req.trace,
-        promise: this.throughCache(key, cache, merged(req, { signal: controller })).finally(() =>
+        promise: this.throughCache(key, cache, merged(req, { signal: cancellation })).finally(() =>
           this.inflight.delete(key),
         ),
       };
@@ -770,7 +770,7 @@ interface Cached {
 /** An in-flight GET shared by every identical request. */
 interface SharedCall {
   promise: Promise<Cached>;
-  controller: Cancellation;
+  cancellation: Cancellation;
   waiters: number;
   /** Who started it: charged for its upstream calls. */
   client: string | undefined;
@@ -791,7 +791,7 @@ function wait(call: SharedCall, signal: CancelSignal | undefined): Promise<Cache
   call.waiters++;
   return new Promise<Cached>((resolve, reject) => {
     const stopWatching = onAbort(signal, () => {
-      if (--call.waiters === 0) call.controller.abort(signal.reason);
+      if (--call.waiters === 0) call.cancellation.abort(signal.reason);
       reject(signal.reason);
     });
     call.promise.then(
