@@ -61,8 +61,10 @@ export interface ResponseCacheDeps {
   metrics: Metrics;
 }
 
+/** Headers of yoga's answer that frame its body: a buffered answer is sent with its own Content-Length. */
+const FRAMING = new Set(['content-length', 'transfer-encoding']);
 /** Headers of yoga's answer that belong to one request, not to the result. */
-const PER_REQUEST = new Set(['x-request-id', 'vary', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+const PER_REQUEST = new Set(['x-request-id', 'vary', 'date', 'connection', 'keep-alive']);
 const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'] as const;
 /** What a stored result keeps alive besides its bytes: its key, headers and the answers it holds. */
 const ENTRY_OVERHEAD = 512;
@@ -146,9 +148,14 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     }
     const body = Buffer.from(await response.arrayBuffer());
     // `sent`: this answer's headers; `headers`: what every later answer of the stored result repeats.
+    // Both are sent with the body's Content-Length, so never with yoga's framing (a multipart answer
+    // names Transfer-Encoding: chunked, and a client must refuse a message with both). Names are
+    // compared in lower case: yoga's Headers keep the case they were set with.
     const sent: Record<string, string> = {};
     const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
+    response.headers.forEach((value, given) => {
+      const name = given.toLowerCase();
+      if (FRAMING.has(name)) return;
       sent[name] = value;
       if (!PER_REQUEST.has(name) && !name.startsWith('access-control-')) headers[name] = value;
     });
