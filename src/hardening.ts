@@ -18,12 +18,14 @@ import {
   validate,
   visit,
   type DocumentNode,
+  type ExecutionResult,
   type FieldNode,
   type GraphQLSchema,
   type SelectionSetNode,
 } from 'graphql';
 import { readFileSync } from 'node:fs';
-import type { Plugin } from 'graphql-yoga';
+import { defaultExtractPersistedOperationId } from '@graphql-yoga/plugin-persisted-operations';
+import type { GraphQLParams, Plugin } from 'graphql-yoga';
 import { ConfigError } from './config.js';
 import { brc20TokensCost } from './schema/brc20.js';
 import { connectionCost } from './schema/cursor-paging.js';
@@ -366,7 +368,7 @@ const JSON_MEMBER = /\\*"(\w+)\\*"\s*:[\s\\"'[]*([^\s"'\\,)}\]]+)/g;
 const QUOTED = /"(?:[^"\\]|\\.)*"/g;
 
 /** What a request gave, kept until its answer is scrubbed (a batch gives several). */
-interface Given {
+export interface GivenSecrets {
   texts: string[];
   variables: unknown[];
   documents: DocumentNode[];
@@ -380,7 +382,7 @@ interface Given {
  * looks like an `apiKey` argument.
  */
 export function useSecretScrubbing(): Plugin {
-  const requests = new WeakMap<Request, Given>();
+  const requests = new WeakMap<Request, GivenSecrets>();
   const givenBy = (request: Request) => {
     let given = requests.get(request);
     if (!given) requests.set(request, (given = { texts: [], variables: [], documents: [] }));
@@ -401,52 +403,59 @@ export function useSecretScrubbing(): Plugin {
     onResultProcess({ request, result, setResult }) {
       if (Symbol.asyncIterator in result) return;
       const results = Array.isArray(result) ? result : [result];
-      if (!results.some((r) => r.errors?.length)) return;
-      const given = requests.get(request) ?? { texts: [], variables: [], documents: [] };
-      const texts = [...given.texts, ...new URL(request.url).searchParams.values()];
-      for (const { errors } of results) {
-        for (const error of errors ?? []) {
-          texts.push(error.message);
-          mapStrings(error.extensions, (text) => (texts.push(text), text));
-        }
-      }
-      const secrets = secretsOf(request, given, texts);
-      // Each key as typed and as it reads inside a JSON string; the longest first.
-      const patterns = [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))].sort(
-        (a, b) => b.length - a.length,
-      );
-      const scrubError = (error: GraphQLError): GraphQLError => {
-        if (secrets.length > MAX_SECRETS) {
-          const { code, http } = (error.extensions ?? {}) as { code?: unknown; http?: { status?: unknown } };
-          return new GraphQLError('Error details withheld: the request carries too many API keys', {
-            extensions: {
-              ...(typeof code === 'string' && { code }),
-              ...(typeof http?.status === 'number' && { http: { status: http.status } }),
-            },
-          });
-        }
-        let changed = false;
-        const scrub = (text: string) => {
-          let out = text.startsWith('Syntax Error:') ? text.replace(QUOTED, `"${REDACTED}"`) : text;
-          for (const pattern of patterns) if (out.includes(pattern)) out = out.split(pattern).join(REDACTED);
-          changed ||= out !== text;
-          return out;
-        };
-        const message = scrub(error.message);
-        const extensions = mapStrings(error.extensions, scrub) as GraphQLError['extensions'];
-        if (!changed) return error;
-        return new GraphQLError(message, {
-          nodes: error.nodes,
-          source: error.source,
-          positions: error.positions,
-          path: error.path,
-          extensions,
-        });
-      };
-      const scrubbed = results.map((r) => (r.errors?.length ? { ...r, errors: r.errors.map((e) => scrubError(e as GraphQLError)) } : r));
-      setResult(Array.isArray(result) ? scrubbed : scrubbed[0]!);
+      const scrubbed = scrubSecrets(results, request, requests.get(request) ?? { texts: [], variables: [], documents: [] });
+      if (scrubbed !== results) setResult(Array.isArray(result) ? scrubbed : scrubbed[0]!);
     },
   };
+}
+
+/**
+ * `results` with every API key the request gave (see useSecretScrubbing) replaced in their errors;
+ * the same array when none has an error. graphql-ws answers go through it too (live/websocket.ts).
+ */
+export function scrubSecrets(results: ExecutionResult[], request: Request, given: GivenSecrets): ExecutionResult[] {
+  if (!results.some((r) => r.errors?.length)) return results;
+  const texts = [...given.texts, ...new URL(request.url).searchParams.values()];
+  for (const { errors } of results) {
+    for (const error of errors ?? []) {
+      texts.push(error.message);
+      mapStrings(error.extensions, (text) => (texts.push(text), text));
+    }
+  }
+  const secrets = secretsOf(request, given, texts);
+  // Each key as typed and as it reads inside a JSON string; the longest first.
+  const patterns = [...new Set(secrets.flatMap((secret) => [secret, JSON.stringify(secret).slice(1, -1)]))].sort(
+    (a, b) => b.length - a.length,
+  );
+  const scrubError = (error: GraphQLError): GraphQLError => {
+    if (secrets.length > MAX_SECRETS) {
+      const { code, http } = (error.extensions ?? {}) as { code?: unknown; http?: { status?: unknown } };
+      return new GraphQLError('Error details withheld: the request carries too many API keys', {
+        extensions: {
+          ...(typeof code === 'string' && { code }),
+          ...(typeof http?.status === 'number' && { http: { status: http.status } }),
+        },
+      });
+    }
+    let changed = false;
+    const scrub = (text: string) => {
+      let out = text.startsWith('Syntax Error:') ? text.replace(QUOTED, `"${REDACTED}"`) : text;
+      for (const pattern of patterns) if (out.includes(pattern)) out = out.split(pattern).join(REDACTED);
+      changed ||= out !== text;
+      return out;
+    };
+    const message = scrub(error.message);
+    const extensions = mapStrings(error.extensions, scrub) as GraphQLError['extensions'];
+    if (!changed) return error;
+    return new GraphQLError(message, {
+      nodes: error.nodes,
+      source: error.source,
+      positions: error.positions,
+      path: error.path,
+      extensions,
+    });
+  };
+  return results.map((r) => (r.errors?.length ? { ...r, errors: r.errors.map((e) => scrubError(e as GraphQLError)) } : r));
 }
 
 /** Every string in a value (object keys too) through `map`; no deeper than MAX_EXTENSION_DEPTH. */
@@ -458,7 +467,7 @@ function mapStrings(value: unknown, map: (text: string) => string, depth = 0): u
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [map(key), mapStrings(item, map, depth + 1)]));
 }
 
-function secretsOf(request: Request, given: Given, texts: string[]): string[] {
+function secretsOf(request: Request, given: GivenSecrets, texts: string[]): string[] {
   const secrets = new Set<string>();
   // Iterative: a variable may nest as deep as the request body allows.
   const add = (value: unknown): void => {
@@ -507,6 +516,28 @@ function secretsOf(request: Request, given: Given, texts: string[]): string[] {
     }
   }
   return [...secrets];
+}
+
+/** What persisted-only mode answers, over HTTP (yoga's plugin, server.ts) and graphql-ws alike. */
+export const PERSISTED_ERRORS = {
+  persistedQueryOnly: {
+    message: 'Only persisted operations run here: send extensions.persistedQuery.sha256Hash with a known id, not a query',
+    extensions: { code: 'PERSISTED_QUERY_REQUIRED' },
+  },
+  keyNotFound: { message: 'PersistedQueryKeyNotFound', extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED' } },
+  notFound: { message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST' } },
+} as const;
+
+/**
+ * The document persisted-only mode runs for `params`, or its refusal, decided as yoga's
+ * usePersistedOperations decides over HTTP: graphql-ws operations never pass yoga's onParams.
+ */
+export function persistedDocument(params: { query?: unknown; extensions?: unknown }, operations: ReadonlyMap<string, string>): string | GraphQLError {
+  const refusal = (kind: keyof typeof PERSISTED_ERRORS) => new GraphQLError(PERSISTED_ERRORS[kind].message, { extensions: PERSISTED_ERRORS[kind].extensions });
+  if (params.query) return refusal('persistedQueryOnly');
+  const id = defaultExtractPersistedOperationId(params as GraphQLParams, undefined as unknown as Request, {});
+  if (id == null) return refusal('keyNotFound');
+  return operations.get(id) ?? refusal('notFound');
 }
 
 /**

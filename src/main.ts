@@ -76,6 +76,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
     maxPayloadBytes: config.maxBodyBytes,
     origins: config.corsOrigins,
+    persistedOperations,
   }, logger);
   try {
     await new Promise<void>((resolve, reject) => {

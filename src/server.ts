@@ -19,7 +19,7 @@ import { createCompiledExecution } from './compiled-execution.js';
 import { causeOf, maskError } from './errors.js';
 import { DEFAULT_QUERY, renderGraphiQL, useGraphiQLAssets } from './graphiql.js';
 import { useHttpCaching } from './http-caching.js';
-import { useQueryLimits, useRequestParseErrors, useSecretScrubbing } from './hardening.js';
+import { PERSISTED_ERRORS, useQueryLimits, useRequestParseErrors, useSecretScrubbing } from './hardening.js';
 import { errorFields } from './logger.js';
 import type { Metrics } from './metrics.js';
 import { useGraphQLMetrics, useGraphQLTracing, useOperations, useStaleMarker } from './ops.js';
@@ -55,12 +55,7 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
     ? usePersistedOperations({
         getPersistedOperation: (id) => persistedOperations.get(id) ?? null,
         allowArbitraryOperations: false,
-        customErrors: {
-          persistedQueryOnly: {
-            message: 'Only persisted operations run here: send extensions.persistedQuery.sha256Hash with a known id, not a query',
-            extensions: { code: 'PERSISTED_QUERY_REQUIRED' },
-          },
-        },
+        customErrors: PERSISTED_ERRORS,
       })
     : // Automatic persisted queries: a client may send a hash instead of the document, so GET URLs stay short and cacheable.
       useAPQ({ store: caches.apqStore });
@@ -235,9 +230,10 @@ function useCors(policy: CorsPolicy): Plugin {
 /**
  * A masked (unexpected) error names the request id, so an operator can find it in the logs, where
  * it is written once, at `error`, with what it stands for (a cancelled request is no error).
+ * graphql-ws answers go through it too (live/websocket.ts).
  */
-function useUnexpectedErrorIds(logger: Logger): Plugin {
-  const withIds = (result: ExecutionResult, requestId: string): ExecutionResult => {
+export function unexpectedErrorIds(logger: Logger): (result: ExecutionResult, requestId: string) => ExecutionResult {
+  return (result, requestId) => {
     if (!result.errors?.some((e) => e.extensions?.unexpected)) return result;
     return {
       ...result,
@@ -256,6 +252,10 @@ function useUnexpectedErrorIds(logger: Logger): Plugin {
       }),
     };
   };
+}
+
+function useUnexpectedErrorIds(logger: Logger): Plugin {
+  const withIds = unexpectedErrorIds(logger);
   return {
     onResultProcess({ request, result, setResult }) {
       if (Symbol.asyncIterator in result) return;

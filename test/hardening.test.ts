@@ -10,6 +10,7 @@ import { getIntrospectionQuery, GraphQLError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { maskError } from '../src/errors.js';
 import { startStack, type Stack } from './harness.js';
+import { overWebSocket } from './support.js';
 
 describe('query limits', () => {
   let stack: Stack;
@@ -273,7 +274,23 @@ describe('trusted operations', () => {
         [200, { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST' } }] }],
         [200, { errors: [{ message: 'PersistedQueryKeyNotFound', extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED' } }] }],
       ]);
-      expect(stack.upstreamCalls()).toEqual(['GET /metadata/v1']);
+      // graphql-ws never passes yoga's onParams: the same decisions, made there (its protocol
+      // requires a query string: an id comes with an empty one).
+      expect(
+        await Promise.all([
+          overWebSocket(stack.gatewayUrl, { query: '{ etchings(limit: 1) { total } }' }),
+          overWebSocket(stack.gatewayUrl, { query: '', extensions: { persistedQuery: { version: 1, sha256Hash: 'nope' } } }),
+          overWebSocket(stack.gatewayUrl, { query: '', variables: {} }),
+          overWebSocket(stack.gatewayUrl, { query: '', extensions: { persistedQuery: { version: 1, sha256Hash: 'status1' } } }),
+        ]),
+      ).toEqual([
+        { errors: [{ message: 'Only persisted operations run here: send extensions.persistedQuery.sha256Hash with a known id, not a query', extensions: { code: 'PERSISTED_QUERY_REQUIRED' } }] },
+        { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST' } }] },
+        { errors: [{ message: 'PersistedQueryKeyNotFound', extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED' } }] },
+        { data: { status: { status: 'ready' } } },
+      ]);
+      // The status document, once over each protocol; nothing of the refused ones.
+      expect(stack.upstreamCalls()).toEqual(['GET /metadata/v1', 'GET /metadata/v1']);
     } finally {
       await stack.close();
     }

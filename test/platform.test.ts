@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETABLE_CHAINHOOK_UUIDS, findBrc20Token, sampleData } from '../src/sample/data.js';
 import { SAMPLE_PLATFORM_KEY } from '../src/sample/server.js';
 import { HIRO_KEY, startStack, type Stack } from './harness.js';
-import { fieldError } from './support.js';
+import { fieldError, overWebSocket } from './support.js';
 
 const TIMEOUT_MS = 500;
 const HEADER_ONLY_KEY = '0c1d2e3f405162738495a6b7c8d9eaf1';
@@ -58,6 +58,15 @@ describe('key resolution', () => {
     const uuid = DELETABLE_CHAINHOOK_UUIDS[4]!;
     const { body } = await run(DELETE, { uuid }, { 'x-api-key': HEADER_ONLY_KEY });
     expect(body).toEqual({
+      data: { deleteChainhook: { status: 'success', chainhookUuid: uuid, message: 'Chainhook deleted' } },
+    });
+    expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${HEADER_ONLY_KEY}/chainhooks/${uuid}`]);
+  });
+
+  it('over graphql-ws too: a mutation runs there as over HTTP (a WebSocket operation is no GET)', async () => {
+    const uuid = DELETABLE_CHAINHOOK_UUIDS[4]!;
+    stack.sample.clearLog();
+    expect(await overWebSocket(stack.gatewayUrl, { query: DELETE, variables: { uuid } }, { 'x-api-key': HEADER_ONLY_KEY })).toEqual({
       data: { deleteChainhook: { status: 'success', chainhookUuid: uuid, message: 'Chainhook deleted' } },
     });
     expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${HEADER_ONLY_KEY}/chainhooks/${uuid}`]);

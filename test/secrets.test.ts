@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DELETABLE_CHAINHOOK_UUIDS } from '../src/sample/data.js';
 import { SAMPLE_PLATFORM_KEY } from '../src/sample/server.js';
 import { HIRO_KEY, startStack, type GraphQLBody, type Stack } from './harness.js';
-import { STACK_FRAME, expectNoSecrets } from './support.js';
+import { STACK_FRAME, expectNoSecrets, overWebSocket } from './support.js';
 
 const TIMEOUT_MS = 300;
 /** Accepted by the sample, sent as the x-api-key header of GraphQL requests. */
@@ -196,5 +196,22 @@ describe('malformed requests that carry a key', () => {
       expect.soft(JSON.stringify(body).includes(key), `the answer contains ${key}`).toBe(false);
       expect.soft(logs.includes(key), `the logs contain ${key}`).toBe(false);
     }
+  });
+});
+
+describe('over graphql-ws', () => {
+  it.each<[string, string, Record<string, unknown> | undefined]>([
+    ['apiKey given a list', 'query($k: String) { bitcoinNode(path: "rest/chaininfo.json", apiKey: $k) }', { k: [SAMPLE_PLATFORM_KEY] }],
+    ['apiKey given an object', 'query($k: String) { bitcoinNode(path: "rest/chaininfo.json", apiKey: $k) }', { k: { key: SAMPLE_PLATFORM_KEY } }],
+    ['the header key in an Int variable', 'query($k: Int) { etchings(limit: $k) { limit } }', { k: HEADER_KEY }],
+    ['an unterminated document', `{ bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}") `, undefined],
+    ['an unknown argument', `{ bitcoinNode(path: "rest/chaininfo.json", key: "${SAMPLE_PLATFORM_KEY}") }`, undefined],
+  ])('%s: the same errors as over HTTP, keys scrubbed, no internal extensions', async (_name, query, variables) => {
+    const headers = { 'x-api-key': HEADER_KEY };
+    const overHttp = await graphql(query, variables, headers);
+    const overWs = await overWebSocket(stack.gatewayUrl, { query, variables }, headers);
+    bodies.push(JSON.stringify(overWs));
+    expect(overHttp.errors?.length).toBeGreaterThan(0);
+    expect(overWs).toEqual(overHttp);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
+import WebSocket from 'ws';
 import type {
   BlockTransfer,
   Brc20TokenDetails,
@@ -195,3 +196,27 @@ export function expectNoSecrets(text: string, secrets: readonly string[]): void 
 
 /** A V8 stack frame: `at fn (file:line:col)` or `at file:line:col`. */
 export const STACK_FRAME = /\bat [^\s"]*\s*\(?[^\s"()]+:\d+:\d+\)?/;
+
+/** One operation over graphql-ws (raw frames): the payload of its first `next` or `error` message. */
+export async function overWebSocket(gatewayUrl: string, payload: Record<string, unknown>, headers: Record<string, string> = {}): Promise<unknown> {
+  const socket = new WebSocket(`${gatewayUrl.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { headers });
+  try {
+    const messages: Array<{ type: string; id?: string; payload?: unknown }> = [];
+    socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as (typeof messages)[number]));
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    socket.send(JSON.stringify({ type: 'connection_init' }));
+    let subscribed = false;
+    for (let waited = 0; waited < 5000; waited += 10) {
+      if (!subscribed && messages.some((m) => m.type === 'connection_ack')) {
+        socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload }));
+        subscribed = true;
+      }
+      const answer = messages.find((m) => m.id === '1' && (m.type === 'next' || m.type === 'error'));
+      if (answer) return answer.type === 'next' ? answer.payload : { errors: answer.payload };
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`no answer over graphql-ws: ${JSON.stringify(messages)}`);
+  } finally {
+    socket.close();
+  }
+}

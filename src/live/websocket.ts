@@ -1,17 +1,21 @@
 /**
  * graphql-ws over WebSocket on /graphql, as yoga documents it: the `ws` server takes the HTTP
  * upgrade, graphql-ws speaks the protocol, and every operation runs through yoga's envelop (the
- * same context, query limits, error masking and metrics as over HTTP).
+ * same context, query limits, error masking and metrics as over HTTP). What yoga does outside its
+ * envelop, on HTTP only, is done here too: persisted-only mode, request ids on masked errors, API
+ * keys scrubbed from errors, and yoga's internal error extensions (`http`, `unexpected`) left out.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GraphQLError, type ExecutionArgs } from 'graphql';
+import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
+import type { SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
+import { persistedDocument, scrubSecrets } from '../hardening.js';
 import { requestIdFrom } from '../request-id.js';
-import type { SatgateServer } from '../server.js';
+import { unexpectedErrorIds, type SatgateServer } from '../server.js';
 
 export interface WebSocketOptions {
   /** Active subscriptions one connection may hold. */
@@ -21,6 +25,8 @@ export interface WebSocketOptions {
   origins: string[];
   /** graphql-ws pings this often; a peer that does not answer is dropped. */
   keepAliveMs?: number;
+  /** PERSISTED_OPERATIONS, loaded: only these documents run, as over HTTP. */
+  persistedOperations?: ReadonlyMap<string, string>;
 }
 
 type Enveloped = ReturnType<SatgateServer['getEnveloped']>;
@@ -35,10 +41,21 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
   /** Operations running on every connection: shutdown waits for their complete messages. */
   let running = 0;
+  const withIds = unexpectedErrorIds(logger);
+  /** An answer as HTTP would give it (see above); one without errors as it is. */
+  const finish = (client: IncomingMessage, payload: SubscribePayload, result: ExecutionResult, document?: DocumentNode, requestId?: string) => {
+    if (!result.errors?.length) return result;
+    const request = new Request('http://localhost/graphql', { headers: headersOf(client) });
+    const given = { texts: typeof payload.query === 'string' ? [payload.query] : [], variables: [payload.variables], documents: document ? [document] : [] };
+    const [scrubbed] = scrubSecrets([withIds(result, requestId ?? request.headers.get('x-request-id')!)], request, given);
+    return { ...scrubbed!, errors: scrubbed!.errors!.map(withoutInternals) };
+  };
   const server = useServer<Record<string, unknown>, ConnectionState>(
     {
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
+      onNext: (ctx, _id, payload, args, result) => finish(ctx.extra.request, payload, result, args.document, (args.contextValue as { requestId?: string }).requestId),
+      onError: (ctx, _id, payload, errors) => finish(ctx.extra.request, payload, { errors }).errors,
       onSubscribe: async (ctx, _id, payload) => {
         const extra = ctx.extra;
         if ((extra.operations ?? 0) >= options.maxSubscriptionsPerConnection) {
@@ -49,14 +66,18 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
           ];
         }
         extra.controller ??= new AbortController();
+        // POST: yoga refuses mutations on a GET, and an operation on an open WebSocket is none.
         const request = new Request('http://localhost/graphql', {
+          method: 'POST',
           headers: headersOf(extra.request),
           signal: extra.controller.signal,
         });
-        const enveloped = yoga.getEnveloped({ request, params: payload });
+        const query = options.persistedOperations ? persistedDocument(payload, options.persistedOperations) : payload.query;
+        if (query instanceof GraphQLError) return [query];
+        const enveloped = yoga.getEnveloped({ request, params: { ...payload, query } });
         let document;
         try {
-          document = enveloped.parse(payload.query);
+          document = enveloped.parse(query);
         } catch (error) {
           return [error instanceof GraphQLError ? error : new GraphQLError('Syntax error')];
         }
@@ -124,4 +145,13 @@ function headersOf(req: IncomingMessage): Headers {
   if (typeof key === 'string') headers.set('x-api-key', key);
   headers.set('x-request-id', requestIdFrom(req.headers['x-request-id']));
   return headers;
+}
+
+/** An error as yoga serialises it over HTTP: without its internal `http` and `unexpected` extensions. */
+function withoutInternals(error: GraphQLError | GraphQLFormattedError): GraphQLFormattedError {
+  const json = error instanceof GraphQLError ? error.toJSON() : error;
+  if (!json.extensions) return json;
+  const { http: _http, unexpected: _unexpected, ...extensions } = json.extensions;
+  const { extensions: _all, ...rest } = json;
+  return Object.keys(extensions).length > 0 ? { ...rest, extensions } : rest;
 }
