@@ -119,12 +119,14 @@ function mirror(response: UpstreamResponse): RestAnswer {
 
 /** Own properties only: `?__proto__=…` is a parameter like any other, never a prototype. */
 function queryObject(params: URLSearchParams): Record<string, unknown> {
-  return Object.fromEntries(
-    [...new Set(params.keys())].map((key) => {
-      const values = params.getAll(key);
-      return [key, values.length === 1 ? values[0] : values];
-    }),
-  );
+  // One pass: getAll per distinct key would be quadratic in a query string of many keys.
+  const byKey = new Map<string, string[]>();
+  for (const [key, value] of params) {
+    const values = byKey.get(key);
+    if (values) values.push(value);
+    else byKey.set(key, [value]);
+  }
+  return Object.fromEntries([...byKey].map(([key, values]) => [key, values.length === 1 ? values[0] : values]));
 }
 
 export interface RestDeps {
