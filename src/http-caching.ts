@@ -54,12 +54,12 @@ export function useHttpCaching(): Plugin {
         cacheable.add(request);
       }
     },
-    onResultProcess({ request, result, acceptableMediaTypes, setResultProcessor }) {
+    onResultProcess({ request, result, setResultProcessor }) {
       if (!cacheable.has(request) || Array.isArray(result) || Symbol.asyncIterator in result) return;
       if (result.errors?.length) return;
-      const mediaType =
-        acceptableMediaTypes.find((type) => type === 'application/graphql-response+json' || type === 'application/json') ??
-        'application/json';
+      // Only where yoga would answer JSON (not SSE, multipart or 406), in the JSON type it would pick.
+      const mediaType = jsonMediaType(request);
+      if (!mediaType) return;
       setResultProcessor((processed) => {
         const body = JSON.stringify(processed);
         const etag = `"${hash('sha1', body, 'base64url')}"`;
@@ -73,4 +73,27 @@ export function useHttpCaching(): Plugin {
       }, mediaType);
     },
   };
+}
+
+const JSON_MEDIA_TYPES = ['application/graphql-response+json', 'application/json'];
+
+/**
+ * The JSON media type yoga's result processors give this request, or undefined when its Accept
+ * takes none (yoga then answers SSE, multipart or 406). As yoga decides: utf-8 types only, and of
+ * the matches, the one for the client's first-listed type; `application/json` for a wildcard.
+ */
+function jsonMediaType(request: Request): string | undefined {
+  const accepted = (request.headers.get('accept') || '*/*').replace(/\s/g, '').toLowerCase().split(',');
+  for (const entry of accepted) {
+    const [type = '', ...params] = entry.split(';');
+    if ((params.find((param) => param.includes('charset=')) ?? 'charset=utf-8') !== 'charset=utf-8') continue;
+    const [group, subtype] = type.split('/');
+    let chosen: string | undefined;
+    for (const offered of JSON_MEDIA_TYPES) {
+      const [offeredGroup, offeredSubtype] = offered.split('/');
+      if ((group === '*' || group === offeredGroup) && (subtype === '*' || subtype === offeredSubtype)) chosen = offered;
+    }
+    if (chosen) return chosen;
+  }
+  return undefined;
 }

@@ -35,6 +35,41 @@ test('a cacheable GET answers an ETag, then 304 for a matching If-None-Match', a
   });
 });
 
+test('a cacheable GET answers in the media type yoga gives a POST of the same Accept (JSON of either kind, SSE, or 406)', async () => {
+  const query = '{ status { status } }';
+  const answers: Array<[string, number, string | null, number, string | null]> = [];
+  for (const accept of [
+    'application/json',
+    'application/graphql-response+json',
+    'application/graphql-response+json, application/json',
+    '*/*',
+    'text/event-stream',
+    'multipart/mixed',
+    'application/xml',
+  ]) {
+    const viaGet = await get(query, { accept });
+    await viaGet.text();
+    const viaPost = await fetch(`${stack.gatewayUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept },
+      body: JSON.stringify({ query }),
+    });
+    await viaPost.text();
+    answers.push([accept, viaGet.status, viaGet.headers.get('content-type'), viaPost.status, viaPost.headers.get('content-type')]);
+  }
+  const json = 'application/json; charset=utf-8';
+  const graphqlJson = 'application/graphql-response+json; charset=utf-8';
+  expect(answers).toEqual([
+    ['application/json', 200, json, 200, json],
+    ['application/graphql-response+json', 200, graphqlJson, 200, graphqlJson],
+    ['application/graphql-response+json, application/json', 200, graphqlJson, 200, graphqlJson],
+    ['*/*', 200, json, 200, json],
+    ['text/event-stream', 200, 'text/event-stream', 200, 'text/event-stream'],
+    ['multipart/mixed', 200, 'multipart/mixed; boundary="-"', 200, 'multipart/mixed; boundary="-"'],
+    ['application/xml', 406, null, 406, null],
+  ]);
+});
+
 test.each([
   [
     'a POST',
