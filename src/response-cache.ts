@@ -171,11 +171,12 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     accepts(req: IncomingMessage): boolean {
       const url = req.url ?? '';
       if (url !== '/graphql' && !url.startsWith('/graphql?')) return false;
-      if (req.method === 'GET') return url.length > 9 && CSRF_HEADERS.some((name) => req.headers[name] !== undefined);
+      if (req.method === 'GET') return url.length > 9 && CSRF_HEADERS.some((name) => !!req.headers[name]);
       if (req.method !== 'POST') return false;
-      const type = req.headers['content-type']?.toLowerCase() ?? '';
+      // As yoga matches it (its first entry, case and all): anything else gets yoga's 415.
+      const type = req.headers['content-type']?.split(',', 1)[0] ?? '';
       const length = Number(req.headers['content-length']);
-      return type.startsWith('application/json') && Number.isSafeInteger(length) && length <= maxBodyBytes;
+      return (type === 'application/json' || type.startsWith('application/json;')) && Number.isSafeInteger(length) && length <= maxBodyBytes;
     },
 
     async serve(req: IncomingMessage, res: ServerResponse, context: FastPathContext, viaYoga: ViaYoga): Promise<void> {
@@ -218,7 +219,8 @@ function usedLog(): UsedAnswers {
 function keyOf(method: string, req: IncomingMessage, query: unknown, operationName: unknown, variables: string, extensions: string): string | undefined {
   if (typeof query !== 'string' && extensions === '') return undefined;
   const document = typeof query === 'string' ? hash('sha1', query, 'base64url') : '';
-  const name = typeof operationName === 'string' ? operationName : '';
+  // An empty name is not an absent one: graphql-js looks for an operation named "".
+  const name = typeof operationName === 'string' ? `=${operationName}` : '';
   return `${method}\n${headerValue(req.headers.accept) ?? ''}\n${document}\n${name}\n${variables}\n${extensions}`;
 }
 
@@ -236,7 +238,13 @@ function postKey(req: IncomingMessage, body: Buffer): string | undefined {
     return undefined;
   }
   if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
+  // Only parameters yoga takes as they are: anything it refuses (an unknown parameter, a query
+  // that is not a string, variables that are not an object) is never keyed, so yoga says so.
+  for (const name of Object.keys(params)) if ((params as Record<string, unknown>)[name] != null && !PARAMETERS.has(name)) return undefined;
   const { query, operationName, variables, extensions } = params as Record<string, unknown>;
+  if (query != null && typeof query !== 'string') return undefined;
+  if (operationName != null && typeof operationName !== 'string') return undefined;
+  if (!emptyOrObject(variables) || !emptyOrObject(extensions)) return undefined;
   // Deeply nested values are never stored (yoga refuses them): JSON.stringify would overflow the
   // stack on them, which costs milliseconds, and a legitimate variable is never that deep.
   if (nestsDeeperThan(variables, MAX_KEYED_DEPTH) || nestsDeeperThan(extensions, MAX_KEYED_DEPTH)) return undefined;
@@ -245,6 +253,11 @@ function postKey(req: IncomingMessage, body: Buffer): string | undefined {
 }
 
 const MAX_KEYED_DEPTH = 64;
+const PARAMETERS = new Set(['query', 'operationName', 'variables', 'extensions']);
+
+function emptyOrObject(value: unknown): boolean {
+  return value == null || (typeof value === 'object' && !Array.isArray(value));
+}
 
 /** Whether arrays and objects in `value` nest deeper than `max`: iterative, stops at the first too deep. */
 function nestsDeeperThan(value: unknown, max: number): boolean {

@@ -157,6 +157,44 @@ describe('warm (upstream answers fresh for a minute)', () => {
     }
   });
 
+  test('a request yoga refuses is refused the same once the document is stored (never answered from the store)', async () => {
+    const json = { 'content-type': 'application/json', accept: 'application/json' };
+    const variants: Array<[string, (query: string) => RequestInit & { search?: string }]> = [
+      ['operationName 123', (query) => ({ headers: json, body: JSON.stringify({ query, operationName: 123 }) })],
+      ['operationName ""', (query) => ({ headers: json, body: JSON.stringify({ query, operationName: '' }) })],
+      ['an unknown parameter', (query) => ({ headers: json, body: JSON.stringify({ query, foo: 1 }) })],
+      ['a __proto__ parameter', (query) => ({ headers: json, body: `{"query":${JSON.stringify(query)},"__proto__":{}}` })],
+      ['variables a list', (query) => ({ headers: json, body: JSON.stringify({ query, variables: [] }) })],
+      ['content-type application/JSON', (query) => ({ headers: { ...json, 'content-type': 'application/JSON' }, body: JSON.stringify({ query }) })],
+      ['content-type application/jsonp', (query) => ({ headers: { ...json, 'content-type': 'application/jsonp' }, body: JSON.stringify({ query }) })],
+      ['a GET with an empty CSRF header', (query) => ({ method: 'GET', headers: { accept: 'application/json', 'apollo-require-preflight': '' }, search: `?query=${encodeURIComponent(query)}` })],
+    ];
+    const seen: Array<[string, number, number]> = [];
+    for (const [index, [name, variant]] of variants.entries()) {
+      const query = `{ refused${index}: status { status } }`;
+      const send = async (init: RequestInit & { search?: string }) => {
+        const response = await fetch(`${stack.gatewayUrl}/graphql${init.search ?? ''}`, { method: 'POST', ...init });
+        return { status: response.status, body: (await response.text()).replace(/request [\w-]+/g, 'request <id>') };
+      };
+      const before = await send(variant(query));
+      const stored = await send({ headers: json, body: JSON.stringify({ query }) });
+      await send({ headers: json, body: JSON.stringify({ query }) });
+      const after = await send(variant(query));
+      expect.soft(after, name).toEqual(before);
+      seen.push([name, before.status, stored.status]);
+    }
+    expect(seen).toEqual([
+      ['operationName 123', 400, 200],
+      ['operationName ""', 400, 200],
+      ['an unknown parameter', 400, 200],
+      ['a __proto__ parameter', 400, 200],
+      ['variables a list', 400, 200],
+      ['content-type application/JSON', 415, 200],
+      ['content-type application/jsonp', 415, 200],
+      ['a GET with an empty CSRF header', 403, 200],
+    ]);
+  });
+
   test('variables and operation names are keyed apart', async () => {
     const before = await responseCache(stack);
     const answers = [];
