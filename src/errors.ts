@@ -140,8 +140,11 @@ export function maskError(error: unknown, message: string): Error {
         ? badUserInput(original.message, original.argument)
         : undefined;
   if (!mapped) {
-    // graphql-js reports a missing or ill-typed variable at its definition, without a code.
-    if (error instanceof GraphQLError && !error.extensions.code && error.nodes?.[0]?.kind === Kind.VARIABLE_DEFINITION) {
+    // graphql-js reports a missing or ill-typed variable at its definition, and an argument it
+    // cannot take (a null variable for a non-null argument) at the argument's value, during
+    // execution: both the client's input, without a code. Its own bugs name the field's node.
+    const node = error instanceof GraphQLError && !error.extensions.code ? error.nodes?.[0] : undefined;
+    if (error instanceof GraphQLError && node && node.kind !== Kind.FIELD && (original === undefined || original instanceof GraphQLError)) {
       return located(error, { extensions: { ...error.extensions, code: 'BAD_USER_INPUT' satisfies ErrorCode } });
     }
     // graphql-js's own execution errors (a list that is not a list, a value a scalar cannot

@@ -331,7 +331,7 @@ export function useQueryLimits(limits: QueryLimits): Plugin {
 /**
  * GET query strings and form bodies carry `variables` and `extensions` as JSON text, which yoga
  * parses without a net: a malformed one is the client's error (400 BAD_REQUEST, as yoga answers a
- * malformed JSON body), not an unexpected one.
+ * malformed JSON body), not an unexpected one. So is a `query` that is not a string.
  */
 export function useRequestParseErrors(): Plugin {
   const badParameters = (error: unknown): never => {
@@ -341,6 +341,15 @@ export function useRequestParseErrors(): Plugin {
     });
   };
   return {
+    // yoga checks the parameters' types only after its plugins' onParams: automatic persisted
+    // queries would hash a query that is not a string first, and fail as an unexpected error.
+    onParams({ params }) {
+      const query: unknown = params.query;
+      if (query == null || typeof query === 'string') return;
+      throw new GraphQLError(`Expected "query" param to be a string, but given ${Array.isArray(query) ? 'array' : typeof query}.`, {
+        extensions: { code: 'BAD_REQUEST', http: { status: 400, headers: { Allow: 'GET, POST' } } },
+      });
+    },
     onRequestParse({ requestParser, setRequestParser }) {
       if (!requestParser) return;
       setRequestParser((request) => {

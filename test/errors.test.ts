@@ -127,6 +127,51 @@ describe('BAD_USER_INPUT: page arguments out of range, no upstream call for the 
   });
 });
 
+describe('client input graphql-js or a yoga plugin throws on is the client\'s error, not an unexpected one', () => {
+  it.each([
+    ['etchings', 'limit', 'query($v: Int) { etchings(limit: $v) { limit } }'],
+    ['etchings', 'offset', 'query($v: Int) { etchings(offset: $v) { limit } }'],
+    ['transfers', 'limit', 'query($v: Int) { transfers(block: 775700, limit: $v) { limit } }'],
+  ])('a null variable for %s(%s: Int! = …): BAD_USER_INPUT at the argument, no upstream call', async (field, argument, query) => {
+    const before = stack.logs.length;
+    const { body } = await run(query, { v: null });
+    expect(body).toEqual({
+      data: { [field]: null },
+      errors: [
+        {
+          message: `Argument "${argument}" of non-null type "Int!" must not be null.`,
+          // At the argument's value: the variable in the arguments, not its definition.
+          locations: [{ line: 1, column: query.lastIndexOf('$v') + 1 }],
+          path: [field],
+          extensions: { code: 'BAD_USER_INPUT' },
+        },
+      ],
+    });
+    expect(stack.upstreamCalls()).toEqual([]);
+    expect(stack.logs.slice(before).filter((line) => line.includes('unexpected error'))).toEqual([]);
+  });
+
+  it('a query that is not a string, with an automatic-persisted-query hash: 400 BAD_REQUEST, as without the hash', async () => {
+    const post = async (body: unknown) => {
+      const response = await fetch(`${stack.gatewayUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as unknown };
+    };
+    const hash = '54ec60f8977b2a29e840f3dbd273cefed11b4b03ccb63a771fc3584a549259a1';
+    const expected = {
+      status: 400,
+      body: { errors: [{ message: 'Expected "query" param to be a string, but given number.', extensions: { code: 'BAD_REQUEST' } }] },
+    };
+    expect([await post({ query: 123 }), await post({ query: 123, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } })]).toEqual([
+      expected,
+      expected,
+    ]);
+  });
+});
+
 describe('BAD_USER_INPUT: a BlockId that is neither a height nor a hash', () => {
   const hex63 = `00000000${'a'.repeat(55)}`;
   const hex65 = `00000000${'a'.repeat(57)}`;
