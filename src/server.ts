@@ -142,7 +142,9 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
 export type SatgateServer = ReturnType<typeof createServer>;
 
 const CORS_METHODS = 'GET, POST, DELETE, OPTIONS';
-const CORS_REQUEST_HEADERS = 'content-type, x-api-key, x-request-id, if-none-match, x-graphql-yoga-csrf, apollo-require-preflight';
+/** Every request header satgate reads: a browser may send only those a preflight allows. */
+const CORS_REQUEST_HEADERS =
+  'content-type, x-api-key, x-request-id, if-none-match, x-graphql-yoga-csrf, apollo-require-preflight, x-apollo-operation-name, traceparent, tracestate';
 const CORS_EXPOSED_HEADERS = 'etag, x-request-id, retry-after, age, warning, ratelimit-limit, ratelimit-remaining, ratelimit-reset';
 
 /** The CORS headers of an answer, from the request's Origin header and whether it is a preflight. */
