@@ -4,6 +4,7 @@ import type { CallOptions } from './upstream/http.js';
 import { normalizeTicker, type PageQuery } from './upstream/ordinals.js';
 import type { Upstreams } from './upstream/index.js';
 import { merged } from './merge.js';
+import { MAX_PARAM_LENGTH } from './upstream/paths.js';
 import { keyedHash } from './upstream/resilience.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, Page } from './upstream/types.js';
 
@@ -77,8 +78,10 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
     brc20TokenSummary: new DataLoader<string, Brc20TokenDetailsResponse | null, string>(
       traced('brc20TokenSummary', async (tickers: readonly string[], batchCall) => {
         let page: Page<Brc20Token> | undefined;
+        // A ticker no upstream path parameter can hold is no token (brc20Token: null, no call).
+        const listable = tickers.filter((ticker) => ticker.length <= MAX_PARAM_LENGTH);
         try {
-          page = await listed([...tickers], batchCall);
+          if (listable.length > 0) page = await listed(listable, batchCall);
         } catch (error) {
           return tickers.map(() => toError(error));
         }

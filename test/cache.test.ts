@@ -72,6 +72,20 @@ describe('inside the freshness window', () => {
     expect(stack.upstreamCalls()).toEqual(['GET /ordinals/v1/brc-20/tokens/nope-404']);
   });
 
+  test('a ticker longer than an upstream path parameter may be is null without an upstream call (its route 404)', async () => {
+    // With holders the detail route; without, the token list's ticker filter.
+    const SUMMARY_QUERY = `query ($t: String!) { brc20Token(ticker: $t) { token { ticker maxSupply } } }`;
+    const answers = [];
+    for (const ticker of ['b'.repeat(100), 'b'.repeat(101), 'b'.repeat(20_000)]) {
+      answers.push(await stack.graphql(TOKEN_QUERY, { t: ticker }), await stack.graphql(SUMMARY_QUERY, { t: ticker }));
+    }
+    expect(answers).toEqual(answers.map(() => ({ status: 200, body: { data: { brc20Token: null } } })));
+    expect(stack.upstreamCalls()).toEqual([
+      `GET /ordinals/v1/brc-20/tokens/${'b'.repeat(100)}`,
+      `GET /ordinals/v1/brc-20/tokens?ticker=${'b'.repeat(100)}&offset=0&limit=60`,
+    ]);
+  });
+
   test.each([
     ['a 500', 'sats', { status: 500, body: { message: 'boom' } }, 'UPSTREAM_ERROR'],
     ['a 503', sampleData.brc20Tokens[10]!.token.ticker, { status: 503, body: { message: 'down' } }, 'UPSTREAM_ERROR'],

@@ -17,11 +17,10 @@ import type { RequestStats } from '../request-stats.js';
 import type { CorsPolicy } from '../server.js';
 import type { CallOptions, UpstreamResponse } from '../upstream/http.js';
 import type { Upstreams } from '../upstream/index.js';
+import { MAX_PARAM_LENGTH } from '../upstream/paths.js';
 import { fastifyError, jsonAnswer, type RestAnswer } from './responses.js';
 import { UPSTREAM_PREFIXES, routes, type RestRoute } from './routes.js';
 
-/** Fastify's default maxParamLength: a longer parameter is a route 404 upstream. */
-const MAX_PARAM_LENGTH = 100;
 
 interface CompiledRoute {
   route: RestRoute;

@@ -1,6 +1,6 @@
 import { merged } from '../merge.js';
 import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
-import { isDotSegment, joinPath, segment, wellFormed } from './paths.js';
+import { MAX_PARAM_LENGTH, isDotSegment, joinPath, segment, wellFormed } from './paths.js';
 import { boolean, checked, decimal, int, object, optional, page, string, timestamp } from './shapes.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, InscriptionLocation, InscriptionTransfer, Page } from './types.js';
 
@@ -100,9 +100,12 @@ export function createOrdinalsClient(service: UpstreamService, { listLookups = '
       route: '/ordinals/v1/inscriptions/transfers',
       query: { block, offset: page.offset, limit: page.limit },
     }),
-    /** Null when the token does not exist (the upstream's 404); `.` and `..` cannot be tickers. */
+    /**
+     * Null when the token does not exist (the upstream's 404); `.` and `..` cannot be tickers, nor
+     * can one longer than a path parameter may be (the upstream's route 404, asked for nothing).
+     */
     async brc20Token(ticker: string, call: CallOptions = {}) {
-      if (isDotSegment(ticker)) return null;
+      if (isDotSegment(ticker) || ticker.length > MAX_PARAM_LENGTH) return null;
       return service.json(merged(this.brc20TokenRequest(ticker), call), 'null', isBrc20Details);
     },
     /** Whether brc20Tokens may ask the upstream now. */

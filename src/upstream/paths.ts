@@ -6,6 +6,9 @@
 
 import { UnsafePathError } from '../errors.js';
 
+/** Fastify's default maxParamLength: a longer path parameter (decoded) is a route 404 upstream. */
+export const MAX_PARAM_LENGTH = 100;
+
 /** `.` and `..` are resolved by URL normalisation (in a proxy or CDN, even when encoded). */
 export function isDotSegment(value: string): boolean {
   return value === '.' || value === '..';
