@@ -145,7 +145,11 @@ export function maskError(error: unknown, message: string): Error {
     // execution: both the client's input, without a code. Its own bugs name the field's node.
     const node = error instanceof GraphQLError && !error.extensions.code ? error.nodes?.[0] : undefined;
     if (error instanceof GraphQLError && node && node.kind !== Kind.FIELD && (original === undefined || original instanceof GraphQLError)) {
-      return located(error, { extensions: { ...error.extensions, code: 'BAD_USER_INPUT' satisfies ErrorCode } });
+      // A variable's error stops the whole request, with no data: 400 where the client accepts
+      // application/graphql-response+json, 200 for application/json (`spec`), as the GraphQL over
+      // HTTP spec says. The compiled executor, like graphql-js, gives it no status of its own.
+      const http = node.kind === Kind.VARIABLE_DEFINITION ? { http: { ...(error.extensions.http as object), spec: true, status: 400 } } : {};
+      return located(error, { extensions: { ...error.extensions, ...http, code: 'BAD_USER_INPUT' satisfies ErrorCode } });
     }
     // graphql-js's own execution errors (a list that is not a list, a value a scalar cannot
     // serialise) have a path and no code: by the contract, a bug. yoga would pass them on as is.

@@ -118,6 +118,15 @@ test.each([
   expect(stack.upstreamCalls()).toEqual([]);
 });
 
+test.each([
+  ['a required variable missing', { query: 'query ($t: String!) { brc20Token(ticker: $t) { token { ticker } } }' }, 400],
+  ['no query', { variables: {} }, 400],
+  ['a field error (data, with a null)', { query: '{ etchings(limit: 0) { total } }' }, 200],
+])('%s, under accept: application/graphql-response+json: 4xx exactly when there is no data', async (_label, body, status) => {
+  const [answered, answer] = (await post(JSON.stringify(body), { accept: 'application/graphql-response+json' })) as [number, Record<string, unknown>];
+  expect([answered, 'data' in answer]).toEqual([status, status === 200]);
+});
+
 test('a GET without a CSRF header is refused with a code, and counted by it in the metrics', async () => {
   const answer = await fetch(`${stack.gatewayUrl}/graphql?query=${encodeURIComponent('{ status { status } }')}`);
   expect([answer.status, await answer.json()]).toEqual([403, error('Required CSRF header(s) not present', 'CSRF_HEADER_REQUIRED')]);
