@@ -348,6 +348,24 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
       expect(calls).toEqual([]);
     });
 
+    test('the path ends at `;` and `#` as at `?` (the upstream router\'s rule): what follows is the query string', async () => {
+      const seen: Array<[string, number]> = [];
+      for (const path of [
+        '/metadata/v1;x',
+        '/ordinals/v1/brc-20/tokens/ordi;x',
+        '/ordinals/v1/brc-20/tokens/ordi%3Bx',
+        `${ETCHINGS};limit=2`,
+        `${ETCHINGS};x?limit=2`,
+        `${TRANSFERS};x?block=775700`,
+        `${TRANSFERS};block=775700`,
+      ]) {
+        const { gateway, direct } = await compareRaw(path);
+        expect.soft(gateway, path).toEqual(direct);
+        seen.push([path, gateway.status]);
+      }
+      expect(seen.map(([, status]) => status)).toEqual([200, 200, 404, 200, 200, 400, 200]);
+    });
+
     test.each([
       ['GET', '/ordinals/brc-20/tokens/or/di'],
       ['GET', `/ordinals/v1/brc-20/tokens/${'a'.repeat(101)}`],

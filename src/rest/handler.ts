@@ -151,9 +151,11 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
     headers: IncomingMessage['headers'],
     call: RouteCall,
   ): Promise<RestAnswer> {
-    const queryStart = target.indexOf('?');
-    const rawPath = queryStart === -1 ? target : target.slice(0, queryStart);
-    const rawQuery = queryStart === -1 ? '' : target.slice(queryStart + 1);
+    // Where the upstream's router (find-my-way) ends the path: at the first `?`, `;` or `#` after
+    // the leading slash; all that follows is the query string (`/x;a=1?b=2` asks with a=1?b=2).
+    const queryStart = target.slice(1).search(/[?;#]/) + 1;
+    const rawPath = queryStart === 0 ? target : target.slice(0, queryStart);
+    const rawQuery = queryStart === 0 ? '' : target.slice(queryStart + 1);
     // HEAD works on every GET route upstream.
     const found = match(method === 'HEAD' ? 'GET' : method, rawPath, rawQuery);
     if (found === 'bad-url') {
