@@ -39,11 +39,12 @@ export function createRequestListener(
     if (logger.isLevelEnabled('info')) {
       const started = performance.now();
       const received = req.url ?? '/';
+      const method = req.method;
       res.once('close', () => {
         logger.info(
           {
             requestId,
-            method: req.method,
+            method,
             // Platform keys travel in REST paths: the logged path never holds one.
             path: redactPath(received.split('?', 1)[0] ?? '/'),
             status: res.statusCode,
@@ -73,6 +74,9 @@ export function createRequestListener(
       });
       return;
     }
+    // HEAD is GET without the body (RFC 9110 9.3.2), on every path yoga serves: node writes no body
+    // for a HEAD request, whatever the handler writes. (The REST layer answers HEAD itself.)
+    if (req.method === 'HEAD') req.method = 'GET';
     // yoga's own listener would answer a throwing plugin hook with the error's stack as the body.
     const viaYoga: ViaYoga = (extra, body) =>
       Promise.resolve()

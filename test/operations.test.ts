@@ -83,6 +83,31 @@ describe('metrics, readiness and request ids', () => {
     ]);
     expect(stack.logs.some((line) => line.includes('"requestId":"trace-42.a"'))).toBe(true);
   });
+
+  test('HEAD answers as GET, without the body, wherever GET is served (RFC 9110 9.3.2)', async () => {
+    const csrf = { 'x-graphql-yoga-csrf': '1', accept: 'application/json' };
+    const answers = [];
+    for (const [path, headers] of [
+      ['/healthz', {}],
+      ['/readyz', {}],
+      ['/metrics', {}],
+      ['/graphiql/init.js', {}],
+      [`/graphql?query=${encodeURIComponent('{ status { status } }')}`, csrf],
+    ] as const) {
+      const head = await fetch(stack.gatewayUrl + path, { method: 'HEAD', headers });
+      const get = await fetch(stack.gatewayUrl + path, { headers });
+      await get.arrayBuffer();
+      answers.push({ path, head: [head.status, head.headers.get('content-type'), await head.text()], get: [get.status, get.headers.get('content-type'), ''] });
+    }
+    expect(answers.map(({ path, head }) => [path, head[0]])).toEqual([
+      ['/healthz', 200],
+      ['/readyz', 200],
+      ['/metrics', 200],
+      ['/graphiql/init.js', 200],
+      [answers[4]!.path, 200],
+    ]);
+    for (const { head, get } of answers) expect(head).toEqual(get);
+  });
 });
 
 describe('access log lines', () => {
