@@ -66,8 +66,8 @@ export function unauthenticated(message: string): GraphQLError {
 }
 
 /** The single mapping from an upstream failure to the contract's GraphQL error codes. */
-export function toGraphQLError(error: UpstreamError): GraphQLError {
-  const extensions: Record<string, unknown> = { code: graphQLCode(error), service: error.service };
+export function toGraphQLError(error: UpstreamError, code: ErrorCode = graphQLCode(error)): GraphQLError {
+  const extensions: Record<string, unknown> = { code, service: error.service };
   if (error.status !== undefined) extensions.httpStatus = error.status;
   if (error.retryAfter !== undefined) extensions.retryAfter = error.retryAfter;
   if (error.limit !== undefined) extensions.limit = error.limit;
@@ -85,8 +85,6 @@ function graphQLCode(error: UpstreamError): ErrorCode {
       return 'UNAUTHENTICATED';
     case 403:
       return 'FORBIDDEN';
-    case 404:
-      return 'NOT_FOUND';
     case 429:
       return 'RATE_LIMITED';
     default:

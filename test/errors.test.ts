@@ -292,6 +292,15 @@ describe('platform keys: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND', () => {
     expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);
   });
 
+  it('anywhere else an upstream 404 is UPSTREAM_ERROR with its httpStatus (NOT_FOUND is deleteChainhook\'s alone)', async () => {
+    const { body } = await run(`{ bitcoinNode(path: "rest/nope.json") }`, undefined, { 'x-api-key': SAMPLE_PLATFORM_KEY });
+    expect(body).toEqual({
+      data: { bitcoinNode: null },
+      errors: [fieldError(['bitcoinNode'], { code: 'UPSTREAM_ERROR', service: 'platform', httpStatus: 404 })],
+    });
+    expect(stack.upstreamCalls()).toEqual([`GET /v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/rest/nope.json`]);
+  });
+
   it('BAD_USER_INPUT: a platform key that is not a sane token, no upstream call for it', async () => {
     const { body } = await run(`{ status { status } bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}/../x") }`);
     expect(body).toEqual({

@@ -1,4 +1,4 @@
-import { badUserInput, unauthenticated } from '../errors.js';
+import { badUserInput, toGraphQLError, unauthenticated, UpstreamError } from '../errors.js';
 import type { GraphQLContext } from '../context.js';
 import { isPlatformKey, isUuid, PLATFORM_KEY_RULE, UUID_RULE } from '../upstream/paths.js';
 import type { ChainhookDeletion } from '../upstream/types.js';
@@ -55,7 +55,10 @@ builder.mutationField('deleteChainhook', (t) =>
     args: { uuid: t.arg.string({ required: true }), apiKey: t.arg.string(apiKeyArg) },
     resolve: (_root, { uuid, apiKey }, context) => {
       if (!isUuid(uuid)) throw badUserInput(`uuid ${UUID_RULE}`, 'uuid');
-      return context.upstreams.platform.deleteChainhook(platformKey(apiKey, context), uuid, context.call);
+      // The one field whose upstream 404 is NOT_FOUND (no such chainhook): elsewhere it is UPSTREAM_ERROR.
+      return context.upstreams.platform.deleteChainhook(platformKey(apiKey, context), uuid, context.call).catch((error: unknown) => {
+        throw error instanceof UpstreamError && error.status === 404 ? toGraphQLError(error, 'NOT_FOUND') : error;
+      });
     },
   }),
 );
