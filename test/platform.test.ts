@@ -209,6 +209,8 @@ describe('unsafe bitcoinNode paths: BAD_USER_INPUT, zero upstream requests', () 
     'rest//x',
     'rest/x#frag',
     'rest/\u0000x',
+    `rest/${'x'.repeat(2044)}`,
+    `rest/x?${'y'.repeat(2042)}`,
   ])('%j', async (path) => {
     const { status, body } = await run(NODE, { path, key: SAMPLE_PLATFORM_KEY });
     expect(status).toBe(200);
@@ -217,6 +219,13 @@ describe('unsafe bitcoinNode paths: BAD_USER_INPUT, zero upstream requests', () 
       errors: [fieldError(['bitcoinNode'], { code: 'BAD_USER_INPUT', argument: 'path' })],
     });
     expect(stack.upstreamCalls()).toEqual([]);
+  });
+
+  it('a path of 2,048 characters, query string included, is the longest sent', async () => {
+    const path = `rest/x?${'y'.repeat(2041)}`;
+    expect(path).toHaveLength(2048);
+    await run(NODE, { path, key: SAMPLE_PLATFORM_KEY });
+    expect(stack.upstreamCalls()).toEqual([`GET /v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/${path}`]);
   });
 
   it('an unsafe path fails alone: a sibling answers', async () => {
