@@ -13,7 +13,7 @@ import { RequestStats } from './request-stats.js';
 import { requestIdFrom } from './request-id.js';
 import type { RestHandler } from './rest/handler.js';
 import { requestWithBody, type ResponseCache, type ViaYoga } from './response-cache.js';
-import { fastifyError } from './rest/responses.js';
+import { fastifyError, routeNotFound } from './rest/responses.js';
 import type { SatgateServer } from './server.js';
 import type { Tracing } from './tracing.js';
 
@@ -99,7 +99,7 @@ export function createRequestListener(
       return;
     }
     viaYoga({})
-      .then((response) => sendNodeResponse(response, res, req, true))
+      .then((response) => sendNodeResponse(response.status === 404 && response.body === null ? notFound(req, response) : response, res, req, true))
       .catch(failed(res, requestId));
   };
 }
@@ -115,6 +115,17 @@ function originForm(target: string): string | undefined {
   if (!authority) return undefined;
   const rest = target.slice(authority[0].length);
   return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+/**
+ * A path nothing serves: the upstreams' route 404 (what a REST client gets for a path it mistyped,
+ * `/ORDINALS/…` say, from them), with yoga's headers (CORS), rather than yoga's empty 404.
+ */
+function notFound(req: IncomingMessage, empty: Response): Response {
+  const { status, headers, body } = routeNotFound(req.method ?? 'GET', req.url ?? '/');
+  const answer = new Response(body as string, { status, headers: empty.headers });
+  for (const [name, value] of Object.entries(headers)) answer.headers.set(name, value);
+  return answer;
 }
 
 /** A new request during shutdown: 503, and the connection closed so the client goes elsewhere. */

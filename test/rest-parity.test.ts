@@ -348,6 +348,16 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
       expect(calls).toEqual([]);
     });
 
+    test.each(['/ORDINALS/v1/brc-20/tokens/ordi', '//ordinals/v1/brc-20/tokens/ordi', '/Metadata/v1', '/nothing/here?x=1'])(
+      'GET %s, a path no route serves: the upstream\'s route 404',
+      async (path) => {
+        const { gateway, direct, calls } = await compareRaw(path);
+        expect(gateway).toEqual(direct);
+        expect(gateway).toEqual({ status: 404, body: routeNotFound('GET', path), etag: null, cacheControl: null, contentType: JSON_TYPE });
+        expect(calls).toEqual([]);
+      },
+    );
+
     test('the path ends at `;` and `#` as at `?` (the upstream router\'s rule): what follows is the query string', async () => {
       const seen: Array<[string, number]> = [];
       for (const path of [

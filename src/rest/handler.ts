@@ -18,7 +18,7 @@ import type { CorsPolicy } from '../server.js';
 import type { CallOptions, UpstreamResponse } from '../upstream/http.js';
 import type { Upstreams } from '../upstream/index.js';
 import { MAX_PARAM_LENGTH } from '../upstream/paths.js';
-import { fastifyError, jsonAnswer, type RestAnswer } from './responses.js';
+import { fastifyError, jsonAnswer, routeNotFound, type RestAnswer } from './responses.js';
 import { UPSTREAM_PREFIXES, routes, type RestRoute } from './routes.js';
 
 
@@ -164,7 +164,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
       return jsonAnswer(400, { error: 'Bad Request', message, statusCode: 400 }, 'application/json');
     }
     // Under /v1/ext/ the path holds the caller's platform key: never echo it.
-    if (!found) return jsonAnswer(404, { message: `Route ${method}:${redactPath(target)} not found`, error: 'Not Found', statusCode: 404 });
+    if (!found) return routeNotFound(method, target);
     if (call.stats) call.stats.route = found.template;
     const started = performance.now();
     // The whole request gets REQUEST_TIMEOUT_MS, as GraphQL does: then a 504 in the upstream's
