@@ -517,7 +517,7 @@ describe('abuse: edges', () => {
       ...(preflight
         ? {
             'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-            'access-control-allow-headers': 'content-type, x-api-key, x-request-id, if-none-match, x-graphql-yoga-csrf, apollo-require-preflight',
+            'access-control-allow-headers': 'content-type, x-api-key, x-request-id, if-none-match, x-graphql-yoga-csrf, apollo-require-preflight, x-apollo-operation-name, traceparent, tracestate',
           }
         : {}),
     });
