@@ -76,7 +76,8 @@ export function createRequestListener(
     }
     // HEAD is GET without the body (RFC 9110 9.3.2), on every path yoga serves: node writes no body
     // for a HEAD request, whatever the handler writes. (The REST layer answers HEAD itself.)
-    if (req.method === 'HEAD') req.method = 'GET';
+    const asked = req.method ?? 'GET';
+    if (asked === 'HEAD') req.method = 'GET';
     // yoga's own listener would answer a throwing plugin hook with the error's stack as the body.
     const viaYoga: ViaYoga = (extra, body) =>
       Promise.resolve()
@@ -99,7 +100,7 @@ export function createRequestListener(
       return;
     }
     viaYoga({})
-      .then((response) => sendNodeResponse(response.status === 404 && response.body === null ? notFound(req, response) : response, res, req, true))
+      .then((response) => sendNodeResponse(response.status === 404 && response.body === null ? notFound(asked, req.url ?? '/', response) : response, res, req, true))
       .catch(failed(res, requestId));
   };
 }
@@ -121,8 +122,8 @@ function originForm(target: string): string | undefined {
  * A path nothing serves: the upstreams' route 404 (what a REST client gets for a path it mistyped,
  * `/ORDINALS/…` say, from them), with yoga's headers (CORS), rather than yoga's empty 404.
  */
-function notFound(req: IncomingMessage, empty: Response): Response {
-  const { status, headers, body } = routeNotFound(req.method ?? 'GET', req.url ?? '/');
+function notFound(method: string, target: string, empty: Response): Response {
+  const { status, headers, body } = routeNotFound(method, target);
   const answer = new Response(body as string, { status, headers: empty.headers });
   for (const [name, value] of Object.entries(headers)) answer.headers.set(name, value);
   return answer;

@@ -349,12 +349,14 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
     });
 
     test.each(['/ORDINALS/v1/brc-20/tokens/ordi', '//ordinals/v1/brc-20/tokens/ordi', '/Metadata/v1', '/nothing/here?x=1'])(
-      'GET %s, a path no route serves: the upstream\'s route 404',
+      'GET %s, a path no route serves: the upstream\'s route 404 (HEAD: its head)',
       async (path) => {
         const { gateway, direct, calls } = await compareRaw(path);
         expect(gateway).toEqual(direct);
         expect(gateway).toEqual({ status: 404, body: routeNotFound('GET', path), etag: null, cacheControl: null, contentType: JSON_TYPE });
         expect(calls).toEqual([]);
+        const head = await compareRaw(path, 'HEAD');
+        expect(head.gateway).toEqual(head.direct);
       },
     );
 
