@@ -21,7 +21,6 @@ import { MAX_PARAM_LENGTH } from '../upstream/paths.js';
 import { fastifyError, jsonAnswer, routeNotFound, type RestAnswer } from './responses.js';
 import { UPSTREAM_PREFIXES, routes, type RestRoute } from './routes.js';
 
-
 interface CompiledRoute {
   route: RestRoute;
   template: string;
