@@ -1,8 +1,8 @@
 /**
  * Graceful shutdown's gate. It counts the requests in flight; once shutdown begins, the listener
  * stays open for the operator endpoints only (a load balancer sees /readyz turn 503), every other
- * new request is answered 503 with `Connection: close`, every answer still to be written says
- * `Connection: close` too, and `begin()` resolves when the last request in flight has finished.
+ * new request is answered 503 with `Connection: close`, and `begin()` resolves when the last
+ * request in flight has finished.
  */
 import type { ServerResponse } from 'node:http';
 
@@ -18,7 +18,7 @@ export interface Drain {
 }
 
 export function createDrain(): Drain {
-  const inFlight = new Set<ServerResponse>();
+  let inFlight = 0;
   let draining = false;
   let idle: (() => void) | undefined;
   return {
@@ -27,19 +27,15 @@ export function createDrain(): Drain {
     },
     admit(url, res) {
       if (draining && !OPERATOR_PATHS.has((url ?? '/').split('?', 1)[0]!)) return false;
-      inFlight.add(res);
-      // While draining, an answer still to be written says it closes its connection (RFC 9112 9.6).
-      if (draining) res.setHeader('connection', 'close');
+      inFlight++;
       res.once('close', () => {
-        inFlight.delete(res);
-        if (inFlight.size === 0) idle?.();
+        if (--inFlight === 0) idle?.();
       });
       return true;
     },
     begin() {
       draining = true;
-      for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close');
-      return inFlight.size === 0 ? Promise.resolve() : new Promise<void>((resolve) => (idle = resolve));
+      return inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (idle = resolve));
     },
   };
 }
