@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETABLE_CHAINHOOK_UUIDS, sampleData } from '../../src/sample/data.js';
 import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
 import { HIRO_KEY, startStack, type Stack } from '../harness.js';
-import { STACK_FRAME, fieldError } from '../support.js';
+import { STACK_FRAME, fieldError, overWebSocket } from '../support.js';
 
 const KEY = SAMPLE_PLATFORM_KEY;
 const UUID = DELETABLE_CHAINHOOK_UUIDS[0]!;
@@ -302,6 +302,29 @@ describe('abuse: edges', () => {
         } finally {
           metadata.status = status;
           process.env.NODE_ENV = nodeEnv;
+        }
+      });
+
+      it('over graphql-ws: the same answer as over HTTP, logged once', async () => {
+        const { metadata } = stack.gateway.upstreams;
+        const status = metadata.status;
+        metadata.status = () => Promise.reject(bug());
+        try {
+          const requestId = 'edges-5-websocket';
+          expect(await overWebSocket(stack.gatewayUrl, { query: '{ status { status } }' }, { 'x-request-id': requestId })).toEqual({
+            data: { status: null },
+            errors: [
+              {
+                message: `Unexpected error (request ${requestId})`,
+                locations: [{ line: 1, column: 3 }],
+                path: ['status'],
+                extensions: { code: 'INTERNAL_SERVER_ERROR', requestId },
+              },
+            ],
+          });
+          await expectLoggedOnce(requestId, 'TypeError');
+        } finally {
+          metadata.status = status;
         }
       });
 
