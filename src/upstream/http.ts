@@ -808,11 +808,17 @@ function wait(call: SharedCall, signal: CancelSignal | undefined): Promise<Cache
 }
 
 /**
- * One 'abort' listener per client signal, however many lookups wait on it: a query with dozens of
- * fields would otherwise add one listener per lookup to the same signal (and Node warns past 10).
+ * Calls `listener` when `signal` aborts, until the returned function is called. A Cancellation
+ * (every request the gateway serves) keeps its listeners in a set of its own. On an AbortSignal,
+ * one listener per signal, however many lookups wait on it: a query with dozens of fields would
+ * otherwise add one listener per lookup to the same signal (and Node warns past 10).
  */
 const abortWatchers = new WeakMap<CancelSignal, Set<() => void>>();
 function onAbort(signal: CancelSignal, listener: () => void): () => void {
+  if (signal instanceof Cancellation) {
+    signal.addEventListener('abort', listener);
+    return () => signal.removeEventListener('abort', listener);
+  }
   let listeners = abortWatchers.get(signal);
   if (!listeners) {
     const watching = new Set<() => void>();
