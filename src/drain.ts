@@ -1,10 +1,11 @@
 /**
  * Graceful shutdown's gate. It counts the requests in flight; once shutdown begins, the listener
  * stays open for the operator endpoints only (a load balancer sees /readyz turn 503), every other
- * new request is answered 503 with `Connection: close`, and `begin()` resolves when the last
- * request in flight has finished.
+ * new request is answered 503 with `Connection: close`, the answers still in flight say
+ * `Connection: close` too (drainAwareResponse), and `begin()` resolves when the last request in
+ * flight has finished.
  */
-import type { ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 
 /** Served while draining: health checks and the last scrape. */
 const OPERATOR_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
@@ -38,4 +39,25 @@ export function createDrain(): Drain {
       return inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (idle = resolve));
     },
   };
+}
+
+/**
+ * node:http's response class for a server behind `drain`: once draining, an answer whose head is
+ * not yet written says `Connection: close` and node closes its connection after it (RFC 9112 9.6),
+ * so a keep-alive client sends its next request elsewhere rather than down a connection that is
+ * about to close. node reads `shouldKeepAlive` as it writes the head: a getter on the prototype,
+ * nothing kept per request (a set of the responses in flight showed in the bench's tail).
+ */
+export function drainAwareResponse(drain: Drain): typeof ServerResponse {
+  class DrainAwareResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {}
+  const keepAlive = Symbol('keepAlive');
+  Object.defineProperty(DrainAwareResponse.prototype, 'shouldKeepAlive', {
+    get(this: Record<symbol, boolean>) {
+      return this[keepAlive] && !drain.draining;
+    },
+    set(this: Record<symbol, boolean>, value: boolean) {
+      this[keepAlive] = value;
+    },
+  });
+  return DrainAwareResponse;
 }

@@ -4,7 +4,7 @@ import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import type { DestinationStream } from 'pino';
 import { ConfigError, effectiveConfig, loadConfig, type Config } from './config.js';
-import { createDrain } from './drain.js';
+import { createDrain, drainAwareResponse } from './drain.js';
 import { createLiveHub, liveSettings } from './live/hub.js';
 import { createRedisCoordinator } from './live/redis-coordinator.js';
 import { attachWebSockets } from './live/websocket.js';
@@ -66,6 +66,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       requestTimeout: config.requestTimeoutMs,
       headersTimeout: config.requestTimeoutMs,
       connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.requestTimeoutMs / 10)),
+      ServerResponse: drainAwareResponse(drain),
     },
     createRequestListener(yoga, rest, logger, drain, responses, tracing),
   );

@@ -1,5 +1,5 @@
 /** Operating satgate: /metrics, /readyz, request ids, and graceful shutdown. */
-import { request as httpRequest } from 'node:http';
+import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SAMPLE_PLATFORM_KEY } from '../src/sample/server.js';
 import { HIRO_KEY, rest, startStack, type Stack } from './harness.js';
@@ -216,6 +216,53 @@ describe('graceful shutdown', () => {
     expect(restAnswer.status).toBe(200);
     expect(after).toBe('ECONNREFUSED');
     expect(stack.logs.filter((line) => /shutting down|stopped/.test(line))).toHaveLength(2);
+  });
+
+  test('answers in flight when shutdown begins say Connection: close, and their keep-alive connections close after them', async () => {
+    const stack = await startStack({ SHUTDOWN_TIMEOUT_MS: '5000' });
+    const agent = new Agent({ keepAlive: true });
+    const ask = (path: string, body?: string) =>
+      new Promise<{ status: number; connection: string | undefined; body: unknown; socketClosed: Promise<void> }>((resolve, reject) => {
+        const req = httpRequest(
+          `${stack.gatewayUrl}${path}`,
+          { agent, method: body ? 'POST' : 'GET', headers: { 'content-type': 'application/json' } },
+          (res) => {
+            const socketClosed = new Promise<void>((closed) => res.socket.once('close', () => closed()));
+            let text = '';
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: JSON.parse(text) as unknown, socketClosed }));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      const graphqlBody = JSON.stringify({ query: '{ etchings(limit: 1) { total } }' });
+      // Before shutdown the same requests keep their connections open.
+      const before = await Promise.all([ask('/graphql', graphqlBody), ask('/runes/v1/etchings?limit=1')]);
+      expect(before.map(({ status, connection }) => ({ status, connection }))).toEqual([
+        { status: 200, connection: 'keep-alive' },
+        { status: 200, connection: 'keep-alive' },
+      ]);
+      stack.sample.inject({ path: '/runes/v1/etchings', delayMs: 500 });
+      const inFlight = Promise.all([ask('/graphql', graphqlBody), ask('/runes/v1/etchings?limit=1')]);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const stopped = stack.close();
+      const [graphql, restAnswer] = await inFlight;
+      expect({ status: graphql.status, connection: graphql.connection, body: graphql.body }).toEqual({
+        status: 200,
+        connection: 'close',
+        body: { data: { etchings: { total: expect.any(Number) } } },
+      });
+      expect({ status: restAnswer.status, connection: restAnswer.connection, body: restAnswer.body }).toEqual({
+        status: 200,
+        connection: 'close',
+        body: before[1]!.body,
+      });
+      await Promise.all([graphql.socketClosed, restAnswer.socketClosed, stopped]);
+    } finally {
+      agent.destroy();
+    }
   });
 });
 
