@@ -182,6 +182,7 @@ async function measure(
     warmup: WARMUP_S,
     duration: DURATION,
     expectBody: expected,
+    serverCpu: () => cpuMicros(target.pid),
     onWindowStart: async () => {
       countBefore = await sample.count();
       cpuBefore = cpuMicros(target.pid);
@@ -210,7 +211,8 @@ async function measure(
   };
   console.error(
     `  ${phase} | ${workload.label} | ${TARGET_LABEL[target.kind]}: ${fmt(row.rps, 0)} rps, p50 ${fmt(row.p50, 2)} ms, p99 ${fmt(row.p99, 2)} ms, ` +
-      `${fmt(row.cpuUsPerRequest, 0)} µs CPU, ${fmt(row.upstreamPerRequest, 3)} upstream/req, load generator ${share(row.clientCpu)} CPU` +
+      `${fmt(row.cpuUsPerRequest, 0)} µs CPU, ${fmt(row.upstreamPerRequest, 3)} upstream/req, load generator ${share(row.clientCpu)} CPU, ` +
+      `req/s swing ${fmt(row.rateSwing, 1)}×, ${busyShares(row)}` +
       (problem ? `  [check request: ${problem}]` : '') +
       (row.unopened ? `  [${row.unopened} connections never answered before the window]` : '') +
       (row.mismatched ? `  [${row.mismatched} bodies differ, e.g. ${JSON.stringify(row.mismatchSample)}]` : ''),
@@ -221,6 +223,11 @@ async function measure(
 /** A share of one core as a percentage; '–' when not measured. */
 function share(ofOneCore: number | undefined): string {
   return ofOneCore === undefined ? '–' : `${fmt(ofOneCore * 100, 0)}%`;
+}
+
+/** The server's CPU in its row's slowest and fastest half second: busy in both, it ran slower; idle in the slowest, it waited. */
+function busyShares(row: Row): string {
+  return row.serverBusy ? `server busy ${share(row.serverBusy.slowest)} in the slowest half second, ${share(row.serverBusy.fastest)} in the fastest` : 'server CPU per half second not read';
 }
 
 const CPU_OF: Record<TargetKind, Row['cpuOf']> = {
@@ -335,7 +342,7 @@ function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, 
   const serverSteal = main.map((r) => r.steal[0]).filter((share) => share !== undefined);
   check(
     'p99 ≤ 3× p50 in every gateway row at the main phase',
-    (flat.length ? flat.map((r) => `${r.workloadLabel} ${r.target} ${fmt(r.p99 / r.p50, 1)}× (swing ${fmt(r.rateSwing, 1)}×)`).join(', ') : 'all rows') +
+    (flat.length ? flat.map((r) => `${r.workloadLabel} ${r.target} ${fmt(r.p99 / r.p50, 1)}× (swing ${fmt(r.rateSwing, 1)}×, ${busyShares(r)})`).join(', ') : 'all rows') +
       (references.length ? `; W1 REST ${references.join(', ')}` : '') +
       (serverSteal.length ? `; VM steal on CPU 0 ${share(Math.min(...serverSteal))}–${share(Math.max(...serverSteal))} of the gateway rows' windows` : '') +
       `; a fixed loop alone on that CPU, no load: swing ${fmt(machineSwing, 1)}×`,
@@ -385,7 +392,7 @@ function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, 
 function table(rows: Row[]): string {
   const header = [
     'phase', 'workload', 'target', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'upstream/req',
-    'non-2xx', 'failed', 'bad body', 'rps ÷ direct', 'rps ÷ proxy', 'rps ÷ peer', 'CPU ÷ peer', 'load generator CPU', 'VM steal by CPU', 'req/s swing (0.5 s)',
+    'non-2xx', 'failed', 'bad body', 'rps ÷ direct', 'rps ÷ proxy', 'rps ÷ peer', 'CPU ÷ peer', 'load generator CPU', 'VM steal by CPU', 'req/s swing (0.5 s)', 'server busy: slowest / fastest 0.5 s',
   ];
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
   for (const r of rows) {
@@ -396,6 +403,7 @@ function table(rows: Row[]): string {
         cpu, fmt(r.upstreamPerRequest, 3), String(r.non2xx), String(r.failed), String(r.mismatched),
         fmt(r.rpsVsDirect, 2), fmt(r.rpsVsProxy, 2), fmt(r.rpsVsPeer, 2), fmt(r.cpuVsPeer, 2),
         share(r.clientCpu), r.steal.length ? r.steal.map(share).join(' / ') : '–', r.rateSwing === undefined ? '–' : `${fmt(r.rateSwing, 1)}×`,
+        r.serverBusy ? `${share(r.serverBusy.slowest)} / ${share(r.serverBusy.fastest)}` : '–',
       ].join(' | ')} |`,
     );
   }

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { load, type LoadResult } from '../bench/lib/load.js';
-import { probeMachine } from '../bench/lib/procs.js';
+import { cpuMicros, probeMachine } from '../bench/lib/procs.js';
 
 const BODY = JSON.stringify({ ticker: 'ordi', holders: 12_345, note: 'é'.repeat(3000), tail: 'x'.repeat(70_000) });
 const REORDERED = JSON.stringify({ holders: 12_345, ticker: 'ordi', note: 'é'.repeat(3000), tail: 'x'.repeat(70_000) });
@@ -186,14 +186,17 @@ describe('the load generator', () => {
     expect(seen.get('/length')).toBeGreaterThanOrEqual(result.requests);
   });
 
-  test('a timed run reports how far its req/s swung between half seconds of the window', async () => {
-    const run = () => load({ url: `${base}/slowing`, connections: 5, duration: 2, warmup: 0.1, expectBody: 'ok' });
+  test('a timed run reports how far its req/s swung between half seconds of the window, and how busy the server was in the slowest and fastest', async () => {
+    // The server is this process: busy while it answers at full speed, idle while each answer waits 20 ms.
+    const run = () => load({ url: `${base}/slowing`, connections: 5, duration: 2, warmup: 0.1, expectBody: 'ok', serverCpu: () => cpuMicros(process.pid) });
     const steady = await run();
     slowFrom = performance.now() + 1100;
     const slowing = await run().finally(() => (slowFrom = Infinity));
     // 5 connections: thousands of answers a second, then 5 ÷ 20 ms = 250 at most.
     expect(slowing.rateSwing).toBeGreaterThan(4);
     expect(steady.rateSwing).toBeLessThan(slowing.rateSwing! / 2);
+    expect(slowing.serverBusy!.slowest).toBeLessThan(0.3);
+    expect(slowing.serverBusy!.fastest).toBeGreaterThan(2 * slowing.serverBusy!.slowest);
   });
 
   test('the machine probe counts a fixed piece of work per half second, on the CPU it was placed on', async () => {

@@ -36,6 +36,8 @@ export interface LoadOptions {
   /** Awaited just before and just after the window, while the load goes on (CPU and counters read there). */
   onWindowStart?: () => unknown;
   onWindowEnd?: () => unknown;
+  /** The server under test's CPU so far, in µs (procs.ts cpuMicros): read at every slice's edges. */
+  serverCpu?: () => number;
 }
 
 export interface LoadResult {
@@ -68,6 +70,12 @@ export interface LoadResult {
    * other guests' use of the host's caches and memory, which steal time does not show).
    */
   rateSwing?: number;
+  /**
+   * The server's CPU as a share of the slowest and of the fastest half second (with `serverCpu`).
+   * Busy in the slowest too: the server itself answered slower there (its work, or the machine);
+   * idle: it waited on something else (its upstream, the load generator).
+   */
+  serverBusy?: { slowest: number; fastest: number };
 }
 
 /** The fastest slice's rate over the slowest's. */
@@ -457,6 +465,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   let seconds: number;
   let clientCpu: number | undefined;
   let rateSwing: number | undefined;
+  let serverBusy: LoadResult['serverBusy'];
   try {
     if (timed) {
       while (ramping && performance.now() - began < RAMP_LIMIT_S * 1000) await sleep(10);
@@ -473,17 +482,27 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
       const started = performance.now();
       const cpuBefore = process.cpuUsage();
       const rates: number[] = [];
+      const busy: number[] = [];
       let sliceStart = started;
       let sliceAnswers = 0;
+      let sliceCpu = options.serverCpu?.() ?? 0;
       const slices = setInterval(() => {
         const now = performance.now();
         rates.push((latencies.length - sliceAnswers) / ((now - sliceStart) / 1000));
+        if (options.serverCpu) {
+          const cpu = options.serverCpu();
+          busy.push((cpu - sliceCpu) / ((now - sliceStart) * 1000));
+          sliceCpu = cpu;
+        }
         [sliceStart, sliceAnswers] = [now, latencies.length];
       }, SLICE_MS);
       await sleep(options.duration * 1000);
       clearInterval(slices);
       recording = false;
       if (rates.length >= 2) rateSwing = swingOf(rates);
+      if (busy.length >= 2) {
+        serverBusy = { slowest: busy[rates.indexOf(Math.min(...rates))]!, fastest: busy[rates.indexOf(Math.max(...rates))]! };
+      }
       seconds = (performance.now() - started) / 1000;
       const cpu = process.cpuUsage(cpuBefore);
       clientCpu = (cpu.user + cpu.system) / 1e6 / seconds;
@@ -513,7 +532,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     mismatched: stats.mismatched,
     reordered: stats.reordered,
     statusCodes,
-    ...(timed ? { rampSeconds: rampSeconds ?? NaN, unopened: options.connections - opened.size, clientCpu, rateSwing } : {}),
+    ...(timed ? { rampSeconds: rampSeconds ?? NaN, unopened: options.connections - opened.size, clientCpu, rateSwing, serverBusy } : {}),
     ...(mismatchSample === undefined ? {} : { mismatchSample }),
   };
 }
