@@ -94,20 +94,24 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
   metrics.watchCacheBytes('responses', () => results.bytes);
 
   /**
-   * Whether every answer behind `stored` is current: synchronously when all are fresh in process.
-   * What it asks the upstream for is noted in `stats.used`, where execution finds it.
+   * Whether every answer behind `stored` is current: synchronously when all are fresh in process;
+   * undefined when the client left before that was known. What it asks the upstream for is noted
+   * in `stats.used`, where execution finds it.
    */
-  function current(stored: StoredResult, req: IncomingMessage, res: ServerResponse, call: FastPathContext): boolean | Promise<boolean> {
+  function current(stored: StoredResult, req: IncomingMessage, res: ServerResponse, call: FastPathContext): boolean | Promise<boolean | undefined> {
     const pending = stored.used.filter((used) => !used.service.isCurrent(used));
     if (pending.length === 0) return true;
-    const options = { signal: untilClientLeaves(res), requestId: call.requestId, stats: call.stats, client: clientIdOf(req, trustProxy) };
+    const signal = untilClientLeaves(res);
+    const options = { signal, requestId: call.requestId, stats: call.stats, client: clientIdOf(req, trustProxy) };
+    // A revalidation cut short by its client's leaving says nothing of the stored result.
+    const notCurrent = () => (signal.aborted ? undefined : false);
     // One revalidation first: on a global-ETag service its 304 confirms every entry with that ETag.
     const [first, ...rest] = pending;
     return first!.service.confirm(first!, options).then(async (confirmed) => {
-      if (!confirmed) return false;
+      if (!confirmed) return notCurrent();
       const left = rest.filter((used) => !used.service.isCurrent(used));
       const all = await Promise.all(left.map((used) => used.service.confirm(used, options)));
-      return all.every(Boolean);
+      return all.every(Boolean) || notCurrent();
     });
   }
 
@@ -198,7 +202,11 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
       if (stored) {
         context.stats.used = usedLog();
         const valid = current(stored, req, res, context);
-        if (valid === true || (await valid)) return answerStored(stored, req, res, context.stats, started);
+        const verdict = valid === true || (await valid);
+        if (verdict) return answerStored(stored, req, res, context.stats, started);
+        // Its client left: nobody to answer, and the stored result stays for the others (dropping
+        // it made every request in flight execute the document again, each storing its result).
+        if (verdict === undefined) return;
         results.delete(key);
       }
       await execute(key, req, res, context.stats, viaYoga, body);

@@ -298,6 +298,28 @@ describe('revalidating (upstream answers never fresh: every request asks with If
     const afterStale = await responseCache(stack);
     expect([afterStale.stored - afterChange.stored, afterStale.hit - afterChange.hit]).toEqual([0, 0]);
   });
+
+  test('a client that leaves while the stored result is revalidated leaves it stored: the next request is answered from it', async () => {
+    const body = { query: TOKEN, variables: { ticker: 'ordi' } };
+    const first = await (await post(stack, body)).json();
+    const counts = await responseCache(stack);
+    stack.sample.clearLog();
+    stack.sample.inject({ path: '/ordinals/v1/brc-20/tokens/ordi', delayMs: 300, times: 1 });
+    const client = new AbortController();
+    const leaving = fetch(`${stack.gatewayUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+      signal: client.signal,
+    }).catch(() => 'left');
+    while (stack.upstreamCalls().length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    client.abort();
+    expect(await leaving).toBe('left');
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    expect(await (await post(stack, body)).json()).toEqual(first);
+    const after = await responseCache(stack);
+    expect({ hit: after.hit - counts.hit, miss: after.miss - counts.miss, stored: after.stored - counts.stored }).toEqual({ hit: 1, miss: 0, stored: 0 });
+  });
 });
 
 describe('bounds and the switch', () => {
