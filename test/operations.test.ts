@@ -165,6 +165,25 @@ describe('access log lines', () => {
   });
 });
 
+/**
+ * One request over node:http through `agent` (false: a connection of its own), a POST of `body`
+ * when given: its status, Connection header and JSON body, and when its connection closed.
+ */
+function ask(url: string, agent: Agent | false, body?: string) {
+  return new Promise<{ answer: { status: number; connection: string | undefined; body: unknown }; closed: Promise<void> }>((resolve, reject) => {
+    const req = httpRequest(url, { agent, method: body ? 'POST' : 'GET', headers: { 'content-type': 'application/json' } }, (res) => {
+      const closed = new Promise<void>((done) => res.socket.once('close', () => done()));
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () =>
+        resolve({ answer: { status: res.statusCode ?? 0, connection: res.headers.connection, body: text ? (JSON.parse(text) as unknown) : text }, closed }),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 describe('graceful shutdown', () => {
   test('requests in flight finish; meanwhile /readyz is 503, health checks are served and new requests get 503 + Connection: close; then the port closes', async () => {
     const stack = await startStack({ SHUTDOWN_TIMEOUT_MS: '5000' });
@@ -175,21 +194,12 @@ describe('graceful shutdown', () => {
     const stopped = stack.close();
     await new Promise((resolve) => setTimeout(resolve, 50));
     // A fresh connection for each, as a load balancer's checks and new clients would open.
-    const ask = (path: string, init: { method?: string; body?: string } = {}) =>
-      new Promise<{ status: number; connection: string | undefined; body: unknown }>((resolve, reject) => {
-        const req = httpRequest(`${stack.gatewayUrl}${path}`, { agent: false, method: init.method ?? 'GET', headers: { 'content-type': 'application/json' } }, (res) => {
-          let text = '';
-          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: text ? (JSON.parse(text) as unknown) : text }));
-        });
-        req.on('error', reject);
-        req.end(init.body);
-      });
+    const fresh = (path: string, body?: string) => ask(`${stack.gatewayUrl}${path}`, false, body).then(({ answer }) => answer);
     const during = await Promise.all([
-      ask('/readyz'),
-      ask('/healthz'),
-      ask('/graphql', { method: 'POST', body: JSON.stringify({ query: '{ status { status } }' }) }),
-      ask('/runes/v1/etchings?limit=1'),
+      fresh('/readyz'),
+      fresh('/healthz'),
+      fresh('/graphql', JSON.stringify({ query: '{ status { status } }' })),
+      fresh('/runes/v1/etchings?limit=1'),
     ]);
     const [graphql, restAnswer] = await Promise.all([inFlight, inFlightRest]);
     await stopped;
@@ -221,45 +231,23 @@ describe('graceful shutdown', () => {
   test('answers in flight when shutdown begins say Connection: close, and their keep-alive connections close after them', async () => {
     const stack = await startStack({ SHUTDOWN_TIMEOUT_MS: '5000' });
     const agent = new Agent({ keepAlive: true });
-    const ask = (path: string, body?: string) =>
-      new Promise<{ status: number; connection: string | undefined; body: unknown; socketClosed: Promise<void> }>((resolve, reject) => {
-        const req = httpRequest(
-          `${stack.gatewayUrl}${path}`,
-          { agent, method: body ? 'POST' : 'GET', headers: { 'content-type': 'application/json' } },
-          (res) => {
-            const socketClosed = new Promise<void>((closed) => res.socket.once('close', () => closed()));
-            let text = '';
-            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: JSON.parse(text) as unknown, socketClosed }));
-          },
-        );
-        req.on('error', reject);
-        req.end(body);
-      });
+    const reusing = (path: string, body?: string) => ask(`${stack.gatewayUrl}${path}`, agent, body);
     try {
       const graphqlBody = JSON.stringify({ query: '{ etchings(limit: 1) { total } }' });
       // Before shutdown the same requests keep their connections open.
-      const before = await Promise.all([ask('/graphql', graphqlBody), ask('/runes/v1/etchings?limit=1')]);
-      expect(before.map(({ status, connection }) => ({ status, connection }))).toEqual([
+      const before = await Promise.all([reusing('/graphql', graphqlBody), reusing('/runes/v1/etchings?limit=1')]);
+      expect(before.map(({ answer: { status, connection } }) => ({ status, connection }))).toEqual([
         { status: 200, connection: 'keep-alive' },
         { status: 200, connection: 'keep-alive' },
       ]);
       stack.sample.inject({ path: '/runes/v1/etchings', delayMs: 500 });
-      const inFlight = Promise.all([ask('/graphql', graphqlBody), ask('/runes/v1/etchings?limit=1')]);
+      const inFlight = Promise.all([reusing('/graphql', graphqlBody), reusing('/runes/v1/etchings?limit=1')]);
       await new Promise((resolve) => setTimeout(resolve, 150));
       const stopped = stack.close();
       const [graphql, restAnswer] = await inFlight;
-      expect({ status: graphql.status, connection: graphql.connection, body: graphql.body }).toEqual({
-        status: 200,
-        connection: 'close',
-        body: { data: { etchings: { total: expect.any(Number) } } },
-      });
-      expect({ status: restAnswer.status, connection: restAnswer.connection, body: restAnswer.body }).toEqual({
-        status: 200,
-        connection: 'close',
-        body: before[1]!.body,
-      });
-      await Promise.all([graphql.socketClosed, restAnswer.socketClosed, stopped]);
+      expect(graphql.answer).toEqual({ status: 200, connection: 'close', body: { data: { etchings: { total: expect.any(Number) } } } });
+      expect(restAnswer.answer).toEqual({ status: 200, connection: 'close', body: before[1]!.answer.body });
+      await Promise.all([graphql.closed, restAnswer.closed, stopped]);
     } finally {
       agent.destroy();
     }

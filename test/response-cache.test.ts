@@ -33,11 +33,12 @@ function headersOf(response: Response): Record<string, string> {
   return headers;
 }
 
-function post(stack: Stack, body: unknown, headers: Record<string, string> = {}) {
+function post(stack: Stack, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) {
   return fetch(`${stack.gatewayUrl}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
     body: JSON.stringify(body),
+    signal,
   });
 }
 
@@ -306,12 +307,7 @@ describe('revalidating (upstream answers never fresh: every request asks with If
     stack.sample.clearLog();
     stack.sample.inject({ path: '/ordinals/v1/brc-20/tokens/ordi', delayMs: 300, times: 1 });
     const client = new AbortController();
-    const leaving = fetch(`${stack.gatewayUrl}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify(body),
-      signal: client.signal,
-    }).catch(() => 'left');
+    const leaving = post(stack, body, {}, client.signal).catch(() => 'left');
     while (stack.upstreamCalls().length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     client.abort();
     expect(await leaving).toBe('left');
