@@ -105,11 +105,13 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     const options = { signal, requestId: call.requestId, stats: call.stats, client: clientIdOf(req, trustProxy) };
     // A revalidation cut short by its client's leaving says nothing of the stored result.
     const notCurrent = () => (signal.aborted ? undefined : false);
-    // One revalidation first: on a global-ETag service its 304 confirms every entry with that ETag.
+    // One revalidation first: on a global-ETag service its 304 confirms every entry with that ETag,
+    // even when nothing stays fresh (CACHE_TTL_MS=0): it answered after this request came.
+    const since = Date.now();
     const [first, ...rest] = pending;
     return first!.service.confirm(first!, options).then(async (confirmed) => {
       if (!confirmed) return notCurrent();
-      const left = rest.filter((used) => !used.service.isCurrent(used));
+      const left = rest.filter((used) => !used.service.isCurrent(used, since));
       const all = await Promise.all(left.map((used) => used.service.confirm(used, options)));
       return all.every(Boolean) || notCurrent();
     });

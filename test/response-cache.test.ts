@@ -11,6 +11,7 @@ import { startStack, type Stack } from './harness.js';
 const TOKEN = 'query Token($ticker: String!) { brc20Token(ticker: $ticker) { token { ticker mintedSupply } supply { holders } } }';
 const TWO_OPS = `query A { a: brc20Token(ticker: "ordi") { token { ticker } supply { holders } } }
 query B { b: brc20Token(ticker: "ordi") { token { ticker } supply { holders } } }`;
+const TWO_TOKENS = '{ a: brc20Token(ticker: "ordi") { token { ticker mintedSupply } supply { holders } } b: brc20Token(ticker: "bitai") { token { ticker mintedSupply } supply { holders } } }';
 
 /** The response cache's event counters and bytes, from /metrics. */
 async function responseCache(stack: Stack): Promise<{ hit: number; miss: number; stored: number; bytes: number }> {
@@ -298,6 +299,29 @@ describe('revalidating (upstream answers never fresh: every request asks with If
     expect(staleAgain.extensions?.stale).toBeDefined();
     const afterStale = await responseCache(stack);
     expect([afterStale.stored - afterChange.stored, afterStale.hit - afterChange.hit]).toEqual([0, 0]);
+  });
+
+  test('one global-ETag 304 confirms every answer behind the stored result: one upstream call, not one per answer', async () => {
+    const body = { query: TWO_TOKENS };
+    type Token = { token: { ticker: string; mintedSupply: string }; supply: { holders: number } };
+    const first = (await (await post(stack, body)).json()) as { data: { a: Token; b: Token } };
+    const counts = await responseCache(stack);
+    stack.sample.clearLog();
+    expect(await (await post(stack, body)).json()).toEqual(first);
+    expect(stack.sample.requests.map((r) => [r.url, r.headers['if-none-match'] !== undefined])).toEqual([
+      ['/ordinals/v1/brc-20/tokens/ordi', true],
+    ]);
+    const after = await responseCache(stack);
+    expect({ hit: after.hit - counts.hit, miss: after.miss - counts.miss }).toEqual({ hit: 1, miss: 0 });
+
+    // A change to the other token changes the global ETag: the one call says so, and the document executes again.
+    const minted = stack.sample.activity.mint('bitai');
+    stack.sample.clearLog();
+    const { a, b } = first.data;
+    expect(await (await post(stack, body)).json()).toEqual({
+      data: { a, b: { ...b, token: { ...b.token, mintedSupply: minted.token.minted_supply } } },
+    });
+    expect(stack.upstreamCalls().sort()).toEqual(['GET /ordinals/v1/brc-20/tokens/bitai', 'GET /ordinals/v1/brc-20/tokens/ordi']);
   });
 
   test('a client that leaves while the stored result is revalidated leaves it stored: the next request is answered from it', async () => {

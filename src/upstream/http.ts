@@ -417,11 +417,18 @@ export class UpstreamService {
     used.answers.push({ service: this, key, request: { method, path, route, query, tenant }, response });
   }
 
-  /** Whether `used` is still the answer in the cache, and fresh: no upstream call, no await. */
-  isCurrent(used: UsedAnswer): boolean {
+  /**
+   * Whether `used` is still the answer in the cache, and fresh, or confirmed by an upstream answer
+   * that came at or after `confirmedSince` (a request's own revalidation, or a global-ETag 304 it
+   * waited for, as a request joining an in-flight call takes that call's answer): no upstream call,
+   * no await.
+   */
+  isCurrent(used: UsedAnswer, confirmedSince = Infinity): boolean {
     const cache = this.options.cache;
     const entry = cache?.store.peek?.(used.key);
-    if (!cache || !entry || !sameAnswer(entry.response, used.response) || !this.isFresh(entry, cache, Date.now())) return false;
+    if (!cache || !entry || !sameAnswer(entry.response, used.response)) return false;
+    const fresh = this.isFresh(entry, cache, Date.now()) || this.confirmedAt(entry.response, entry.validatedAt) >= confirmedSince;
+    if (!fresh) return false;
     this.events.cache(this.name, 'hit');
     return true;
   }
