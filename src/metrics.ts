@@ -117,11 +117,24 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
       }
     },
   });
-  const cacheEvents = new Counter({
+  // Counted for every upstream answer a request uses (twenty for a twenty-token document, each time
+  // its stored result is answered): a plain number here, added to the counter at each scrape, as
+  // prom-client's inc() builds a label string and two objects on every call.
+  const pendingCacheEvents: Partial<Record<ServiceName, Partial<Record<CacheEvent, number>>>> = {};
+  new Counter({
     name: 'satgate_cache_events_total',
     help: 'Response cache events by service: hit, miss, revalidated (304), stale (served past freshness on failure), coalesced',
     labelNames: ['service', 'event'],
     registers: [registry],
+    collect() {
+      for (const [service, events] of Object.entries(pendingCacheEvents)) {
+        for (const [event, count] of Object.entries(events)) {
+          if (!count) continue;
+          this.inc({ service, event }, count);
+          events[event as CacheEvent] = 0;
+        }
+      }
+    },
   });
   const responseCacheEvents = new Counter({
     name: 'satgate_response_cache_events_total',
@@ -181,7 +194,10 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     request: (service, route, outcome, seconds) => upstreamRequests.observe({ service, route, outcome }, seconds),
     retry: (service, reason) => retries.inc({ service, reason }),
     breaker: (service, state) => breakerState.set({ service }, BREAKER_VALUE[state]),
-    cache: (service, event) => cacheEvents.inc({ service, event }),
+    cache: (service, event) => {
+      const events = (pendingCacheEvents[service] ??= {});
+      events[event] = (events[event] ?? 0) + 1;
+    },
     quotaRemaining: (service, remaining) => quotaRemaining.set({ service }, remaining),
     tenantStates: (service, read) => void tenantReaders.set(service, read),
   };
