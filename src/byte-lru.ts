@@ -3,18 +3,26 @@
  * documents, persisted queries, upstream answers, GraphQL results) stays within its bound whatever
  * the values weigh.
  *
- * A Map keeps insertion order, and eviction takes the first entries. A hit moves its entry to the
- * end only when the entry is not among the newer half already: moving every hit (a Map delete and
- * set) made a Map of tens of thousands of entries rebuild its table over and over on the hottest
- * path, garbage for the GC in every answer, while a hit on a recent entry changes nothing that
- * eviction would see soon. So it approximates LRU: an entry hit while among the newer half may
- * later go somewhat before its exact turn; one hit while among the older half moves, as in LRU.
+ * The Map finds an entry; a list linked through the entries keeps their order, least recently used
+ * first. A hit or a new value for a key moves its entry to the end of the list and never touches
+ * the Map: moving it in the Map (a delete and a set) made the Map rebuild its table again and
+ * again on the hottest path, and a Map that has lived long builds each new table in the old
+ * generation, so a cold gateway revalidating a few answers per request made megabytes of
+ * old-generation garbage a second and ran a mark-compact every two seconds.
  */
+interface Entry<V> {
+  key: string;
+  value: V;
+  size: number;
+  older: Entry<V> | undefined;
+  newer: Entry<V> | undefined;
+}
+
 export class ByteLru<V> {
-  private readonly entries = new Map<string, { value: V; size: number; placed: number }>();
+  private readonly entries = new Map<string, Entry<V>>();
+  private oldest: Entry<V> | undefined;
+  private newest: Entry<V> | undefined;
   private held = 0;
-  /** Counts insertions and moves: `placed` says when an entry last went to the end. */
-  private clock = 0;
 
   /** `sizeOf` estimates the bytes an entry keeps alive, its key included. */
   constructor(
@@ -25,20 +33,30 @@ export class ByteLru<V> {
   get(key: string): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (this.clock - entry.placed > this.entries.size >> 1) {
-      this.entries.delete(key);
-      this.entries.set(key, entry);
-      entry.placed = ++this.clock;
-    }
+    this.toNewest(entry);
     return entry.value;
   }
 
   set(key: string, value: V): void {
-    this.delete(key);
     const size = this.sizeOf(key, value);
-    if (size > this.maxBytes) return;
-    this.entries.set(key, { value, size, placed: ++this.clock });
-    this.held += size;
+    if (size > this.maxBytes) {
+      this.delete(key);
+      return;
+    }
+    let entry = this.entries.get(key);
+    if (entry) {
+      this.held += size - entry.size;
+      entry.value = value;
+      entry.size = size;
+      this.toNewest(entry);
+    } else {
+      entry = { key, value, size, older: this.newest, newer: undefined };
+      if (this.newest) this.newest.newer = entry;
+      else this.oldest = entry;
+      this.newest = entry;
+      this.entries.set(key, entry);
+      this.held += size;
+    }
     this.evict();
   }
 
@@ -55,12 +73,14 @@ export class ByteLru<V> {
   delete(key: string): void {
     const entry = this.entries.get(key);
     if (!entry) return;
+    this.unlink(entry);
     this.entries.delete(key);
     this.held -= entry.size;
   }
 
   clear(): void {
     this.entries.clear();
+    this.oldest = this.newest = undefined;
     this.held = 0;
   }
 
@@ -71,9 +91,22 @@ export class ByteLru<V> {
 
   /** Least recently used first, until the bytes held fit the bound. */
   private evict(): void {
-    for (const [oldest] of this.entries) {
-      if (this.held <= this.maxBytes) break;
-      this.delete(oldest);
-    }
+    while (this.held > this.maxBytes && this.oldest) this.delete(this.oldest.key);
+  }
+
+  private toNewest(entry: Entry<V>): void {
+    if (entry === this.newest) return;
+    this.unlink(entry);
+    entry.older = this.newest;
+    this.newest!.newer = entry;
+    this.newest = entry;
+  }
+
+  private unlink(entry: Entry<V>): void {
+    if (entry.older) entry.older.newer = entry.newer;
+    else this.oldest = entry.newer;
+    if (entry.newer) entry.newer.older = entry.older;
+    else this.newest = entry.older;
+    entry.older = entry.newer = undefined;
   }
 }
