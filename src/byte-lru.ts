@@ -50,10 +50,8 @@ export class ByteLru<V> {
       entry.size = size;
       this.toNewest(entry);
     } else {
-      entry = { key, value, size, older: this.newest, newer: undefined };
-      if (this.newest) this.newest.newer = entry;
-      else this.oldest = entry;
-      this.newest = entry;
+      entry = { key, value, size, older: undefined, newer: undefined };
+      this.append(entry);
       this.entries.set(key, entry);
       this.held += size;
     }
@@ -97,8 +95,13 @@ export class ByteLru<V> {
   private toNewest(entry: Entry<V>): void {
     if (entry === this.newest) return;
     this.unlink(entry);
+    this.append(entry);
+  }
+
+  private append(entry: Entry<V>): void {
     entry.older = this.newest;
-    this.newest!.newer = entry;
+    if (this.newest) this.newest.newer = entry;
+    else this.oldest = entry;
     this.newest = entry;
   }
 
