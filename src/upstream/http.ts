@@ -561,8 +561,12 @@ export class UpstreamService {
     const idempotent = (req.method ?? 'GET') !== 'DELETE';
     const guards = this.guardsFor(req);
     this.retryBudget.deposit();
+    // The quota block this request's retry has already slept through (a 429's Retry-After).
+    let waitedOut = 0;
     for (let attempt = 0; ; attempt++) {
-      const wait = guards.quota.waitSeconds();
+      // A block this request waited out is not asked again: under load a timer fires a few
+      // milliseconds before Date.now() reaches its end, and the retry would be refused by it.
+      const wait = guards.quota.until > waitedOut ? guards.quota.waitSeconds() : 0;
       // The upstream said its quota is spent: asking again now would only cost more of it.
       if (wait > 0) throw new UpstreamError(this.name, 'status', 429, wait);
       const clientWait = this.clients?.waitSeconds(req.client) ?? 0;
@@ -603,6 +607,7 @@ export class UpstreamService {
       }
       this.events.retry(this.name, reason);
       this.logger.debug({ route: req.route, attempt: attempt + 1, reason, delay, requestId: req.requestId }, 'retrying');
+      if (Date.now() + delay >= guards.quota.until) waitedOut = guards.quota.until;
       try {
         await sleep(delay, undefined, { signal });
       } catch {
