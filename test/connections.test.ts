@@ -190,6 +190,64 @@ describe('cursors survive new etchings', () => {
   });
 });
 
+describe('a cursor at or past the end is CURSOR_EXPIRED, after the one call that learns the total', () => {
+  const expiredBody = (argument: string) => ({
+    data: { etchingsConnection: null },
+    errors: [
+      {
+        message: `${argument} points at an item that is no longer in the list`,
+        locations: expect.any(Array),
+        path: ['etchingsConnection'],
+        extensions: { code: 'BAD_USER_INPUT', argument, reason: 'CURSOR_EXPIRED' },
+      },
+    ],
+  });
+
+  it.each([
+    // Forged: its position never becomes an upstream offset (9,999,999,960 was asked for, and its
+    // answer blamed on the upstream).
+    ['after', { first: 5 }, () => ({ pos: 9_999_999_998, total: 9_999_999_999 })],
+    ['before', { last: 5 }, () => ({ pos: 9_999_999_998, total: 9_999_999_999 })],
+    // Exactly at the end: the list's total is one past its last position.
+    ['after', { first: 5 }, () => ({ pos: total(), total: total() + 1 })],
+    ['before', {}, () => ({ pos: total(), total: total() + 1 })],
+  ] as const)('%s, with %j', async (argument, window, anchor) => {
+    const cursor = encodeCursor('etchings', { ...anchor(), id: list()[0]!.id });
+    const { body } = await stack.graphql(ETCHING_IDS, { ...window, [argument]: cursor });
+    expect(body).toEqual(expiredBody(argument));
+    expect(pagesAsked()).toEqual(etchingPages(0));
+  });
+
+  it('a list whose first page is empty: a cursor is expired (an empty page is no bad upstream answer)', async () => {
+    const cursor = encodeCursor('transfers', { pos: 9_999_999_998, total: 9_999_999_999, id: `${'b'.repeat(64)}i0` });
+    const { body } = await stack.graphql('query($after: String) { transfersConnection(block: 12, first: 3, after: $after) { totalCount } }', { after: cursor });
+    expect(body).toEqual({
+      data: { transfersConnection: null },
+      errors: [
+        {
+          message: 'after points at an item that is no longer in the list',
+          locations: expect.any(Array),
+          path: ['transfersConnection'],
+          extensions: { code: 'BAD_USER_INPUT', argument: 'after', reason: 'CURSOR_EXPIRED' },
+        },
+      ],
+    });
+    expect(callsOf(stack.sample)).toEqual([
+      { method: 'GET', path: '/ordinals/v1/inscriptions/transfers', query: { block: '12', offset: '0', limit: '60' } },
+    ]);
+  });
+
+  it('a cursor inside the list still pages from its item: the first page, then its own', async () => {
+    stack.sample.activity.etch(100);
+    stack.sample.clearLog();
+    const n = list().length;
+    const conn = await etchings({ first: 2, after: cursorAt(n - 3, list()[n - 3]!) });
+    expect(conn.edges.map((e) => e.node.id)).toEqual(list().slice(n - 2).map((e) => e.id));
+    const last = n - 3 - ((n - 3) % 60);
+    expect(pagesAsked()).toEqual(etchingPages(0, last));
+  });
+});
+
 describe('bad arguments never reach the upstream', () => {
   const transfersCursor = encodeCursor('transfers', { pos: 0, total: 77, id: `${'a'.repeat(64)}i0` });
   it.each([

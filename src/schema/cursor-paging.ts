@@ -8,7 +8,9 @@
  * Offsets shift when items are prepended upstream. A cursor therefore carries the item's position,
  * the list's `total` when it was seen, and the item's id: it is placed again at its position moved
  * by the growth of `total`, checked by id, and searched for in a bounded window around that spot.
- * A cursor whose item is not found there is CURSOR_EXPIRED, never a silently shifted page.
+ * A cursor whose item is not found there is CURSOR_EXPIRED, never a silently shifted page; so is
+ * one whose position is at or past the list's length, learnt from the first page before any page
+ * at the cursor's position is asked for (a forged position never becomes an upstream offset).
  */
 import { GraphQLError } from 'graphql';
 import { badUserInput } from '../errors.js';
@@ -87,6 +89,10 @@ export function decodeCursor(kind: ListKind, cursor: string, argument: 'after' |
 function cursorError(message: string, argument: string, reason: 'CURSOR_INVALID' | 'CURSOR_EXPIRED'): GraphQLError {
   const error = badUserInput(message, argument);
   return new GraphQLError(error.message, { extensions: { ...error.extensions, reason } });
+}
+
+function expired(argument: 'after' | 'before'): GraphQLError {
+  return cursorError(`${argument} points at an item that is no longer in the list`, argument, 'CURSOR_EXPIRED');
 }
 
 /** Validates the arguments before any upstream call: first/last 1..500, not both; cursors decoded. */
@@ -192,12 +198,19 @@ function pagesFor(need: number[], view: ListView<unknown>): number[] {
 
 /** Decides from what is known: either the positions still needed, or the answer. */
 function plan<T>(source: ListSource<T>, view: ListView<T>, request: ConnectionRequest): Step<T> {
+  // A cursor's position is client input: it becomes an upstream offset only once the list's length
+  // is known (the first page tells it), and one at or past that length is expired, never asked for.
+  if (request.after || request.before) {
+    const length = view.total ?? view.end;
+    if (length === Infinity) return { need: [0] };
+    for (const [anchor, argument] of [[request.after, 'after'], [request.before, 'before']] as const) {
+      if (anchor && anchor.pos >= length) throw expired(argument);
+    }
+  }
   const need: number[] = [];
   const place = (anchor: Anchor, argument: 'after' | 'before'): number => {
     const found = locate(source, view, anchor);
-    if (found.pos === undefined) {
-      throw cursorError(`${argument} points at an item that is no longer in the list`, argument, 'CURSOR_EXPIRED');
-    }
+    if (found.pos === undefined) throw expired(argument);
     need.push(...found.need);
     return found.pos;
   };
