@@ -6,7 +6,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { clusterScrape } from './cluster-metrics.js';
 import type { ServiceName } from './errors.js';
 
-export type CacheEvent = 'hit' | 'miss' | 'revalidated' | 'stale' | 'coalesced';
+export type CacheEvent = 'hit' | 'miss' | 'revalidated' | 'stale' | 'coalesced' | 'rejected';
 
 /** A per-tenant service's tenants: how many are known, how many are refused and why. */
 export interface TenantCounts {
@@ -123,7 +123,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
   const pendingCacheEvents: Partial<Record<ServiceName, Partial<Record<CacheEvent, number>>>> = {};
   new Counter({
     name: 'satgate_cache_events_total',
-    help: 'Response cache events by service: hit, miss, revalidated (304), stale (served past freshness on failure), coalesced',
+    help: 'Response cache events by service: hit, miss, revalidated (304), stale (served past freshness on failure), coalesced, rejected (an entry read from Redis that failed its checks: dropped)',
     labelNames: ['service', 'event'],
     registers: [registry],
     collect() {

@@ -5,6 +5,8 @@
 import { hash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { ByteLru } from '../byte-lru.js';
+import type { ServiceName } from '../errors.js';
+import type { UpstreamEvents } from '../metrics.js';
 import type { UpstreamResponse } from './http.js';
 
 export interface CacheEntry {
@@ -25,8 +27,13 @@ export interface CacheStore {
 }
 
 /** Keys never hold a path in clear: paths may carry platform keys or user text. */
-export function cacheKey(service: string, path: string, query: string): string {
+export function cacheKey(service: ServiceName, path: string, query: string): string {
   return `satgate:v1:${service}:${hash('sha256', `${path}?${query}`, 'base64url')}`;
+}
+
+/** The service a key was made for by cacheKey, for metric labels. */
+function serviceOf(key: string): ServiceName {
+  return key.split(':')[2] as ServiceName;
 }
 
 /**
@@ -96,32 +103,49 @@ export class MemoryStore implements CacheStore {
 export interface RedisLike {
   getBuffer(key: string): Promise<Buffer | null>;
   set(key: string, value: Buffer, mode: 'PX', ms: number): Promise<unknown>;
+  del(key: string): Promise<unknown>;
   quit(): Promise<unknown>;
   disconnect(): void;
   status: string;
 }
 
 /**
+ * How far ahead of this process's clock a stored validation time may be. Replicas under NTP agree
+ * to a few milliseconds; a time further ahead is a clock that is off, or an entry rewritten in
+ * Redis, and freshness counted from it would last until then (an hour ahead: an hour of answers
+ * with no upstream call). Such an entry is dropped, as a malformed one is.
+ */
+export const CLOCK_SKEW_MS = 1000;
+
+/**
  * Entries in Redis: a JSON header line, a newline, then the raw body bytes. Any Redis failure
- * (down, slow past its command timeout) is a miss, logged once per outage.
+ * (down, slow past its command timeout) is a miss, logged once per outage; what is read back is
+ * checked (see decode), and an entry that fails is dropped, deleted and counted (`rejected`).
  */
 export class RedisStore implements CacheStore {
   private failing = false;
+  private rejectionLogged = false;
 
   constructor(
     private readonly redis: RedisLike,
     private readonly logger: Logger,
+    private readonly events?: Pick<UpstreamEvents, 'cache'>,
   ) {}
 
   async get(key: string): Promise<CacheEntry | undefined> {
+    let raw: Buffer | null;
     try {
-      const raw = await this.redis.getBuffer(key);
+      raw = await this.redis.getBuffer(key);
       this.recovered();
-      return raw ? decode(raw) : undefined;
     } catch (error) {
       this.failed(error);
       return undefined;
     }
+    if (!raw) return undefined;
+    const entry = decode(raw, Date.now());
+    if (typeof entry !== 'string') return entry;
+    this.rejected(key, entry);
+    return undefined;
   }
 
   async set(key: string, entry: CacheEntry, retainMs: number): Promise<void> {
@@ -151,6 +175,21 @@ export class RedisStore implements CacheStore {
     if (!this.failing) return;
     this.failing = false;
     this.logger.info('Redis cache available again');
+  }
+
+  /**
+   * Dropped, and deleted so that no replica reads it again (a newer write racing the delete is
+   * lost with it: one more miss). Counted every time (satgate_cache_events_total, `rejected`),
+   * logged once.
+   */
+  private rejected(key: string, reason: string): void {
+    this.events?.cache(serviceOf(key), 'rejected');
+    this.redis.del(key).catch(() => {
+      // Redis failing is reported by reads and writes.
+    });
+    if (this.rejectionLogged) return;
+    this.rejectionLogged = true;
+    this.logger.warn({ reason }, 'Redis cache entry rejected: answered from the upstream; further rejections are only counted');
   }
 }
 
@@ -205,17 +244,44 @@ function encode(entry: CacheEntry): Buffer {
   return Buffer.concat([Buffer.from(head + '\n'), entry.response.body]);
 }
 
-function decode(raw: Buffer): CacheEntry | undefined {
+/** A header name as the upstream layer keeps it: a lowercase token. */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+/** What Node will write as a header value: no control characters but tab, so no line breaks. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * The entry `raw` holds, or why it is refused. Redis is shared and may be rewritten, so the head
+ * is checked, never trusted: exactly a status (an integer 100..599), headers (a flat object of
+ * writable string values) and a validation time (an integer epoch ms, at most CLOCK_SKEW_MS ahead
+ * of `now`, and counted from `now` at the latest). A refused entry is a miss, never a stale
+ * answer: its ETag is not sent for revalidation either, so a 304 cannot confirm a rewritten body.
+ */
+function decode(raw: Buffer, now: number): CacheEntry | string {
   const newline = raw.indexOf(10);
-  if (newline === -1) return undefined;
+  if (newline === -1) return 'no head line';
+  let head: unknown;
   try {
-    const head = JSON.parse(raw.subarray(0, newline).toString('utf8')) as {
-      s: number;
-      h: Record<string, string>;
-      v: number;
-    };
-    return { response: { status: head.s, headers: head.h, body: raw.subarray(newline + 1) }, validatedAt: head.v };
+    head = JSON.parse(raw.subarray(0, newline).toString('utf8'));
   } catch {
-    return undefined;
+    return 'head is not JSON';
   }
+  if (!isRecord(head) || Object.keys(head).length !== 3) return 'head is not {s, h, v}';
+  const { s, h, v } = head;
+  if (typeof s !== 'number' || !Number.isInteger(s) || s < 100 || s > 599) return 'status is not an integer 100..599';
+  if (!isHeaders(h)) return 'headers are not a flat object of header values';
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) return 'validation time is not epoch ms';
+  if (v > now + CLOCK_SKEW_MS) return 'validation time ahead of this clock';
+  return { response: { status: s, headers: h, body: raw.subarray(newline + 1) }, validatedAt: Math.min(v, now) };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isHeaders(value: unknown): value is Record<string, string> {
+  if (!isRecord(value)) return false;
+  for (const [name, text] of Object.entries(value)) {
+    if (typeof text !== 'string' || !HEADER_NAME.test(name) || !HEADER_VALUE.test(text)) return false;
+  }
+  return true;
 }

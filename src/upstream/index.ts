@@ -30,7 +30,7 @@ function createRedis(url: URL): Redis {
 export function createUpstreams(config: Config, logger: Logger, events?: UpstreamEvents) {
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
   const store: CacheStore = redis
-    ? new TieredStore(new MemoryStore(config.cacheMaxBytes), new RedisStore(redis, logger.child({ component: 'cache' })))
+    ? new TieredStore(new MemoryStore(config.cacheMaxBytes), new RedisStore(redis, logger.child({ component: 'cache' }), events))
     : new MemoryStore(config.cacheMaxBytes);
   const shared = redis ? createSharedSignals(redis, logger) : undefined;
   const clientCalls = config.clientUpstreamCallsPerMinute;
