@@ -3,9 +3,11 @@
  * made, and that the process stays up with bounded memory. Retries, the circuit breaker,
  * stale-if-error and quota awareness are each shown on their own stack.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { ORDINALS_ETAG, sampleData } from '../src/sample/data.js';
+import type { Fault } from '../src/sample/server.js';
 import { rest, startStack, type Stack } from './harness.js';
+import { callsOf, fieldError } from './support.js';
 
 const ordi = sampleData.brc20Tokens.find((t) => t.token.ticker === 'ordi')!;
 const ORDI_PATH = '/ordinals/v1/brc-20/tokens/ordi';
@@ -295,5 +297,107 @@ describe('an upstream that is down, then back', () => {
     stack.sample.clearFaults();
     expect((await stack.graphql(ORDI_QUERY)).body).toEqual({ data: ORDI_DATA });
     expect((await rest(`${stack.gatewayUrl}/healthz`)).status).toBe(200);
+  });
+});
+
+describe('answers that one client\'s input decides (BREAKER_THRESHOLD=5, CLIENT_UPSTREAM_CALLS_PER_MINUTE=50)', () => {
+  // A stack per case: what one case cached cannot answer for the next.
+  let stack: Stack;
+  beforeEach(async () => {
+    stack = await startStack({
+      BREAKER_THRESHOLD: '5',
+      BREAKER_COOLDOWN_MS: '60000',
+      UPSTREAM_RETRIES: '2',
+      UPSTREAM_MAX_RESPONSE_BYTES: '65536',
+      CLIENT_UPSTREAM_CALLS_PER_MINUTE: '50',
+      TRUST_PROXY: 'on',
+    });
+  });
+  afterEach(() => stack.close());
+
+  const TRANSFERS = '/ordinals/v1/inscriptions/transfers';
+  // The real ordinals API fails on every block hash: it queries a column its migrations never create.
+  const byHash = { path: TRANSFERS, query: /(^|&)block=[0-9a-f]{64}(&|$)/ };
+  const serverError = { statusCode: 500, error: 'Internal Server Error', message: 'column "block_hash" does not exist' };
+  const tooLarge = 'x'.repeat(100_000);
+  // A distinct block hash per request: the upstream is asked 50 times, not once.
+  const hash = (i: number) => `00000000${i.toString(16).padStart(56, 'a')}`;
+  const TOKEN_FIELDS = 'token { ticker } supply { holders }';
+
+  test.each<[string, Partial<Fault>, string, { status: number; body: unknown }, Record<string, unknown>]>([
+    ['a 500', { status: 500, body: serverError }, '203.0.113.1', { status: 500, body: serverError }, { httpStatus: 500 }],
+    [
+      'an answer past UPSTREAM_MAX_RESPONSE_BYTES',
+      { status: 200, body: tooLarge },
+      '203.0.113.2',
+      {
+        status: 502,
+        body: { statusCode: 502, error: 'Bad Gateway', message: 'The ordinals service sent an answer larger than the gateway accepts' },
+      },
+      {},
+    ],
+  ])('50 requests answered %s cost their client its share and open no breaker: every other route is served', async (_name, fault, attacker, restFailure, status) => {
+    stack.sample.inject({ ...byHash, ...fault });
+    const from = (address: string) => ({ 'x-forwarded-for': address });
+    for (let i = 0; i < 50; i += 2) {
+      const graphql = await stack.graphql(`{ transfers(block: "${hash(i)}") { total } }`, undefined, from(attacker));
+      expect(graphql.body).toEqual({
+        data: { transfers: null },
+        errors: [fieldError(['transfers'], { code: 'UPSTREAM_ERROR', service: 'ordinals', ...status })],
+      });
+      const answer = await rest(`${stack.gatewayUrl}${TRANSFERS}?block=${hash(i + 1)}`, { headers: from(attacker) });
+      expect({ status: answer.status, body: answer.body }).toEqual(restFailure);
+    }
+    // Each reached the upstream once: an answer is not retried, and nothing was refused.
+    expect(callsOf(stack.sample).map(({ path, query }) => `${path} ${query.block}`)).toEqual(
+      Array.from({ length: 50 }, (_, i) => `${TRANSFERS} ${hash(i)}`),
+    );
+    stack.sample.clearLog();
+
+    // The 50 calls were the attacker's own share: its next call is refused, without calling.
+    const ordiQuery = `{ brc20Token(ticker: "ordi") { ${TOKEN_FIELDS} } }`;
+    expect((await stack.graphql(ordiQuery, undefined, from(attacker))).body).toEqual({
+      data: { brc20Token: null },
+      errors: [fieldError(['brc20Token'], { code: 'RATE_LIMITED', service: 'ordinals', retryAfter: expect.any(Number), limit: 50 })],
+    });
+    expect(stack.upstreamCalls()).toEqual([]);
+
+    // Another client: every route is served, a 404 is a 404, and a 503 is still retried.
+    const victim = from('198.51.100.7');
+    stack.sample.inject({ path: ORDI_PATH, times: 1, status: 503, body: { message: 'busy' } });
+    const block = sampleData.transferBlocks.find((b) => b.height === 775700)!;
+    const everything = await stack.graphql(
+      `{ brc20Token(ticker: "ordi") { ${TOKEN_FIELDS} } missing: brc20Token(ticker: "zzzz") { ${TOKEN_FIELDS} }
+         transfers(block: 775700, limit: 1) { total } etchings(limit: 1) { total } status { status } }`,
+      undefined,
+      victim,
+    );
+    expect(everything.body).toEqual({
+      data: {
+        brc20Token: { token: { ticker: 'ordi' }, supply: { holders: ordi.supply.holders } },
+        missing: null,
+        transfers: { total: block.transfers.length },
+        etchings: { total: sampleData.etchingsTotal },
+        status: { status: 'ready' },
+      },
+    });
+    const notFound = await rest(`${stack.gatewayUrl}/ordinals/v1/brc-20/tokens/zzzz`, { headers: victim });
+    expect({ status: notFound.status, body: notFound.body }).toEqual({ status: 404, body: { error: 'Not found' } });
+    const transfers = await rest(`${stack.gatewayUrl}${TRANSFERS}?block=775700&limit=1`, { headers: victim });
+    expect([transfers.status, (transfers.body as { total: number }).total]).toEqual([200, block.transfers.length]);
+    expect(callsOf(stack.sample).map(({ path, query }) => [path, query.block ?? null]).sort()).toEqual(
+      [
+        [ORDI_PATH, null],
+        [ORDI_PATH, null],
+        ['/ordinals/v1/brc-20/tokens/zzzz', null],
+        ['/ordinals/v1/brc-20/tokens/zzzz', null],
+        [TRANSFERS, '775700'],
+        [TRANSFERS, '775700'],
+        ['/runes/v1/etchings', null],
+        ['/metadata/v1', null],
+      ].sort(),
+    );
+    const ready = await rest(`${stack.gatewayUrl}/readyz`);
+    expect(ready.body).toMatchObject({ services: { ordinals: { breaker: 'closed' } } });
   });
 });

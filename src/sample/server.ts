@@ -26,6 +26,8 @@ export interface Fault {
   method?: string;
   /** Matched against the raw pathname below the base path: a string is an exact match, or a prefix if it ends with '*'. */
   path: string | RegExp;
+  /** Matched against the raw query string, without `?` (default: any): a fault for some inputs only. */
+  query?: RegExp;
   /** How many requests it applies to (default: all). */
   times?: number;
   status?: number;
@@ -99,8 +101,9 @@ export interface SampleOptions {
 /** The platform key the sample accepts by default (docs example keys are 32 hex chars). */
 export const SAMPLE_PLATFORM_KEY = '5f2c9a7e41b84d0f9e63a1c7d2b85e04';
 
-function matches(fault: Fault, method: string, path: string): boolean {
+function matches(fault: Fault, method: string, path: string, query: string): boolean {
   if (fault.method && fault.method.toUpperCase() !== method) return false;
+  if (fault.query && !fault.query.test(query)) return false;
   if (fault.path instanceof RegExp) return fault.path.test(path);
   return fault.path.endsWith('*') ? path.startsWith(fault.path.slice(0, -1)) : path === fault.path;
 }
@@ -150,7 +153,8 @@ export async function startSampleUpstream(opts: SampleOptions = {}): Promise<Sam
       // The services see the path below the base, like behind a proxy that strips the prefix.
       req.url = below;
 
-      const entry = faults.find((f) => f.left > 0 && matches(f.fault, method, path));
+      const query = url.slice(path.length + 1);
+      const entry = faults.find((f) => f.left > 0 && matches(f.fault, method, path, query));
       if (!entry) return handler(req, res);
       entry.left -= 1;
       const { fault } = entry;

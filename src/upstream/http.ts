@@ -8,7 +8,9 @@
  *   attempt → [per tenant: its share of the pool] → one HTTP exchange
  *
  * The breaker and quota gate are the service's own, except for the platform, whose tenants (its
- * API keys) each have their own, kept under a keyed hash of the key in a bounded table.
+ * API keys) each have their own, kept under a keyed hash of the key in a bounded table. The
+ * breaker counts only the service not answering (resilience.ts, isServiceDown): an answer that one
+ * request's input decides, a 500 or one too large, is that request's failure alone.
  * Nothing here knows about GraphQL or the REST layer.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -30,6 +32,7 @@ import {
   RetryBudget,
   backoffMs,
   isRateLimitHeader,
+  isServiceDown,
   keyedHash,
   type BreakerState,
 } from './resilience.js';
@@ -542,7 +545,8 @@ export class UpstreamService {
   /**
    * Sends a request through the quota gate, the client's share and the breaker (the tenant's, on a
    * per-tenant service), retrying idempotent requests on connection errors, 429 and 502/503/504
-   * with backoff, within the retry budget and the one deadline. Answers the last response; throws
+   * with backoff, within the retry budget and the one deadline. A 500 is never retried: the
+   * upstream answered, and would answer the same input the same. Answers the last response; throws
    * UpstreamError when none came.
    */
   private async send(req: UpstreamRequest): Promise<UpstreamResponse> {
@@ -674,7 +678,8 @@ export class UpstreamService {
       if (response.statusCode >= 500) span?.fail(outcome);
       quota.observe(response.statusCode, rateLimit);
       if (this.guards && quota.remaining !== undefined) this.events.quotaRemaining(this.name, quota.remaining);
-      if (response.statusCode >= 500) breaker.failure();
+      // The service answered: only its saying it is down (502/503/504) counts against it.
+      if (isServiceDown(response.statusCode)) breaker.failure();
       else breaker.success();
       return { status: response.statusCode, headers: kept, body };
     } catch (error) {
@@ -694,7 +699,9 @@ export class UpstreamService {
             : 'unavailable';
       outcome = kind;
       span?.fail(kind);
-      breaker.failure();
+      // An answer too large is an answer (to this request's input); no answer is the service's failure.
+      if (kind === 'too-large') breaker.success();
+      else breaker.failure();
       this.logger.warn({ method, route: req.route, kind, code, requestId: req.requestId }, 'upstream request failed');
       throw new UpstreamError(this.name, kind);
     } finally {

@@ -53,8 +53,23 @@ export function backoffMs(attempt: number, baseMs = 50, capMs = 1000, random = M
 export type BreakerState = 'closed' | 'open' | 'half-open';
 
 /**
+ * Statuses that say the service itself is down (its proxy or load balancer answering for it):
+ * they count towards the breaker, with transport failures and timeouts. Any other answer, a 500
+ * included, comes from a live server about that one request, and what it says depends on the
+ * request's input (the ordinals API answers 500 to every `transfers?block=<hash>`): counting it
+ * would let one client open the breaker for everybody with inputs of its choosing.
+ */
+const SERVICE_DOWN_STATUS = new Set([502, 503, 504]);
+
+/** Does this answer count as the service failing (see SERVICE_DOWN_STATUS)? */
+export function isServiceDown(status: number): boolean {
+  return SERVICE_DOWN_STATUS.has(status);
+}
+
+/**
  * Opens after `threshold` consecutive failures; while open, requests fail fast. After `cooldownMs`
  * one probe is let through (half-open): its success closes the breaker, its failure re-opens it.
+ * A failure is the service not answering (isServiceDown); a success is any other answer.
  */
 export class CircuitBreaker {
   private failures = 0;
