@@ -7,9 +7,13 @@
  *   as field errors; they are checked with graphql-js's own coercion before anything runs;
  * - an omitted variable with a default: graphql-jit 0.8.9 refuses it when the type is non-null, so
  *   defaults are filled in first, as the client could have written them.
+ * The compiler never sees the client's literals: each document's literal arguments are hoisted into
+ * variables first (hoist-literals.ts), since graphql-jit writes literals into its generated source
+ * and turns some strings into code. The hoisted document's shape is the compile key, so documents
+ * that differ only in their literals share one compiled plan.
  * graphql-jit's errors carry no AST nodes (maskError and the contract need them for `locations`):
  * each is rebuilt with the field nodes graphql-js would give, found by walking its path through the
- * operation (aliases, fragments, inline fragments, @skip/@include).
+ * client's own operation (aliases, fragments, inline fragments, @skip/@include).
  */
 import {
   execute as executeWithGraphQLJs,
@@ -22,11 +26,13 @@ import {
   type ExecutionResult,
   type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { ByteLru } from './byte-lru.js';
+import { hoistLiterals, operationOf, type HoistedDocument } from './hoist-literals.js';
 
 /**
  * A compiled query is a closure over code generated for every field as the operation expands
@@ -37,40 +43,68 @@ const BYTES_PER_FIELD = 768;
 const BYTES_PER_DOCUMENT_CHAR = 96;
 const ENTRY_BYTES = 4 * 1024;
 
-/** Cached when the compiler refused the document: it runs on graphql-js without trying again. */
+/**
+ * Cached when the compiler refused the shape, or a document cannot be hoisted: it runs on
+ * graphql-js without trying again.
+ */
 const REFUSED = 'refused';
 /**
- * A document seen once runs on graphql-js, and is compiled when it comes again. Compiling costs
+ * A shape seen once runs on graphql-js, and is compiled when it comes again. Compiling costs
  * 2-4 ms, about twice one graphql-js execution of the same document: frontends send the same few
  * documents, while a client sending a new document every time would otherwise make the gateway
  * pay for a compilation per request.
  */
 const SEEN = 'seen';
-type Entry = Compiled | typeof REFUSED | typeof SEEN;
+type Entry = Prepared | Compiled | typeof REFUSED | typeof SEEN;
 
-interface Compiled {
-  query: CompiledQuery;
+/** A document's text, made ready: kept under `d<operation name>\n<text>`. */
+interface Prepared {
+  hoisted: HoistedDocument;
+  /** The client's own operation and fragments: errors are located in its document. */
   operation: OperationDefinitionNode;
   fragments: Map<string, FragmentDefinitionNode>;
+  /** The compiled plan's key, `p<shape>`. */
+  plan: string;
+  /** Whether any literal was hoisted (else the client's variables go as they are). */
+  hoistedAny: boolean;
+}
+
+/** A shape's compiled plan. */
+interface Compiled {
+  query: CompiledQuery;
+  fields: number;
 }
 
 export type Engine = 'compiled' | 'fallback';
 
 export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: number; onExecution: (engine: Engine) => void }) {
-  const compiled = new ByteLru<Entry>(maxBytes, (key, entry) =>
-    typeof entry === 'string' ? 2 * key.length + ENTRY_BYTES : (2 + BYTES_PER_DOCUMENT_CHAR) * key.length + ENTRY_BYTES + BYTES_PER_FIELD * expandedFields(entry),
-  );
+  // Documents and plans share one bound. A prepared document keeps its text, its shape, its parsed
+  // document and the hoisted one (a copy of the paths down to each literal) alive.
+  const cache = new ByteLru<Entry>(maxBytes, (key, entry) => {
+    if (typeof entry === 'string') return 2 * key.length + ENTRY_BYTES;
+    if ('query' in entry) return (2 + BYTES_PER_DOCUMENT_CHAR) * key.length + ENTRY_BYTES + BYTES_PER_FIELD * entry.fields;
+    return (2 + 2 * BYTES_PER_DOCUMENT_CHAR) * key.length + 2 * entry.plan.length + ENTRY_BYTES;
+  });
 
-  function compiledFor(args: ExecutionArgs): Compiled | undefined {
+  function preparedFor(args: ExecutionArgs): Prepared | undefined {
     const source = args.document.loc?.source.body;
     if (source === undefined) return undefined;
-    const key = `${args.operationName ?? ''}\n${source}`;
-    let entry = compiled.get(key);
-    if (entry === undefined || entry === SEEN) {
-      entry = entry === SEEN ? (compile(args) ?? REFUSED) : SEEN;
-      compiled.set(key, entry);
+    const key = `d${args.operationName ?? ''}\n${source}`;
+    let entry = cache.get(key);
+    if (entry === undefined) {
+      entry = prepare(args) ?? REFUSED;
+      cache.set(key, entry);
     }
-    return typeof entry === 'string' ? undefined : entry;
+    return typeof entry === 'object' && 'hoisted' in entry ? entry : undefined;
+  }
+
+  function compiledFor(schema: GraphQLSchema, prepared: Prepared): Compiled | undefined {
+    let entry = cache.get(prepared.plan);
+    if (entry === undefined || entry === SEEN) {
+      entry = entry === SEEN ? (compile(schema, prepared.hoisted.document) ?? REFUSED) : SEEN;
+      cache.set(prepared.plan, entry);
+    }
+    return typeof entry === 'object' && 'query' in entry ? entry : undefined;
   }
 
   function fallback(args: ExecutionArgs) {
@@ -81,14 +115,16 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
   /** For useEngine's `execute`: the same arguments and results as graphql-js's. */
   function execute(args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult> {
     if (args.fieldResolver || args.typeResolver || args.subscribeFieldResolver) return fallback(args);
-    const entry = compiledFor(args);
-    if (!entry || entry.operation.operation === 'subscription') return fallback(args);
+    const prepared = preparedFor(args);
+    const entry = prepared && compiledFor(args.schema, prepared);
+    if (!prepared || !entry) return fallback(args);
     const inputs = args.variableValues ?? {};
-    if (entry.operation.variableDefinitions?.length && getVariableValues(args.schema, entry.operation.variableDefinitions, inputs).errors) {
+    if (prepared.operation.variableDefinitions?.length && getVariableValues(args.schema, prepared.operation.variableDefinitions, inputs).errors) {
       return fallback(args);
     }
-    const variables = withDefaults(entry.operation, inputs);
-    const result = entry.query.query(args.rootValue, args.contextValue, variables);
+    const variables = withDefaults(prepared.operation, inputs);
+    // The hoisted literals win over any client variable of the same name (the document has none).
+    const result = entry.query.query(args.rootValue, args.contextValue, prepared.hoistedAny ? { ...variables, ...prepared.hoisted.values } : variables);
     const finish = (result: ExecutionResult) => {
       // No data: graphql-jit refused the variables, and nothing ran.
       if (!('data' in result)) return fallback(args);
@@ -99,7 +135,7 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
       const nodesAt = (path: ReadonlyArray<string | number>) => {
         const key = path.filter((segment) => typeof segment === 'string').join('.');
         let nodes = walked.get(key);
-        if (!nodes) walked.set(key, (nodes = fieldNodesAt(path, entry.operation, entry.fragments, variables)));
+        if (!nodes) walked.set(key, (nodes = fieldNodesAt(path, prepared.operation, prepared.fragments, variables)));
         return nodes;
       };
       return { ...result, errors: result.errors.map((error) => withNodes(error, nodesAt)) };
@@ -107,28 +143,41 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
     return 'then' in result ? result.then(finish) : finish(result);
   }
 
-  return { execute, get bytes() { return compiled.bytes; } };
+  return { execute, get bytes() { return cache.bytes; } };
 }
 
-function compile(args: ExecutionArgs): Compiled | undefined {
+/** The document's literals hoisted, with its own operation and fragments; undefined for what never runs compiled. */
+function prepare(args: ExecutionArgs): Prepared | undefined {
+  const operation = operationOf(args.document, args.operationName);
+  if (!operation || operation.operation === 'subscription') return undefined;
+  const hoisted = hoistLiterals(args.schema, args.document, args.operationName);
+  if (!hoisted) return undefined;
+  return { hoisted, operation, fragments: fragmentsOf(args.document), plan: `p${hoisted.shape}`, hoistedAny: Object.keys(hoisted.values).length > 0 };
+}
+
+function compile(schema: GraphQLSchema, document: DocumentNode): Compiled | undefined {
   let query: CompiledQuery | ExecutionResult;
   try {
-    query = compileQuery(args.schema, args.document, args.operationName ?? undefined, { disablingCapturingStackErrors: true });
+    query = compileQuery(schema, document, undefined, { disablingCapturingStackErrors: true });
   } catch {
     return undefined;
   }
   if (!isCompiledQuery(query)) return undefined;
-  const operation = operationOf(args.document, args.operationName);
+  const operation = operationOf(document, undefined);
   if (!operation) return undefined;
+  return { query, fields: expandedFields(operation, fragmentsOf(document)) };
+}
+
+function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
   const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of args.document.definitions) {
+  for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-  return { query, operation, fragments };
+  return fragments;
 }
 
 /** The fields of the operation with every fragment spread expanded: linear, each fragment counted once. */
-function expandedFields({ operation, fragments }: Compiled): number {
+function expandedFields(operation: OperationDefinitionNode, fragments: ReadonlyMap<string, FragmentDefinitionNode>): number {
   const counted = new Map<string, number>();
   const count = (set: SelectionSetNode): number => {
     let fields = 0;
@@ -148,12 +197,6 @@ function expandedFields({ operation, fragments }: Compiled): number {
     return fields;
   };
   return count(operation.selectionSet);
-}
-
-function operationOf(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | undefined {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (!operationName) return operations.length === 1 ? operations[0] : undefined;
-  return operations.find((operation) => operation.name?.value === operationName);
 }
 
 /** The client's variables, with each omitted one that has a default set to it (as its JSON value). */

@@ -2,6 +2,8 @@
 // on graphql-js: compiling costs more than executing once), counted by engine in /metrics; the
 // compiled answer is graphql-js's; what the compiler would answer differently runs on graphql-js;
 // errors keep the `locations` graphql-js gives, through aliases, fragments, inline fragments and @skip.
+// Literals travel as variables (test/literal-injection.test.ts): documents that differ only in
+// their literals share one compiled plan, each answered, and located, as its own.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startStack, type Stack } from './harness.js';
 
@@ -90,6 +92,78 @@ test('a field error keeps the locations graphql-js gives, through an alias, a fr
   expect(unskipped).toEqual(failedAt({ line: 7, column: 3 }, { line: 8, column: 18 }, { line: 4, column: 3 }));
 });
 
+test('documents that differ only in literals share one compiled plan: the second ticker runs compiled the first time it comes', async () => {
+  const ask = (ticker: string) => counted(`{ shared: brc20Token(ticker: ${JSON.stringify(ticker)}) { token { ticker } } }`);
+  const answers = [];
+  for (const ticker of ['ordi', 'pepe', 'sats']) {
+    stack.sample.clearLog();
+    answers.push({ ...(await ask(ticker)), upstream: stack.upstreamCalls() });
+  }
+  const answer = (ticker: string, engine: { compiled: number; fallback: number }) => ({
+    body: { data: { shared: { token: { ticker } } } },
+    ...engine,
+    upstream: [`GET /ordinals/v1/brc-20/tokens?ticker=${ticker}&offset=0&limit=60`],
+  });
+  expect(answers).toEqual([
+    answer('ordi', { compiled: 0, fallback: 1 }),
+    answer('pepe', { compiled: 1, fallback: 0 }),
+    answer('sats', { compiled: 1, fallback: 0 }),
+  ]);
+});
+
+test('literal @skip and @include conditions are kept on a shared plan', async () => {
+  const query = (skip: boolean, include: boolean) => `{ s: status @skip(if: ${skip}) { status } e: etchings(limit: 1) @include(if: ${include}) { limit } }`;
+  expect(await counted(query(true, true))).toEqual({ body: { data: { e: { limit: 1 } } }, compiled: 0, fallback: 1 });
+  expect(await counted(query(false, true))).toEqual({ body: { data: { s: { status: 'ready' }, e: { limit: 1 } } }, compiled: 1, fallback: 0 });
+  expect(await counted(query(false, false))).toEqual({ body: { data: { s: { status: 'ready' } } }, compiled: 1, fallback: 0 });
+  expect(await counted(query(true, false))).toEqual({ body: { data: {} }, compiled: 1, fallback: 0 });
+});
+
+test('on a shared plan, errors are located in the request\'s own document', async () => {
+  const failed = (query: string) => ({
+    data: { a: null, b: null },
+    errors: ['a', 'b'].map((key) => ({
+      message: expect.any(String),
+      locations: [{ line: 1, column: query.indexOf(`${key}: transfers`) + 1 }],
+      path: [key],
+      extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+    })),
+  });
+  const first = '{ a: transfers(block: "bad") { total } b: transfers(block: "also-bad") { total } }';
+  const second = '{ a: transfers(block: "bad-bad-bad-bad") { total } b: transfers(block: "x") { total } }';
+  expect(await counted(first)).toEqual({ body: failed(first), compiled: 0, fallback: 1 });
+  expect(await counted(second)).toEqual({ body: failed(second), compiled: 1, fallback: 0 });
+});
+
+test('operations of one document that share a fragment each get their own answer, compiled', async () => {
+  // graphql-jit writes @skip/@include conditions onto the field nodes it compiles: the two
+  // operations' plans must not see each other's (their hoisted variables differ).
+  const document = [
+    'query A { ...F }',
+    'query B { brc20Token(ticker: "ordi") { token { ticker } } ...F }',
+    'fragment F on Query { status @include(if: true) { status } }',
+  ].join('\n');
+  const run = async (operationName: string) => {
+    const before = await executions();
+    const response = await fetch(`${stack.gatewayUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: document, operationName }),
+    });
+    const after = await executions();
+    return { body: await response.json(), compiled: after.compiled - before.compiled };
+  };
+  const a = { data: { status: { status: 'ready' } } };
+  const b = { data: { brc20Token: { token: { ticker: 'ordi' } }, status: { status: 'ready' } } };
+  expect([await run('A'), await run('A'), await run('B'), await run('B'), await run('A')]).toEqual([
+    { body: a, compiled: 0 },
+    { body: a, compiled: 1 },
+    { body: b, compiled: 0 },
+    { body: b, compiled: 1 },
+    { body: a, compiled: 1 },
+  ]);
+});
+
 test('compiled queries are kept within DOCUMENT_CACHE_MAX_BYTES, least recently used out', async () => {
   const bound = 100_000;
   const small = await startStack({ RESPONSE_CACHE: 'off', DOCUMENT_CACHE_MAX_BYTES: String(bound) });
@@ -99,12 +173,13 @@ test('compiled queries are kept within DOCUMENT_CACHE_MAX_BYTES, least recently 
       return Number(/^satgate_document_cache_bytes\{cache="compiled"\} (\d+)$/m.exec(text)?.[1]);
     };
     const answers = [];
-    // Each document twice: the second time it is compiled and kept.
+    // Each document twice: the second time it is compiled and kept. Each has a shape of its own
+    // (an alias): documents that differ only in a literal would share one plan.
     for (let i = 1; i <= 40; i++) {
-      await small.graphql(`{ etchings(limit: ${i}) { limit offset total } }`);
-      answers.push((await small.graphql(`{ etchings(limit: ${i}) { limit offset total } }`)).body);
+      await small.graphql(`{ e${i}: etchings(limit: ${i}) { limit offset total } }`);
+      answers.push((await small.graphql(`{ e${i}: etchings(limit: ${i}) { limit offset total } }`)).body);
     }
-    expect(answers).toEqual(Array.from({ length: 40 }, (_, i) => ({ data: { etchings: { limit: i + 1, offset: 0, total: expect.any(Number) } } })));
+    expect(answers).toEqual(Array.from({ length: 40 }, (_, i) => ({ data: { [`e${i + 1}`]: { limit: i + 1, offset: 0, total: expect.any(Number) } } })));
     const held = await heldBytes();
     // Each entry is estimated at several KB: 40 of them would not fit, so the oldest went out.
     expect(held).toBeGreaterThan(bound / 2);
