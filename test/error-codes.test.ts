@@ -1,5 +1,5 @@
 /**
- * Every error code a client can receive is in README.md's error table: the codes written in src/
+ * Every error code a client can receive is in docs/errors.md's table: the codes written in src/
  * (a static scan), and the codes yoga and its plugins answer for malformed requests (driven here
  * once each; test/guards.ts checks what every test file received).
  */
@@ -14,7 +14,7 @@ import { startStack, type Stack } from './harness.js';
 
 const SRC = fileURLToPath(new URL('../src/', import.meta.url));
 
-test("every code written in src/ is in the README's error table", () => {
+test("every code written in src/ is in docs/errors.md's table", () => {
   const written = new Set<string>();
   for (const file of readdirSync(SRC, { recursive: true, encoding: 'utf8' })) {
     // The sample upstream plays the upstreams: its answers are not the gateway's.
@@ -49,7 +49,7 @@ test('the recorder reads codes from JSON answers, batches and event streams', as
   await new Promise<void>((resolve) => server.close(() => resolve()));
   await new Promise((resolve) => setTimeout(resolve, 20));
   const seen = ['TEST_BATCHED', '(none)', 'TEST_STREAMED'].map((code) => receivedCodes.has(code));
-  // Made up for this test: not for the README.
+  // Made up for this test: not for docs/errors.md.
   for (const code of ['TEST_BATCHED', '(none)', 'TEST_STREAMED']) receivedCodes.delete(code);
   expect(seen).toEqual([true, true, true]);
 });

@@ -1,5 +1,5 @@
 /**
- * Every error code a client receives must be in README.md's error table. The harness records the
+ * Every error code a client receives must be in docs/errors.md's table. The harness records the
  * `extensions.code` of every GraphQL error the gateways under test send (recordErrorCodes), and
  * test/guards.ts fails the file that received an undocumented one. A new code only needs its row.
  */
@@ -9,11 +9,11 @@ import { readFileSync } from 'node:fs';
 /** Codes seen by this test file's gateways; an error without a code is recorded as `(none)`. */
 export const receivedCodes = new Set<string>();
 
-/** The codes of the README's "What errors look like" table. */
+/** The codes of docs/errors.md's "Error codes" table. */
 export function documentedCodes(): Set<string> {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const start = readme.indexOf('### What errors look like');
-  const section = readme.slice(start, readme.indexOf('\n## ', start));
+  const docs = readFileSync(new URL('../docs/errors.md', import.meta.url), 'utf8');
+  const start = docs.indexOf('## Error codes');
+  const section = docs.slice(start, docs.indexOf('\n## ', start));
   return new Set([...section.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((match) => match[1]!));
 }
 
