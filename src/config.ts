@@ -3,7 +3,7 @@ import type { ServiceName } from './errors.js';
 
 /**
  * The gateway's configuration: a pure function of the environment, validated once at start-up.
- * Every variable is documented in README.md ("Configuration"); names follow CONTRACT.md.
+ * Every variable is documented in docs/configuration.md; the names are public (docs/contract.md).
  */
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';

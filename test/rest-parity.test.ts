@@ -313,7 +313,7 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
       const { gateway, direct, calls } = await compare(path);
       const body = { statusCode: 500, error: 'Internal Server Error', message: `The value "${value}" cannot be converted to an integer.` };
       expect(direct).toEqual({ status: 500, body, etag: expect.any(String), cacheControl: CACHE_CONTROL, contentType: JSON_TYPE });
-      // Deliberate difference (README): the upstream's cache hook adds its ETag even to this 500.
+      // Deliberate difference (docs/rest.md): the upstream's cache hook adds its ETag even to this 500.
       expect(gateway).toEqual({ ...direct, etag: null, cacheControl: null });
       expect(calls).toEqual([]);
     });
@@ -492,7 +492,7 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
       expect(calls).toEqual([{ method: 'DELETE', path, query: {} }]);
     });
 
-    // Deliberate difference (README): what is not a UUID or not a sane key is never sent on, and is
+    // Deliberate difference (docs/rest.md): what is not a UUID or not a sane key is never sent on, and is
     // answered as a Fastify route with those param schemas would answer.
     const badParam = (message: string): Answer => ({
       status: 400,
