@@ -12,10 +12,12 @@ import { errorFields, redactPath } from './logger.js';
 import { RequestStats } from './request-stats.js';
 import { requestIdFrom } from './request-id.js';
 import type { RestHandler } from './rest/handler.js';
-import { requestWithBody, type ResponseCache, type ViaYoga } from './response-cache.js';
+import { hasValidHost } from './host-header.js';
+import type { ResponseCache, ViaYoga } from './response-cache.js';
 import { fastifyError, routeNotFound } from './rest/responses.js';
 import type { SatgateServer } from './server.js';
 import type { Tracing } from './tracing.js';
+import { yogaRequest } from './yoga-request.js';
 
 export function createRequestListener(
   yoga: SatgateServer,
@@ -62,6 +64,10 @@ export function createRequestListener(
       res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request target');
       return;
     }
+    if (!hasValidHost(req)) {
+      res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad Host header');
+      return;
+    }
     req.url = target;
     const isRest = rest.handles(req.method, req.url);
     if (drain && !drain.admit(req.url, res)) return refuseWhileDraining(res, isRest);
@@ -83,9 +89,8 @@ export function createRequestListener(
       Promise.resolve()
         .then(() => {
           const context = Object.assign({ req, res, requestId, stats }, extra);
-          return body
-            ? yoga.handleRequest(requestWithBody(req, body, yoga.fetchAPI), context)
-            : yoga.handleNodeRequestAndResponse(req, res, context as object);
+          // Never yoga's own node adapter: it builds the URL from the Host header (yoga-request.ts).
+          return yoga.handleRequest(yogaRequest(req, yoga.fetchAPI, body), context);
         })
         .catch((error: unknown) => {
           unexpected(error, requestId);

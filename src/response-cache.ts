@@ -234,6 +234,7 @@ function keyOf(method: string, req: IncomingMessage, query: unknown, operationNa
   return `${method}\n${headerValue(req.headers.accept) ?? ''}\n${document}\n${name}\n${variables}\n${extensions}`;
 }
 
+/** From the text yoga parses too: what follows `/graphql?` in the target (its origin is fixed, yoga-request.ts). */
 function getKey(req: IncomingMessage): string | undefined {
   const params = new URLSearchParams((req.url ?? '').slice('/graphql?'.length));
   return keyOf('GET', req, params.get('query') ?? undefined, params.get('operationName'), params.get('variables') ?? '', params.get('extensions') ?? '');
@@ -303,19 +304,5 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | unde
     req.once('close', () => {
       if (!req.complete) resolve(undefined);
     });
-  });
-}
-
-/**
- * The request yoga would have made of the node request, with the body already read. Without a
- * signal of its own: the client's leaving is told by the request deadline's cancellation (server.ts).
- */
-export function requestWithBody(req: IncomingMessage, body: Buffer, fetchAPI: { Request: typeof Request }): Request {
-  const headers: [string, string][] = [];
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
-  return new fetchAPI.Request(`http://localhost${req.url ?? '/graphql'}`, {
-    method: req.method,
-    headers,
-    body: body as unknown as BodyInit,
   });
 }

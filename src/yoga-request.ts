@@ -1,0 +1,31 @@
+/**
+ * How a node:http request reaches yoga: as a fetch Request at a fixed origin.
+ *
+ * yoga reads a GET's parameters from its Request's URL text after the first `?`. Built from
+ * `http://${Host}${target}` (as @whatwg-node/server builds it), a Host of
+ * `x/graphql?query=<other document>&z=` put another document there than the one the response fast
+ * path keyed from the target (response-cache.ts), and its result was stored under the victim's key.
+ * At a fixed origin yoga parses exactly the target's text; nothing keyed reads Host.
+ */
+import type { IncomingMessage } from 'node:http';
+
+/** The origin of every Request yoga gets. */
+const ORIGIN = 'http://localhost';
+
+/**
+ * The Request yoga would make of `req`, at ORIGIN: with its body already read (`body`), or with
+ * the node request streamed as its body. Without a signal of its own: the client's leaving is
+ * told by the request deadline's cancellation (server.ts), on node:http from the response.
+ */
+export function yogaRequest(req: IncomingMessage, fetchAPI: { Request: typeof Request }, body?: Buffer): Request {
+  const headers: [string, string][] = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
+  const method = req.method ?? 'GET';
+  const init: RequestInit & { duplex?: 'half' } = { method, headers };
+  if (body) init.body = body as unknown as BodyInit;
+  else if (method !== 'GET' && method !== 'HEAD') {
+    init.body = req as unknown as BodyInit;
+    init.duplex = 'half';
+  }
+  return new fetchAPI.Request(`${ORIGIN}${req.url ?? '/'}`, init);
+}
