@@ -1,4 +1,4 @@
-// Every error code of CONTRACT.md ("Errors in GraphQL") over HTTP: the code and its extensions, the
+// Every error code of docs/errors.md over HTTP: the code and its extensions, the
 // path, which upstream calls happened, that the other fields of the same query still answer, and
 // that no error carries an upstream URL, a stack trace or a key.
 import { createServer } from 'node:net';
@@ -212,8 +212,8 @@ describe('BAD_USER_INPUT: a BlockId that is neither a height nor a hash', () => 
     });
   });
 
-  // CONTRACT.md: "A failing field fails alone: the other fields of the same query still get their
-  // data." One test per form, every case checked (expect.soft) so a failure lists them all.
+  // docs/errors.md: "A failing field fails alone: the other fields keep their data." One test per
+  // form, every case checked (expect.soft) so a failure lists them all.
   it.each(['literal', 'variable'] as const)('%s: each invalid BlockId fails the field alone, the sibling answers', async (form) => {
     for (const [name, literal, value] of cases) {
       const { body } =

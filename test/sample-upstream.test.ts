@@ -438,7 +438,7 @@ describe('profiles', () => {
     expect(res.body).toEqual({ limit: 20, offset: 0, total: 1, results: [ordi.token] });
   });
 
-  it('documented serves the routes of UPSTREAM.md only: the token list is a route 404', async () => {
+  it('documented serves only the routes of docs/sources.md: the token list is a route 404', async () => {
     const documented = await startSampleUpstream({ profile: 'documented' });
     try {
       expect(documented.baseUrl).toBe(documented.url);
