@@ -138,7 +138,9 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
         if (!nodes) walked.set(key, (nodes = fieldNodesAt(path, prepared.operation, prepared.fragments, variables)));
         return nodes;
       };
-      return { ...result, errors: result.errors.map((error) => withNodes(error, nodesAt)) };
+      // In graphql-js's key order (errors before data): the answer is the same text either way.
+      const { errors, ...rest } = result;
+      return { errors: errors.map((error) => withNodes(error, nodesAt)), ...rest };
     };
     return 'then' in result ? result.then(finish) : finish(result);
   }

@@ -8,6 +8,15 @@
  * The cheap inputs (fragment structures, nested variables, lone surrogates) travel nine to a batched
  * request (GRAPHQL_BATCH_LIMIT): each operation of a batch is one input, checked on its own answer.
  * (Past ten operations, Node warns of more than ten abort listeners on the request's signal.)
+ *
+ * graphql-jit's markers: a literal string starting with one (`__MAGIC_DATE__…(<js>)`) once became
+ * code in the gateway; every marker, in every literal position, must run nothing and change nothing.
+ *
+ * A failing property prints its seed and input at once (so a case is not lost if shrinking outlasts
+ * the test), then its shrunk counterexample, its path and the command that replays it. Replay:
+ *   FUZZ_SEED=<seed> FUZZ_PATH=<path> npx vitest run test/fuzz.test.ts --project default -t '<test name>'
+ * FUZZ_SEED alone runs every property from that seed (the same inputs in the same order); FUZZ_PATH
+ * (with FUZZ_SEED) runs only the counterexample it names. Each run's seeds are printed at the end.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -21,13 +30,74 @@ let stack: Stack;
 let inputs = 0;
 /** HTTP requests sent: a batch is one request of many inputs. */
 let requests = 0;
+/** Each property's seed, printed at the end: any run can be replayed. */
+const seeds: string[] = [];
+
+const FUZZ_SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
+const FUZZ_PATH = process.env.FUZZ_PATH;
+if (FUZZ_SEED !== undefined && !Number.isInteger(FUZZ_SEED)) throw new Error(`FUZZ_SEED must be an integer, not ${process.env.FUZZ_SEED}`);
+if (FUZZ_PATH !== undefined && FUZZ_SEED === undefined) throw new Error('FUZZ_PATH replays a counterexample of one seed: set FUZZ_SEED too');
+
+/** The property running now: its test's name and seed, and whether it has failed yet. */
+let running: { name: string; seed: number; failed: boolean } | undefined;
+
+/** The command that runs this test from `seed` (and only the counterexample at `path`). */
+function replayCommand(name: string, seed: number, path?: string): string {
+  // -t takes a regular expression: the name's own punctuation is escaped; the shell's quote too.
+  const pattern = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/'/g, `'\\''`);
+  return `FUZZ_SEED=${seed}${path ? ` FUZZ_PATH=${path}` : ''} npx vitest run test/fuzz.test.ts --project default -t '${pattern}'`;
+}
+
+/** A long input printed whole would bury the report: its start, and its length. */
+function shown(value: unknown, limit = 4000): string {
+  const text = fc.stringify(value);
+  return text.length <= limit ? text : `${text.slice(0, limit)}… (${text.length} characters)`;
+}
+
+/** A property's predicate that prints its first failing input at once, with the seed. */
+function checked<A extends unknown[]>(predicate: (...values: A) => Promise<void>): (...values: A) => Promise<void> {
+  return async (...values) => {
+    try {
+      await predicate(...values);
+    } catch (error) {
+      if (running && !running.failed) {
+        running.failed = true;
+        console.error(`fuzz: "${running.name}" failed (seed ${running.seed}), shrinking; the input:\n${shown(values)}\nreplay: ${replayCommand(running.name, running.seed)}`);
+      }
+      throw error;
+    }
+  };
+}
+
+/**
+ * fc.assert with a seed known from the start (FUZZ_SEED, or a random one), a time limit, and a
+ * report that names the seed, the path, the shrunk counterexample and the command to replay it.
+ */
+async function assertProperty<Ts>(property: fc.IAsyncProperty<Ts>, { numRuns, timeLimitMs }: { numRuns: number; timeLimitMs: number }): Promise<void> {
+  const name = expect.getState().currentTestName ?? '';
+  const seed = FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31);
+  running = { name, seed, failed: false };
+  seeds.push(`${seed} "${name}"`);
+  const details = await fc.check(property, { seed, path: FUZZ_PATH, numRuns, plugins: [fc.interruptAfterTimeLimit(timeLimitMs)] });
+  running = undefined;
+  if (!details.failed) return;
+  const error = details.errorInstance;
+  const report = [
+    `fuzz: "${name}" failed after ${details.numRuns} inputs (seed ${seed}, path ${details.counterexamplePath}, shrunk ${details.numShrinks} times${details.interrupted ? ', cut short by the time limit' : ''})`,
+    `counterexample: ${details.counterexample === null ? '(none: interrupted)' : shown(details.counterexample, 20_000)}`,
+    `error: ${error instanceof Error ? error.message : String(error)}`,
+    `replay: ${replayCommand(name, seed, details.counterexamplePath ?? undefined)}`,
+  ].join('\n');
+  console.error(report);
+  throw new Error(report, { cause: error });
+}
 
 beforeAll(async () => {
   // Batches of operations with deeply nested variables weigh up to a few hundred KB.
   stack = await startStack({ LOG_LEVEL: 'debug', GRAPHQL_BATCH_LIMIT: String(BATCH), MAX_BODY_BYTES: String(1024 * 1024) });
 });
 afterAll(async () => {
-  console.log(`fuzz: ${inputs} inputs tried`);
+  console.log(`fuzz: ${inputs} inputs tried; seeds (FUZZ_SEED): ${seeds.join(', ')}`);
   await stack.close();
 });
 
@@ -98,10 +168,10 @@ const validPage = (limit: unknown, offset: unknown) =>
   Number.isInteger(limit) && (limit as number) >= 1 && (limit as number) <= 60 && Number.isInteger(offset) && (offset as number) >= 0;
 
 test('GraphQL arguments: any value in any argument', async () => {
-  await fc.assert(
+  await assertProperty(
     fc.asyncProperty(
       fc.record({ ticker: anyJson, block: anyJson, limit: anyJson, offset: anyJson, path: anyJson, uuid: anyJson, key: fc.constant(PLATFORM_KEY) }),
-      async (v) => {
+      checked(async (v) => {
         stack.sample.clearLog();
         const query = `query ($ticker: String!, $block: BlockId!, $limit: Int!, $offset: Int!, $path: String!, $uuid: String!, $key: String) {
           brc20Token(ticker: $ticker) { token { ticker } }
@@ -130,9 +200,9 @@ test('GraphQL arguments: any value in any argument', async () => {
         assertNoSecrets(mutation.text);
         expect(stack.sample.requests.length).toBe(isUuid(v.uuid) ? 1 : 0);
         stack.sample.reset();
-      },
+      }),
     ),
-    { numRuns: 250, interruptAfterTimeLimit: 25_000 },
+    { numRuns: 250, timeLimitMs: 25_000 },
   );
 }, 25_000 + PROPERTY_MARGIN_MS);
 
@@ -150,15 +220,15 @@ test('GraphQL documents: literals, deep nesting, many aliases, garbage', async (
     fc.integer({ min: 1, max: 500 }).map((n) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: status { status }`).join(' ')} }`),
     fc.string({ maxLength: 200 }),
   );
-  await fc.assert(
-    fc.asyncProperty(document, async (query) => {
+  await assertProperty(
+    fc.asyncProperty(document, checked(async (query) => {
       stack.sample.clearLog();
       const answer = await post(JSON.stringify({ query }));
       assertGraphQLShape(answer.status, answer.text);
       assertNoSecrets(answer.text);
       assertUpstreamSafe();
-    }),
-    { numRuns: 300, interruptAfterTimeLimit: 20_000 },
+    })),
+    { numRuns: 300, timeLimitMs: 20_000 },
   );
 }, 20_000 + PROPERTY_MARGIN_MS);
 
@@ -170,8 +240,8 @@ test('HTTP bodies: malformed JSON, wrong types, wrong content types', async () =
     anyJson.map((v) => JSON.stringify({ query: v })),
   );
   const contentType = fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data', 'application/graphql', '');
-  await fc.assert(
-    fc.asyncProperty(body, contentType, async (text, type) => {
+  await assertProperty(
+    fc.asyncProperty(body, contentType, checked(async (text, type) => {
       stack.sample.clearLog();
       const answer = await post(text, type);
       expect(answer.status, answer.text).toBeLessThan(500);
@@ -181,8 +251,8 @@ test('HTTP bodies: malformed JSON, wrong types, wrong content types', async () =
         for (const one of Array.isArray(parsed) ? parsed : [parsed]) expect('data' in one || 'errors' in one, answer.text).toBe(true);
       }
       assertUpstreamSafe();
-    }),
-    { numRuns: 300, interruptAfterTimeLimit: 15_000 },
+    })),
+    { numRuns: 300, timeLimitMs: 15_000 },
   );
 }, 15_000 + PROPERTY_MARGIN_MS);
 
@@ -233,8 +303,8 @@ test('fragments: nested spreads, fan-out, cycles, inline fragments, directives (
     const fragments = Array.from({ length }, (_, i) => `fragment F${i} on Query { ${`...F${next(i)} `.repeat(fanOut)}__typename }`);
     return `query { ...F0 }\n${fragments.join('\n')}${cyclic ? '' : `\nfragment F${length} on Query { status { status } }`}`;
   });
-  await fc.assert(
-    fc.asyncProperty(fc.array(fc.oneof(graph, chain), { minLength: BATCH, maxLength: BATCH }), async (documents) => {
+  await assertProperty(
+    fc.asyncProperty(fc.array(fc.oneof(graph, chain), { minLength: BATCH, maxLength: BATCH }), checked(async (documents) => {
       stack.sample.clearLog();
       const started = performance.now();
       const answers = await postBatch(documents.map((query) => JSON.stringify({ query })));
@@ -249,8 +319,8 @@ test('fragments: nested spreads, fan-out, cycles, inline fragments, directives (
         if (refusals.length > 0) expect('data' in answer).toBe(false);
       }
       assertUpstreamSafe();
-    }),
-    { numRuns: 520, interruptAfterTimeLimit: 40_000 },
+    })),
+    { numRuns: 520, timeLimitMs: 40_000 },
   );
 }, 40_000 + PROPERTY_MARGIN_MS);
 
@@ -279,15 +349,15 @@ test('nested variables: lists and objects up to 5000 deep in every argument (bat
     fc.tuple(fc.constantFrom(...VARIABLE_OPERATIONS), nestedJson('1', '"x"', 'null', '[]', '{}')),
     fc.tuple(fc.constant(API_KEY_OPERATION), nestedJson(`"${PLATFORM_KEY}"`)),
   );
-  await fc.assert(
-    fc.asyncProperty(fc.array(nested, { minLength: BATCH, maxLength: BATCH }), async (batch) => {
+  await assertProperty(
+    fc.asyncProperty(fc.array(nested, { minLength: BATCH, maxLength: BATCH }), checked(async (batch) => {
       stack.sample.clearLog();
       const answers = await postBatch(batch.map(([query, value]) => operation(query, value)));
       // A nested value is never a ticker, a block, a page, a path or a key: every answer is an error, nothing is sent.
       for (const answer of answers) expect(answer.errors?.length, JSON.stringify(answer)).toBeGreaterThan(0);
       expect(stack.upstreamCalls()).toEqual([]);
-    }),
-    { numRuns: 225, interruptAfterTimeLimit: 20_000 },
+    })),
+    { numRuns: 225, timeLimitMs: 20_000 },
   );
 }, 20_000 + PROPERTY_MARGIN_MS);
 
@@ -306,8 +376,8 @@ test('lone surrogates in strings, variables, keys, paths and literals (batched)'
     // As a variable's name and as a key of the variables object.
     surrogateJson.map((key) => `{"query":"{ __typename }","variables":{${key}:1}}`),
   );
-  await fc.assert(
-    fc.asyncProperty(fc.array(input, { minLength: BATCH, maxLength: BATCH }), async (batch) => {
+  await assertProperty(
+    fc.asyncProperty(fc.array(input, { minLength: BATCH, maxLength: BATCH }), checked(async (batch) => {
       stack.sample.clearLog();
       await postBatch(batch);
       assertUpstreamSafe();
@@ -315,8 +385,94 @@ test('lone surrogates in strings, variables, keys, paths and literals (batched)'
       // stray `%` the client wrote in a bitcoin-node query string is forwarded byte for byte.)
       const decodeEscapes = (url: string) => url.replace(/(?:%[0-9a-f]{2})+/gi, (run) => decodeURIComponent(run));
       for (const { url } of stack.sample.requests) expect(() => decodeEscapes(url), url).not.toThrow();
-    }),
-    { numRuns: 400, interruptAfterTimeLimit: 20_000 },
+    })),
+    { numRuns: 400, timeLimitMs: 20_000 },
+  );
+}, 20_000 + PROPERTY_MARGIN_MS);
+
+/** graphql-jit 0.8.9's markers (node_modules/graphql-jit/dist/execution.js). */
+const JIT_MARKERS = [
+  '__MAGIC_DATE__33a9e76d_02e0_4128_8e92_3530ad3da74d',
+  '__MAGIC_NAN__57f286b9_4c20_487f_b409_79804ddcb4f8',
+  '__MAGIC_PLUS_INFINITY__bb201c39_3333_4695_b4ad_7f1722e7aa7a',
+  '__MAGIC_MINUS_INFINITY__71d4310a_d4a3_4a05_b1fe_e60779d24998',
+];
+/** Set by a payload that ran: the gateway runs in this process. */
+const INJECTED = 'satgateFuzzInjected';
+/** A payload that ran would also hold the event loop this long: no answer takes it. */
+const BLOCK_MS = 5000;
+
+test('graphql-jit markers in every literal position run nothing and answer as graphql-js does (batched)', async () => {
+  const payload = fc.constantFrom(
+    '',
+    '1',
+    `(globalThis.${INJECTED}=1)`,
+    `(globalThis.${INJECTED}=1,(()=>{const end=Date.now()+${BLOCK_MS};while(Date.now()<end);})())`,
+    `(globalThis.${INJECTED}=1)"+(globalThis.${INJECTED}=1)+"`,
+    `(globalThis.${INJECTED}=1)\\`,
+  );
+  const text = fc
+    .tuple(fc.constantFrom(...JIT_MARKERS), payload, fc.constantFrom('', ' ', 'x'))
+    .map(([marker, code, before]) => `${before}${marker}${code}`);
+  /** The text as a GraphQL string literal: plain, with escapes (`\u005F` for `_`, or every character), or a block string. */
+  const literal = fc.tuple(text, fc.constantFrom('plain', 'underscores', 'all', 'block')).map(([value, how]) => {
+    if (how === 'block') return `"""${value}"""`;
+    if (how === 'underscores') return JSON.stringify(value).replace(/_/g, '\\u005F');
+    if (how === 'all') return `"${[...value].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`;
+    return JSON.stringify(value);
+  });
+  // Each position takes the literal at §; `$t` is a String! variable some of them declare.
+  const positions = [
+    '{ brc20Token(ticker: §) { token { ticker } } }',
+    '{ brc20Tokens(tickers: [§, "ordi"]) { token { ticker } } }',
+    '{ brc20Tokens(tickers: §) { token { ticker } } }',
+    'query ($t: String!) { brc20Tokens(tickers: [$t, §]) { token { ticker } } }',
+    'query ($t: String! = §) { brc20Token(ticker: $t) { token { ticker } } }',
+    'query ($t: [String!]! = [§]) { brc20Tokens(tickers: $t) { token { ticker } } }',
+    '{ status @include(if: §) { status } }',
+    '{ status @skip(if: true) @include(if: §) { status } }',
+    '{ transfers(block: §) { total } }',
+    '{ etchingsConnection(after: §, first: 1) { totalCount } }',
+    '{ ...F } fragment F on Query { a: brc20Token(ticker: §) { token { ticker } } }',
+    '{ ... on Query { b: brc20Token(ticker: §) { token { ticker } } } }',
+    '{ bitcoinNode(path: "rest/chaininfo.json", apiKey: §) }',
+    'mutation { deleteChainhook(uuid: §, apiKey: "k") { status } }',
+  ];
+  const operation = fc.tuple(fc.constantFrom(...positions), literal).map(([position, value]) =>
+    JSON.stringify({ query: position.replace('§', value), ...(position.includes('$t: String!)') ? { variables: { t: 'ordi' } } : {}) }),
+  );
+  /** Posts the operations as one batch: each answer's text, in order, and how long the gateway took. */
+  const postBatchAs = async (operations: string[], accept: string) => {
+    inputs += operations.length;
+    requests++;
+    const started = performance.now();
+    const response = await fetch(`${stack.gatewayUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept },
+      body: `[${operations.join(',')}]`,
+    });
+    const text = await response.text();
+    const ms = performance.now() - started;
+    assertNoSecrets(text);
+    const answers = (JSON.parse(text) as unknown[]).map((answer) => JSON.stringify(answer));
+    for (const answer of answers) assertGraphQLShape(200, answer);
+    return { answers, ms };
+  };
+  await assertProperty(
+    fc.asyncProperty(fc.array(operation, { minLength: 1, maxLength: BATCH }), checked(async (batch) => {
+      stack.sample.clearLog();
+      // What an earlier input's payload set must not fail this one (shrinking runs many).
+      delete (globalThis as Record<string, unknown>)[INJECTED];
+      // The same documents twice (another Accept: the response fast path would answer the
+      // repeat): the first time on graphql-js, the second compiled (a shape seen before).
+      const first = await postBatchAs(batch, 'application/json');
+      const second = await postBatchAs(batch, 'application/graphql-response+json');
+      expect((globalThis as Record<string, unknown>)[INJECTED]).toBeUndefined();
+      expect(second.answers).toEqual(first.answers);
+      expect(Math.max(first.ms, second.ms)).toBeLessThan(BLOCK_MS);
+      assertUpstreamSafe();
+    })),
+    { numRuns: 150, timeLimitMs: 20_000 },
   );
 }, 20_000 + PROPERTY_MARGIN_MS);
 
@@ -333,8 +489,8 @@ test('REST paths and query parameters: upstream-compatible answers, invalid inpu
     fc.array(segment, { maxLength: 5 }).map((s) => `/v1/ext/${PLATFORM_KEY}/bitcoin-node/${s.join('/')}`),
     fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => `/${['metadata', 'ordinals', 'runes', 'v1/ext'][s.length % 4]}/${s.join('/')}`),
   );
-  await fc.assert(
-    fc.asyncProperty(path, fc.constantFrom('GET', 'HEAD', 'DELETE', 'POST'), async (target, method) => {
+  await assertProperty(
+    fc.asyncProperty(path, fc.constantFrom('GET', 'HEAD', 'DELETE', 'POST'), checked(async (target, method) => {
       inputs++;
       requests++;
       stack.sample.clearLog();
@@ -360,8 +516,8 @@ test('REST paths and query parameters: upstream-compatible answers, invalid inpu
         // An invalid limit per the upstream's schema (leniently: anything not a plain 1..60) is answered locally.
         if (!/^(0x[0-9a-f]+|\s*\d+(\.0+)?\s*|\+\d+)$/i.test(query.get('limit') ?? '')) expect(stack.sample.requests).toEqual([]);
       }
-    }),
-    { numRuns: 400, interruptAfterTimeLimit: 20_000 },
+    })),
+    { numRuns: 400, timeLimitMs: 20_000 },
   );
 }, 20_000 + PROPERTY_MARGIN_MS);
 
