@@ -1,7 +1,7 @@
 import { GraphQLError, Kind, type GraphQLErrorOptions } from 'graphql';
 import { maskError as yogaMaskError } from 'graphql-yoga';
 
-/** The error codes of CONTRACT.md ("Errors in GraphQL"). */
+/** The error codes of docs/errors.md. */
 export type ErrorCode =
   | 'BAD_USER_INPUT'
   | 'UNAUTHENTICATED'

@@ -1,5 +1,5 @@
 /**
- * The REST compatibility layer: answers the paths of CONTRACT.md as the upstream would, through
+ * The REST compatibility layer: answers the paths of docs/rest.md as the upstream would, through
  * the same upstream layer as GraphQL. It runs on node:http directly, ahead of yoga: a warm answer
  * is a few header writes, without building fetch Request/Response objects.
  */

@@ -77,7 +77,7 @@ export interface DataOptions {
 }
 
 export interface OrdinalsOptions extends DataOptions {
-  /** Whether the BRC-20 token list is served: Hiro does; UPSTREAM.md documents only the token route. */
+  /** Whether the BRC-20 token list is served: Hiro does; docs/upstream.md documents only the token route. */
   tokenList?: boolean;
 }
 

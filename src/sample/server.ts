@@ -66,7 +66,7 @@ export interface SampleUpstream {
 /**
  * Which upstream the sample plays, so that the gateway can be tested against each:
  * - `hiro`: the routes Hiro serves, the BRC-20 token list included (the default);
- * - `documented`: only the routes of UPSTREAM.md, as a self-hosted or re-implemented service may
+ * - `documented`: only the routes of docs/upstream.md, as a self-hosted or re-implemented service may
  *   serve them: no token list (`GET /ordinals/v1/brc-20/tokens` is a route 404);
  * - `status-v2`: `hiro` with the newer token-metadata status shape (v2.x: no counts);
  * - `prefixed`: `hiro` with every service below a base path (`/api`), as behind a reverse proxy

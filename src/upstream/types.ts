@@ -1,4 +1,4 @@
-/** The upstreams' response shapes, in their own snake_case (see ../shared/upstream/UPSTREAM.md). */
+/** The upstreams' response shapes, in their own snake_case (docs/upstream.md). */
 
 /** Token metadata status: v1 has the optional count objects; v2 has a nullable chain_tip only. */
 export interface ApiStatusResponse {
