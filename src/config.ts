@@ -134,6 +134,12 @@ export interface Config {
   tracing: TracingConfig | undefined;
 }
 
+  /** Active subscriptions (SSE and WebSocket together) per client, keyed as the fairness windows are. */
+  maxSubscriptionsPerClient: number;
+  /** Distinct upstream resources one client's subscriptions may watch at once. */
+  maxWatchedResourcesPerClient: number;
+  /** Open WebSocket connections per client; past it the upgrade is answered 429. */
+  maxWebSocketsPerClient: number;
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -236,6 +242,10 @@ export function loadConfig(env: Env): Config {
   };
 }
 
+    // Per client (an address, or a /64): room for a NAT of browsers, a small share of the process.
+    maxSubscriptionsPerClient: integer(env, 'MAX_SUBSCRIPTIONS_PER_CLIENT', 100, 1, 1_000_000),
+    maxWatchedResourcesPerClient: integer(env, 'MAX_WATCHED_RESOURCES_PER_CLIENT', 50, 1, 1_000_000),
+    maxWebSocketsPerClient: integer(env, 'MAX_WEBSOCKETS_PER_CLIENT', 20, 1, 1_000_000),
 /**
  * The OpenTelemetry variables, read as the specification says: the traces endpoint is used as
  * given, the general one gets `/v1/traces` appended; either turns export on.

@@ -195,3 +195,12 @@ test('subscription settings: defaults, the rate limit planned with, and malforme
   expect(() => loadConfig({ LIVE_QUOTA_SHARE: '0' })).toThrow(new ConfigError('LIVE_QUOTA_SHARE must be a number above 0 and at most 1, got "0"'));
   expect(() => loadConfig({ MAX_SUBSCRIPTIONS: 'many' })).toThrow(new ConfigError('MAX_SUBSCRIPTIONS must be an integer from 0 to 1000000, got "many"'));
 });
+
+test('per-client subscription settings: defaults, values, and malformed values', () => {
+  const pick = (c: ReturnType<typeof loadConfig>) => [c.maxSubscriptionsPerClient, c.maxWatchedResourcesPerClient, c.maxWebSocketsPerClient];
+  expect(pick(loadConfig({}))).toEqual([100, 50, 20]);
+  expect(pick(loadConfig({ MAX_SUBSCRIPTIONS_PER_CLIENT: '3', MAX_WATCHED_RESOURCES_PER_CLIENT: '2', MAX_WEBSOCKETS_PER_CLIENT: '1' }))).toEqual([3, 2, 1]);
+  expect(() => loadConfig({ MAX_SUBSCRIPTIONS_PER_CLIENT: '0' })).toThrow(new ConfigError('MAX_SUBSCRIPTIONS_PER_CLIENT must be an integer from 1 to 1000000, got "0"'));
+  expect(() => loadConfig({ MAX_WATCHED_RESOURCES_PER_CLIENT: '-1' })).toThrow(new ConfigError('MAX_WATCHED_RESOURCES_PER_CLIENT must be an integer from 1 to 1000000, got "-1"'));
+  expect(() => loadConfig({ MAX_WEBSOCKETS_PER_CLIENT: 'lots' })).toThrow(new ConfigError('MAX_WEBSOCKETS_PER_CLIENT must be an integer from 1 to 1000000, got "lots"'));
+});
