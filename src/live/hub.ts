@@ -5,24 +5,44 @@
  * one leaves. An unchanged answer (a 304: the same stored body) costs nothing more; a changed one
  * is decoded once and fanned out to every subscriber.
  *
- * Polling stays within LIVE_QUOTA_SHARE of the upstream's rate limit (intervals stretch evenly
- * when many resources are watched) and pauses, without ending subscriptions, while the service's
- * quota is spent or its breaker is open. With several replicas a Coordinator (Redis) lets one of
- * them poll each resource and hands the changes to the others.
+ * Polling stays within LIVE_QUOTA_SHARE of the upstream's rate limit: intervals stretch evenly
+ * when many resources are watched, and every poll, a new poller's first one included, is admitted
+ * by the plan (poll-plan.ts), so a new subscription's first value may come later, never outside
+ * it. Until a poller has its value, its calls are charged to the client of the oldest subscriber
+ * waiting for it (CLIENT_UPSTREAM_CALLS_PER_MINUTE, through the upstream layer's client windows);
+ * a client whose share is spent gets RATE_LIMITED with retryAfter on that subscription, which then
+ * ends, as a query's field would. Unknown tickers are remembered (unknown-resources.ts), and each
+ * client's subscriptions and watched resources are bounded (client-seats.ts). Polling pauses,
+ * without ending subscriptions, while the service's quota is spent or its breaker is open. With
+ * several replicas a Coordinator (Redis) lets one of them poll each resource and hands the changes
+ * to the others.
  */
-import { GraphQLError } from 'graphql';
 import { Repeater, SlidingBuffer } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { UpstreamError } from '../errors.js';
 import { noLiveEvents, type LiveEvents } from '../metrics.js';
 import type { UpstreamResponse } from '../upstream/http.js';
 import type { Upstreams } from '../upstream/index.js';
+import { ClientSeats, tooManySubscriptions } from './client-seats.js';
+import { PollPlan } from './poll-plan.js';
 import { resourceDef, resourceKey, type LiveResource, type ResourceDef } from './resources.js';
+import { UnknownResources } from './unknown-resources.js';
 
 /** An upstream answer as passed between replicas: enough to decode it again. */
 export interface Snapshot {
+  /** 200 when absent (a state); 404 for a resource that does not exist. */
+  status?: number;
   etag: string | undefined;
   body: Buffer;
+}
+
+/**
+ * An event that ends one subscription with an error: the subscription field's resolver throws
+ * `error`, so the client gets it as a query's field error (code, retryAfter), then the stream ends.
+ */
+export class LiveFailure {
+  constructor(readonly error: Error) {}
 }
 
 /** Who polls what. In one process: this one, always. With Redis: the holder of a lease. */
@@ -54,6 +74,10 @@ export interface LiveSettings {
   /** Upstream requests a minute; 0 when unknown. */
   rateLimitPerMinute: number;
   maxSubscriptions: number;
+  /** Active subscriptions per client, SSE and WebSocket together. */
+  maxSubscriptionsPerClient: number;
+  /** Distinct resources one client's subscriptions may watch. */
+  maxWatchedResourcesPerClient: number;
 }
 
 export function liveSettings(config: Config): LiveSettings {
@@ -62,27 +86,52 @@ export function liveSettings(config: Config): LiveSettings {
     quotaShare: config.liveQuotaShare,
     rateLimitPerMinute: config.liveRateLimitPerMinute,
     maxSubscriptions: config.maxSubscriptions,
+    maxSubscriptionsPerClient: config.maxSubscriptionsPerClient,
+    maxWatchedResourcesPerClient: config.maxWatchedResourcesPerClient,
   };
+}
+
+type PlanSettings = Pick<LiveSettings, 'intervalMs' | 'quotaShare' | 'rateLimitPerMinute'>;
+
+/** The polls a minute the plan allows: the quota share of the known rate limit; Infinity when unknown. */
+export function pollsPerMinute(settings: PlanSettings): number {
+  return settings.rateLimitPerMinute > 0 ? settings.quotaShare * settings.rateLimitPerMinute : Infinity;
 }
 
 /**
  * The interval between two polls of one resource when `watched` resources are polled: the
  * configured one, stretched evenly so that all of them together stay within the quota share.
  */
-export function pollIntervalMs(settings: LiveSettings, watched: number): number {
-  if (settings.rateLimitPerMinute <= 0) return settings.intervalMs;
-  const pollsPerMinute = settings.quotaShare * settings.rateLimitPerMinute;
-  return Math.max(settings.intervalMs, Math.ceil((Math.max(1, watched) * 60_000) / pollsPerMinute));
+export function pollIntervalMs(settings: PlanSettings, watched: number): number {
+  const perMinute = pollsPerMinute(settings);
+  if (perMinute === Infinity) return settings.intervalMs;
+  return Math.max(settings.intervalMs, Math.ceil((Math.max(1, watched) * 60_000) / perMinute));
 }
 
 /** Buffered events per subscriber: states keep the newest only, etchings a bounded backlog. */
 const STATE_BUFFER = 1;
 const EVENT_BUFFER = 256;
 
-type Listener = (event: unknown) => void;
+/** One subscription, as its poller sees it. */
+interface Subscriber {
+  /** Who subscribed (a keyed hash, as the fairness windows key clients); undefined: unknown. */
+  client: string | undefined;
+  push(event: unknown): void;
+  /** Ends the subscription with `error` (as its last event). */
+  fail(error: Error): void;
+}
+
+interface PollerHub {
+  interval(): number;
+  coordinator: Coordinator;
+  events: LiveEvents;
+  logger: Logger;
+  plan: PollPlan;
+  unknown: UnknownResources;
+}
 
 class Poller {
-  readonly listeners = new Set<Listener>();
+  readonly subscribers = new Set<Subscriber>();
   private last: (Snapshot & { value: unknown }) | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly controller = new AbortController();
@@ -90,13 +139,20 @@ class Poller {
 
   constructor(
     readonly def: ResourceDef,
-    private readonly hub: { interval(): number; coordinator: Coordinator; events: LiveEvents; logger: Logger },
+    private readonly hub: PollerHub,
   ) {}
 
   start(): void {
     this.hub.coordinator.watch(this.def.key);
-    // The first poll gives the value now (and the baseline of what is new), whoever leads.
-    void this.poll(true);
+    const absence = this.hub.unknown.get(this.def.key);
+    if (!absence) {
+      // The first poll gives the value (and the baseline of what is new), whoever leads.
+      void this.poll();
+      return;
+    }
+    // Lately answered 404: that answer is the value now, and the next poll comes at the plan's pace.
+    this.accept({ status: 404, headers: absence.etag ? { etag: absence.etag } : {}, body: absence.body }, false, false);
+    this.schedule(this.hub.interval());
   }
 
   stop(): void {
@@ -111,42 +167,78 @@ class Poller {
     return this.last ? this.def.initial(this.last.value) : [];
   }
 
-  private async poll(first = false): Promise<void> {
+  private schedule(delayMs: number): void {
+    if (!this.stopped) this.timer = setTimeout(() => void this.poll(), delayMs);
+  }
+
+  private async poll(): Promise<void> {
     const { def, hub } = this;
+    const signal = this.controller.signal;
+    let next = hub.interval();
     try {
       const lead = await hub.coordinator.lead(def.key, hub.interval());
       if (this.stopped) return;
-      if (!lead && !first) return;
+      // Another replica polls it: this one asks only until it has the value.
+      if (!lead && this.last) return;
       const health = def.service.health();
       if (health.breaker === 'open' || ('quotaWaitSeconds' in health && health.quotaWaitSeconds > 0)) {
         hub.events.poll(def.kind, 'paused');
-      } else {
-        const response = await def.service.request({ ...def.request, signal: this.controller.signal });
-        if (this.stopped) return;
-        this.accept(response, lead);
+        return;
       }
+      const slot = await hub.plan.admit(signal);
+      // Until the value is known the call is made for the subscribers waiting for it: the oldest one's client pays.
+      const payer = this.last ? undefined : this.subscribers.values().next().value?.client;
+      let response: UpstreamResponse;
+      try {
+        response = await def.service.request({ ...def.request, signal, client: payer });
+      } catch (error) {
+        if (!(error instanceof UpstreamError && error.kind === 'client-limit')) throw error;
+        // Refused before any call: the slot goes to the next poll, and the others waiting ask as themselves, now.
+        slot.refund();
+        if (this.stopped || this.last) return;
+        this.refuse(payer, error);
+        if (this.subscribers.size > 0) next = 0;
+        return;
+      }
+      if (this.stopped) return;
+      this.accept(response, lead);
     } catch (error) {
       if (this.stopped) return;
       hub.events.poll(def.kind, 'error');
       hub.logger.debug({ resource: def.kind, err: error instanceof Error ? error.message : String(error) }, 'live poll failed');
     } finally {
-      if (!this.stopped) this.timer = setTimeout(() => void this.poll(), hub.interval());
+      this.schedule(next);
     }
   }
 
-  /** An answer, polled here (`publish`) or by another replica. Unchanged answers cost nothing more. */
-  accept(response: Pick<UpstreamResponse, 'status' | 'headers' | 'body'> & Partial<UpstreamResponse>, publish: boolean): void {
+  /** The subscribers of `client` have spent its share: each gets the error, and leaves. */
+  private refuse(client: string | undefined, error: UpstreamError): void {
+    for (const subscriber of this.subscribers) {
+      if (subscriber.client !== client) continue;
+      this.subscribers.delete(subscriber);
+      subscriber.fail(error);
+    }
+  }
+
+  /**
+   * An answer, polled here (`publish`) or by another replica. An unchanged body costs nothing more,
+   * whatever its ETag (a global ETag moves with every block). `remember`: a 404 is noted as unknown.
+   */
+  accept(response: Pick<UpstreamResponse, 'status' | 'headers' | 'body'> & Partial<UpstreamResponse>, publish: boolean, remember = true): void {
     const { def, hub } = this;
-    if (this.last && (response.body === this.last.body || (response.headers.etag === this.last.etag && response.body.equals(this.last.body)))) {
+    if (this.last && this.last.status === response.status && (response.body === this.last.body || response.body.equals(this.last.body))) {
       hub.events.poll(def.kind, 'unchanged');
       return;
     }
     const value = def.decode(response as UpstreamResponse);
     const events = def.changes(this.last?.value, value);
-    this.last = { etag: response.headers.etag, body: response.body, value };
+    const snapshot: Snapshot = { status: response.status, etag: response.headers.etag, body: response.body };
+    this.last = { ...snapshot, value };
+    if (remember && response.status === 404) hub.unknown.remember(def.key, snapshot);
+    else if (remember) hub.unknown.forget(def.key);
     hub.events.poll(def.kind, 'changed');
-    if (publish) hub.coordinator.publish(def.key, { etag: response.headers.etag, body: response.body });
-    for (const listener of this.listeners) for (const event of events) listener(event);
+    if (publish) hub.coordinator.publish(def.key, snapshot);
+    for (const subscriber of this.subscribers) for (const event of events) subscriber.push(event);
   }
 }
 
@@ -161,17 +253,20 @@ export interface LiveHubDeps {
 export function createLiveHub({ upstreams, settings, logger, events = noLiveEvents, coordinator = localCoordinator() }: LiveHubDeps) {
   const pollers = new Map<string, Poller>();
   const stops = new Set<() => void>();
+  const seats = new ClientSeats(settings);
   let active = 0;
   let closed = false;
-  const hub = {
+  const hub: PollerHub = {
     interval: () => pollIntervalMs(settings, pollers.size),
     coordinator,
     events,
     logger: logger.child({ component: 'live' }),
+    plan: new PollPlan(pollsPerMinute(settings)),
+    unknown: new UnknownResources(),
   };
   coordinator.onChange((key, snapshot) => {
     try {
-      pollers.get(key)?.accept({ status: 200, headers: snapshot.etag ? { etag: snapshot.etag } : {}, body: snapshot.body }, false);
+      pollers.get(key)?.accept({ status: snapshot.status ?? 200, headers: snapshot.etag ? { etag: snapshot.etag } : {}, body: snapshot.body }, false);
     } catch (error) {
       hub.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'live change from another replica ignored');
     }
@@ -179,23 +274,25 @@ export function createLiveHub({ upstreams, settings, logger, events = noLiveEven
 
   return {
     /**
-     * The events of one resource for one subscriber, until it leaves (or the hub closes). Throws
-     * when MAX_SUBSCRIPTIONS are active. Arguments are validated by the caller, before this.
+     * The events of one resource for one subscriber (`client`: a keyed hash, as the fairness
+     * windows key it), until it leaves, is refused its first value (a LiveFailure event), or the
+     * hub closes. Throws TOO_MANY_SUBSCRIPTIONS when MAX_SUBSCRIPTIONS are active, or when the
+     * client holds its share (client-seats.ts). Arguments are validated by the caller, before this.
      */
-    subscribe(resource: LiveResource): AsyncIterableIterator<unknown> {
+    subscribe(resource: LiveResource, client?: string): AsyncIterableIterator<unknown> {
       // Shutting down: the stream ends at once, cleanly.
       if (closed) return (async function* () {})();
       if (active >= settings.maxSubscriptions) {
-        throw new GraphQLError(`This server holds its maximum of ${settings.maxSubscriptions} subscriptions; try again later`, {
-          extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit: settings.maxSubscriptions },
-        });
+        throw tooManySubscriptions(`This server holds its maximum of ${settings.maxSubscriptions} subscriptions; try again later`, settings.maxSubscriptions);
       }
       const key = resourceKey(resource);
+      const releaseSeat = seats.take(client, key);
       active++;
       events.subscriptions(active);
       let started = false;
       const release = () => {
         active--;
+        releaseSeat();
         events.subscriptions(active);
       };
       const buffer = new SlidingBuffer(resource.kind === 'etchings' ? EVENT_BUFFER : STATE_BUFFER);
@@ -208,18 +305,25 @@ export function createLiveHub({ upstreams, settings, logger, events = noLiveEven
           poller = new Poller(resourceDef(upstreams, resource), hub);
           pollers.set(key, poller);
         }
-        const listener: Listener = (event) => {
-          events.event(poller!.def.kind);
-          void push(event);
+        const subscriber: Subscriber = {
+          client,
+          push: (event) => {
+            events.event(poller!.def.kind);
+            void push(event);
+          },
+          fail: (error) => {
+            void push(new LiveFailure(error));
+            stop();
+          },
         };
-        poller.listeners.add(listener);
-        for (const event of poller.initial()) listener(event);
+        poller.subscribers.add(subscriber);
+        for (const event of poller.initial()) subscriber.push(event);
         if (fresh) poller.start();
         await stop;
         stops.delete(stop);
-        poller.listeners.delete(listener);
+        poller.subscribers.delete(subscriber);
         // The last subscriber is gone: no more polls.
-        if (poller.listeners.size === 0 && pollers.get(key) === poller) {
+        if (poller.subscribers.size === 0 && pollers.get(key) === poller) {
           poller.stop();
           pollers.delete(key);
         }

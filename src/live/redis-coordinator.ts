@@ -22,6 +22,8 @@ const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 interface Message {
   from: string;
   key: string;
+  /** Absent from older replicas' messages: a 200. */
+  status?: number;
   etag?: string;
   body: string;
 }
@@ -66,7 +68,8 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
       return;
     }
     if (message.from === id || typeof message.key !== 'string' || typeof message.body !== 'string') return;
-    const snapshot = { etag: message.etag, body: Buffer.from(message.body, 'base64') };
+    const status = typeof message.status === 'number' ? message.status : 200;
+    const snapshot = { status, etag: message.etag, body: Buffer.from(message.body, 'base64') };
     for (const listener of listeners) listener(message.key, snapshot);
   });
 
@@ -77,7 +80,7 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
       return redisDown || leases.get(key)?.held === true;
     },
     publish(key, snapshot) {
-      const message: Message = { from: id, key, etag: snapshot.etag, body: snapshot.body.toString('base64') };
+      const message: Message = { from: id, key, status: snapshot.status, etag: snapshot.etag, body: snapshot.body.toString('base64') };
       redis.publish(CHANNEL, JSON.stringify(message)).catch(() => {});
     },
     onChange(listener) {

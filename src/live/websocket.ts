@@ -74,7 +74,9 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
         });
         const query = options.persistedOperations ? persistedDocument(payload, options.persistedOperations) : payload.query;
         if (query instanceof GraphQLError) return [query];
-        const enveloped = yoga.getEnveloped({ request, params: { ...payload, query } });
+        // `req` (the upgrade) names the client to the context, as node:http's request does over HTTP:
+        // the operation's upstream calls and subscriptions count against that client's shares.
+        const enveloped = yoga.getEnveloped({ request, params: { ...payload, query }, req: extra.request });
         let document;
         try {
           document = enveloped.parse(query);

@@ -1,3 +1,4 @@
+import { LiveFailure } from '../live/hub.js';
 import type { LiveResource } from '../live/resources.js';
 import { validTicker } from '../live/resources.js';
 import type { GraphQLContext } from '../context.js';
@@ -11,15 +12,22 @@ builder.subscriptionType({
   description: 'Live data over GraphQL over SSE (accept: text/event-stream) and graphql-ws on /graphql.',
 });
 
-const watch = (live: GraphQLContext['live'], resource: LiveResource) => live.subscribe(resource);
+/** Watched for the subscribing client, keyed as its upstream calls are (TRUST_PROXY aware). */
+const watch = ({ live, call }: GraphQLContext, resource: LiveResource) => live.subscribe(resource, call.client);
+
+/** An event as the field's value; a LiveFailure (e.g. the client's share spent) as the field's error. */
+const delivered = (event: unknown): never => {
+  if (event instanceof LiveFailure) throw event.error;
+  return event as never;
+};
 
 builder.subscriptionField('etchingAdded', (t) =>
   t.field({
     type: RuneEtchingRef,
     description:
       'Each etching once, when satgate first sees it (older first when several appear at once). Nothing is sent for etchings that existed when the subscription started.',
-    subscribe: (_root, _args, { live }) => watch(live, { kind: 'etchings' }),
-    resolve: (etching) => etching as never,
+    subscribe: (_root, _args, context) => watch(context, { kind: 'etchings' }),
+    resolve: delivered,
   }),
 );
 
@@ -30,8 +38,8 @@ builder.subscriptionField('brc20Token', (t) =>
     description: "The token's details now, then again each time any field changes. null while no such token exists.",
     args: { ticker: t.arg.string({ required: true }) },
     // Validated before any poller exists: a bad ticker is BAD_USER_INPUT and costs nothing.
-    subscribe: (_root, { ticker }, { live }) => watch(live, { kind: 'brc20', ticker: validTicker(ticker) }),
-    resolve: (details) => details as never,
+    subscribe: (_root, { ticker }, context) => watch(context, { kind: 'brc20', ticker: validTicker(ticker) }),
+    resolve: delivered,
   }),
 );
 
@@ -40,7 +48,7 @@ builder.subscriptionField('status', (t) =>
     type: Status,
     nullable: true,
     description: 'The status now, then again each time it changes.',
-    subscribe: (_root, _args, { live }) => watch(live, { kind: 'status' }),
-    resolve: (status) => status as never,
+    subscribe: (_root, _args, context) => watch(context, { kind: 'status' }),
+    resolve: delivered,
   }),
 );
