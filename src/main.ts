@@ -75,6 +75,8 @@ export async function start(env: Record<string, string | undefined> = process.en
   http.timeout = config.requestTimeoutMs + SOCKET_TIMEOUT_MARGIN_MS;
   const webSockets = attachWebSockets(http, yoga, {
     maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
+    maxWebSocketsPerClient: config.maxWebSocketsPerClient,
+    trustProxy: config.trustProxy,
     maxPayloadBytes: config.maxBodyBytes,
     origins: config.corsOrigins,
     persistedOperations,

@@ -4,6 +4,12 @@
  * same context, query limits, error masking and metrics as over HTTP). What yoga does outside its
  * envelop, on HTTP only, is done here too: persisted-only mode, request ids on masked errors, API
  * keys scrubbed from errors, and yoga's internal error extensions (`http`, `unexpected`) left out.
+ *
+ * Each operation's context knows the upgrade's client (its address, TRUST_PROXY aware): its upstream
+ * calls and subscriptions count against that client's shares as over HTTP. One client holds at most
+ * MAX_WEBSOCKETS_PER_CLIENT open sockets (past it the upgrade is answered 429, before any socket
+ * exists), and a socket that does not send connection_init within CONNECTION_INIT_WAIT_MS is closed
+ * (4408): an idle socket holds a place only briefly, or within its client's count.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -13,6 +19,7 @@ import type { SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
+import { clientIdOf } from '../client-identity.js';
 import { persistedDocument, scrubSecrets } from '../hardening.js';
 import { requestIdFrom } from '../request-id.js';
 import { unexpectedErrorIds, type SatgateServer } from '../server.js';
@@ -20,6 +27,10 @@ import { unexpectedErrorIds, type SatgateServer } from '../server.js';
 export interface WebSocketOptions {
   /** Active subscriptions one connection may hold. */
   maxSubscriptionsPerConnection: number;
+  /** Open connections one client may hold (MAX_WEBSOCKETS_PER_CLIENT). */
+  maxWebSocketsPerClient: number;
+  /** TRUST_PROXY: how many proxies' X-Forwarded-For entries to believe, as over HTTP. */
+  trustProxy: number;
   maxPayloadBytes: number;
   /** `*` or the browser origins allowed. */
   origins: string[];
@@ -28,6 +39,9 @@ export interface WebSocketOptions {
   /** PERSISTED_OPERATIONS, loaded: only these documents run, as over HTTP. */
   persistedOperations?: ReadonlyMap<string, string>;
 }
+
+/** How long an opened socket may wait before its connection_init (graphql-ws closes it with 4408). */
+const CONNECTION_INIT_WAIT_MS = 3_000;
 
 type Enveloped = ReturnType<SatgateServer['getEnveloped']>;
 type ConnectionState = {
@@ -39,6 +53,8 @@ type ConnectionState = {
 
 export function attachWebSockets(http: Server, yoga: SatgateServer, options: WebSocketOptions, logger: Logger) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
+  /** Open sockets per client (keyed hash): an entry lives while its client has one. */
+  const perClient = new Map<string, number>();
   /** Operations running on every connection: shutdown waits for their complete messages. */
   let running = 0;
   const withIds = unexpectedErrorIds(logger);
@@ -52,6 +68,7 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
   };
   const server = useServer<Record<string, unknown>, ConnectionState>(
     {
+      connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
       onNext: (ctx, _id, payload, args, result) => finish(ctx.extra.request, payload, result, args.document, (args.contextValue as { requestId?: string }).requestId),
@@ -115,6 +132,22 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
     if (path !== '/graphql' || !allowed) {
       socket.end(`HTTP/1.1 ${allowed ? 404 : 403} ${allowed ? 'Not Found' : 'Forbidden'}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
       return;
+    }
+    const client = clientIdOf(req, options.trustProxy);
+    if (client !== undefined) {
+      const open = perClient.get(client) ?? 0;
+      if (open >= options.maxWebSocketsPerClient) {
+        const text = `This client holds its maximum of ${options.maxWebSocketsPerClient} WebSocket connections`;
+        socket.end(`HTTP/1.1 429 Too Many Requests\r\nconnection: close\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+        return;
+      }
+      // Counted from the upgrade to the socket's close, whether or not the handshake succeeds.
+      perClient.set(client, open + 1);
+      socket.once('close', () => {
+        const left = (perClient.get(client) ?? 1) - 1;
+        if (left > 0) perClient.set(client, left);
+        else perClient.delete(client);
+      });
     }
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   };
