@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { sampleData } from '../src/sample/data.js';
 import { cacheKey } from '../src/upstream/cache.js';
 import { freePort, startStack, type Stack } from './harness.js';
-import { startRedis, stopRedis } from './redis.js';
+import { newPage, startRedis, stopRedis, untilStoring } from './redis.js';
 
 let redisServer: ChildProcess;
 let redis: Redis;
@@ -23,6 +23,7 @@ beforeAll(async () => {
   redis = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0 });
   // Fresh for a minute: a stored entry that is taken is answered with no upstream call.
   stack = await startStack({ REDIS_URL: `redis://127.0.0.1:${port}`, CACHE_TTL_MS: '60000' });
+  await untilStoring(redis, (n) => stack.graphql(newPage(n)));
 });
 
 afterAll(async () => {

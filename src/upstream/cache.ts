@@ -19,7 +19,10 @@ export interface CacheStore {
   get(key: string): Promise<CacheEntry | undefined>;
   /** A synchronous read where the store can (in process): the warm path skips all async work. */
   peek?(key: string): CacheEntry | undefined;
-  /** `retainMs`: how long the entry may be kept for revalidation and stale serving. */
+  /**
+   * `retainMs`: how long the entry may be kept for revalidation and stale serving. A shared store
+   * writes in the background: the promise never waits for the network.
+   */
   set(key: string, entry: CacheEntry, retainMs: number): Promise<void>;
   /** Told that a response it may hold now carries its parsed body (`parsed`), which costs memory too. */
   memoised?(response: UpstreamResponse): void;
@@ -104,6 +107,7 @@ export interface RedisLike {
   getBuffer(key: string): Promise<Buffer | null>;
   set(key: string, value: Buffer, mode: 'PX', ms: number): Promise<unknown>;
   del(key: string): Promise<unknown>;
+  ping(): Promise<unknown>;
   quit(): Promise<unknown>;
   disconnect(): void;
   status: string;
@@ -118,12 +122,28 @@ export interface RedisLike {
 export const CLOCK_SKEW_MS = 1000;
 
 /**
+ * After a command fails on an open connection (it timed out: Redis hangs, or Redis refused it),
+ * Redis is skipped this long (every read a miss, every write dropped), then one background PING
+ * decides whether it is used again. A hung Redis costs one command timeout, once, instead of a
+ * timeout on every request for as long as it hangs. Without a connection a command fails at once
+ * (no offline queue) and costs nothing: the store is used again when ioredis has reconnected.
+ */
+const SKIP_MS = 2000;
+
+/** Writes are not awaited; at most this many bytes wait for Redis at once, further ones are dropped. */
+const MAX_PENDING_WRITE_BYTES = 16 * 1024 * 1024;
+
+/**
  * Entries in Redis: a JSON header line, a newline, then the raw body bytes. Any Redis failure
  * (down, slow past its command timeout) is a miss, logged once per outage; what is read back is
  * checked (see decode), and an entry that fails is dropped, deleted and counted (`rejected`).
  */
 export class RedisStore implements CacheStore {
+  /** Set while Redis is skipped: the timer of the next probe, or the probe in flight. */
+  private probe: NodeJS.Timeout | undefined;
   private failing = false;
+  private closed = false;
+  private pendingWriteBytes = 0;
   private rejectionLogged = false;
 
   constructor(
@@ -133,6 +153,7 @@ export class RedisStore implements CacheStore {
   ) {}
 
   async get(key: string): Promise<CacheEntry | undefined> {
+    if (this.probe) return undefined;
     let raw: Buffer | null;
     try {
       raw = await this.redis.getBuffer(key);
@@ -148,16 +169,27 @@ export class RedisStore implements CacheStore {
     return undefined;
   }
 
+  /** In the background: no request waits for a Redis write. */
   async set(key: string, entry: CacheEntry, retainMs: number): Promise<void> {
-    try {
-      await this.redis.set(key, encode(entry), 'PX', Math.max(1, Math.ceil(retainMs)));
-      this.recovered();
-    } catch (error) {
-      this.failed(error);
-    }
+    if (this.probe) return;
+    const value = encode(entry);
+    if (this.pendingWriteBytes + value.length > MAX_PENDING_WRITE_BYTES) return;
+    this.pendingWriteBytes += value.length;
+    this.redis.set(key, value, 'PX', Math.max(1, Math.ceil(retainMs))).then(
+      () => {
+        this.pendingWriteBytes -= value.length;
+        this.recovered();
+      },
+      (error: unknown) => {
+        this.pendingWriteBytes -= value.length;
+        this.failed(error);
+      },
+    );
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.probe);
     try {
       await this.redis.quit();
     } catch {
@@ -165,16 +197,36 @@ export class RedisStore implements CacheStore {
     }
   }
 
+  /** Logged once per outage; skipped when the command failed on an open connection (see SKIP_MS). */
   private failed(error: unknown): void {
-    if (this.failing) return;
-    this.failing = true;
-    this.logger.warn({ err: errorMessage(error) }, 'Redis cache unavailable: serving from the upstream');
+    if (this.closed) return;
+    if (!this.failing) {
+      this.failing = true;
+      this.logger.warn({ err: errorMessage(error) }, 'Redis cache unavailable: serving from the upstream');
+    }
+    if (!this.probe && this.redis.status === 'ready') this.skip();
   }
 
   private recovered(): void {
-    if (!this.failing) return;
+    if (!this.failing || this.probe || this.closed) return;
     this.failing = false;
     this.logger.info('Redis cache available again');
+  }
+
+  /** Skips Redis for SKIP_MS, then PINGs it: an answer puts it back in use, a failure skips again. */
+  private skip(): void {
+    this.probe = setTimeout(() => {
+      this.redis.ping().then(
+        () => {
+          this.probe = undefined;
+          this.recovered();
+        },
+        () => {
+          if (!this.closed) this.skip();
+        },
+      );
+    }, SKIP_MS);
+    this.probe.unref();
   }
 
   /**
