@@ -81,7 +81,11 @@ export interface Config {
   maxUpstreamWaitMs: number;
   /** Upstream answer bytes one GraphQL request may use. */
   maxResponseBytesPerRequest: number;
-  /** Upstream calls one client may cause per minute at each hiro service: undefined is 20% of the known quota, 0 no limit. */
+  /**
+   * Upstream calls one client may cause per minute at each hiro service: undefined is 20% of the
+   * known quota, 0 no limit. Per client, not per process: counted in Redis when set, else each
+   * worker allows floor(limit / workers), at least 1 (upstream/client-limits.ts).
+   */
   clientUpstreamCallsPerMinute: number | undefined;
   /** Proxies in front of satgate whose X-Forwarded-For is believed: 0 (off) or a hop count. */
   trustProxy: number;

@@ -81,6 +81,8 @@ export async function start(env: Record<string, string | undefined> = process.en
     origins: config.corsOrigins,
     persistedOperations,
   }, logger);
+  // With Redis, clients are hashed alike in every worker and replica before any is counted.
+  await upstreams.ready;
   try {
     await new Promise<void>((resolve, reject) => {
       http.once('error', reject);

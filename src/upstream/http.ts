@@ -4,7 +4,7 @@
  * policy in one pipeline:
  *
  *   request → [GET: coalesce → cache (fresh | revalidate | stale-if-error)] → send → response budget
- *   send    → quota gate → client's share → circuit breaker → attempt → (retry with backoff, within budget and deadline)
+ *   send    → quota gate → circuit breaker → client's share → attempt → (retry with backoff, within budget, share and deadline)
  *   attempt → [per tenant: its share of the pool] → one HTTP exchange
  *
  * The breaker and quota gate are the service's own, except for the platform, whose tenants (its
@@ -23,10 +23,10 @@ import { noUpstreamEvents, type TenantCounts, type UpstreamEvents } from '../met
 import type { CacheOutcome, RequestStats } from '../request-stats.js';
 import { SpanKind, type TraceSpan } from '../tracing.js';
 import { cacheKey, type CacheEntry, type CacheStore } from './cache.js';
+import { LocalClientLimiter, type ClientCallLimiter, type ClientRefusal } from './client-limits.js';
 import {
   Bulkhead,
   CircuitBreaker,
-  ClientWindows,
   LruTable,
   QuotaGate,
   RetryBudget,
@@ -200,6 +200,8 @@ export interface ServiceOptions {
    * of the quota the upstream advertises (no limit while it has advertised none). Unset: no limit.
    */
   clientCallsPerMinute?: number | 'fair-share';
+  /** Where clients' calls are counted (client-limits.ts); default: this process alone. */
+  clientLimiter?: ClientCallLimiter;
 }
 
 /** The breaker and quota gate requests pass, with the share of the pool a tenant may hold. */
@@ -233,7 +235,8 @@ export class UpstreamService {
   readonly guards: Guards | undefined;
   /** Per tenant, by keyed hash of the tenant's key: bounded, and idle tenants are forgotten. */
   private readonly tenants: LruTable<Guards> | undefined;
-  private readonly clients: ClientWindows | undefined;
+  /** Per-client fairness, when on: the calls a minute one client may cause, and where they are counted. */
+  private readonly clients: { limit: () => number | undefined; limiter: ClientCallLimiter } | undefined;
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly options: ServiceOptions;
@@ -272,11 +275,14 @@ export class UpstreamService {
     }
     const perMinute = options.clientCallsPerMinute;
     if (perMinute !== undefined) {
-      this.clients = new ClientWindows(() => {
-        if (perMinute !== 'fair-share') return perMinute;
-        const quota = this.guards?.quota.limitPerMinute;
-        return quota === undefined ? undefined : Math.max(1, Math.floor(quota * FAIR_SHARE));
-      });
+      this.clients = {
+        limit: () => {
+          if (perMinute !== 'fair-share') return perMinute;
+          const quota = this.guards?.quota.limitPerMinute;
+          return quota === undefined ? undefined : Math.max(1, Math.floor(quota * FAIR_SHARE));
+        },
+        limiter: options.clientLimiter ?? new LocalClientLimiter(1),
+      };
     }
     // undici's defaults (300 s) are far too long for a gateway: every phase is bounded by the deadline.
     this.pool = new Pool(options.baseUrl.origin, {
@@ -480,8 +486,14 @@ export class UpstreamService {
     }));
   }
 
-  private clientLimitError(retryAfter: number): UpstreamError {
-    return new UpstreamError(this.name, 'client-limit', undefined, retryAfter, this.clients?.limit());
+  /**
+   * Counts one upstream call of the request's client: undefined when it may make it (or no limit
+   * applies), else why not. Only real sends are counted, retries included.
+   */
+  private takeClientCall(req: UpstreamRequest): ClientRefusal | undefined | Promise<ClientRefusal | undefined> {
+    const limit = this.clients?.limit();
+    if (req.client === undefined || limit === undefined) return undefined;
+    return this.clients!.limiter.take(req.client, limit);
   }
 
   /** The cached answer, or the upstream's, with what it took (see CacheOutcome). */
@@ -543,11 +555,11 @@ export class UpstreamService {
   }
 
   /**
-   * Sends a request through the quota gate, the client's share and the breaker (the tenant's, on a
-   * per-tenant service), retrying idempotent requests on connection errors, 429 and 502/503/504
-   * with backoff, within the retry budget and the one deadline. A 500 is never retried: the
-   * upstream answered, and would answer the same input the same. Answers the last response; throws
-   * UpstreamError when none came.
+   * Sends a request through the quota gate, the breaker (the tenant's, on a per-tenant service) and
+   * the client's share, retrying idempotent requests on connection errors, 429 and 502/503/504
+   * with backoff, within the retry budget, the client's share and the one deadline. A 500 is never
+   * retried: the upstream answered, and would answer the same input the same. Answers the last
+   * response; throws UpstreamError when none came.
    */
   private async send(req: UpstreamRequest): Promise<UpstreamResponse> {
     const exchange = new ExchangeSignal(this.options.timeoutMs, req.signal);
@@ -573,13 +585,17 @@ export class UpstreamService {
       const wait = guards.quota.until > waitedOut ? guards.quota.waitSeconds() : 0;
       // The upstream said its quota is spent: asking again now would only cost more of it.
       if (wait > 0) throw new UpstreamError(this.name, 'status', 429, wait);
-      const clientWait = this.clients?.waitSeconds(req.client) ?? 0;
-      if (clientWait > 0) throw this.clientLimitError(clientWait);
       if (!guards.breaker.allow()) {
         throw new UpstreamError(this.name, 'unavailable', undefined, guards.breaker.retryAfterSeconds());
       }
-      // Only real sends are charged to the client, retries included.
-      this.clients?.charge(req.client);
+      // A retry was counted when it was decided on, below. (Awaited only when counted elsewhere.)
+      const taken = attempt === 0 ? this.takeClientCall(req) : undefined;
+      const refusal = taken instanceof Promise ? await taken : taken;
+      if (refusal) {
+        // Nothing is sent: a probe this would have been lets the next request probe instead.
+        guards.breaker.abandon();
+        throw new UpstreamError(this.name, 'client-limit', undefined, refusal.retryAfter, refusal.limit);
+      }
       let delay: number;
       let failure: UpstreamError | undefined;
       let response: UpstreamResponse | undefined;
@@ -603,8 +619,8 @@ export class UpstreamService {
       // share is not worth sending: the last answer stands.
       if (
         Date.now() + delay >= started + this.options.timeoutMs ||
-        (this.clients?.waitSeconds(req.client) ?? 0) > 0 ||
-        !this.retryBudget.tryWithdraw()
+        !this.retryBudget.tryWithdraw() ||
+        (await this.takeClientCall(req)) !== undefined
       ) {
         if (failure) throw failure;
         return response!;

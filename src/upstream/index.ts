@@ -4,6 +4,8 @@ import type { Config } from '../config.js';
 import type { ServiceName } from '../errors.js';
 import type { UpstreamEvents } from '../metrics.js';
 import { MemoryStore, RedisStore, TieredStore, type CacheStore } from './cache.js';
+import { LocalClientLimiter, RedisClientLimiter } from './client-limits.js';
+import { shareHashSecret } from './hash-secret.js';
 import { createSharedSignals } from './shared-state.js';
 import { UpstreamService, type CachePolicy } from './http.js';
 import { createMetadataClient } from './metadata.js';
@@ -34,6 +36,12 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
     : new MemoryStore(config.cacheMaxBytes);
   const shared = redis ? createSharedSignals(redis, logger) : undefined;
   const clientCalls = config.clientUpstreamCallsPerMinute;
+  // A client's calls are counted for the whole group: in Redis, else a share per worker.
+  const hashSecret = redis ? shareHashSecret(redis, logger) : undefined;
+  const clientLimiter = (name: ServiceName) => {
+    const local = new LocalClientLimiter(config.workers);
+    return redis && hashSecret ? new RedisClientLimiter(redis, name, () => hashSecret.shared, local) : local;
+  };
   const policy = (globalEtag: boolean): CachePolicy => ({
     store,
     ttlMs: config.cacheTtlMs,
@@ -65,6 +73,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
       // Per-client fairness guards the quota every client shares: the gateway's own (HIRO_API_KEY
       // or its address). Platform tenants spend their own keys' quotas.
       clientCallsPerMinute: name === 'platform' || clientCalls === 0 ? undefined : (clientCalls ?? 'fair-share'),
+      clientLimiter: clientLimiter(name),
     });
   const services = [
     service('metadata', config.metadataUrl, policy(false)),
@@ -84,6 +93,8 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
     platform: createPlatformClient(platform),
     store,
     services,
+    /** Settles once clients are hashed alike in every process of the group (bounded): await before serving. */
+    ready: hashSecret?.ready ?? Promise.resolve(),
     async close() {
       shared?.stop();
       await Promise.all(services.map((s) => s.close()));

@@ -218,15 +218,22 @@ function parseSeconds(value: string | undefined): number | undefined {
   return Number(value);
 }
 
-const SECRET = randomBytes(32);
+let secret: Buffer = randomBytes(32);
 
 /**
  * A keyed hash (HMAC-SHA256 with a secret drawn at start, base64url: 43 characters) of an identity
  * that must never be kept in clear: a platform key, a client's address. It means nothing outside
- * this process, so it may key memory maps without the identity itself ever being stored.
+ * the processes that share the secret (this one, or with Redis every worker and replica: see
+ * hash-secret.ts), so it may key counters without the identity itself ever being stored.
  */
 export function keyedHash(value: string): string {
-  return createHmac('sha256', SECRET).update(value).digest('base64url');
+  return createHmac('sha256', secret).update(value).digest('base64url');
+}
+
+/** Keys every later keyedHash with `shared` (32 bytes), the secret of every process of the group. */
+export function useKeyedHashSecret(shared: Buffer): void {
+  if (shared.length !== 32) throw new Error('a keyed-hash secret is 32 bytes');
+  secret = shared;
 }
 
 /**
@@ -321,30 +328,19 @@ const MINUTE_MS = 60_000;
 const MAX_CLIENTS = 10_000;
 
 /**
- * Per-client fairness: a client may cause at most `limit()` upstream calls in a one-minute window
- * that opens with its first call (a fixed window, as the upstreams count theirs). Clients are keyed
- * hashes of their addresses; the least recently seen are forgotten first.
+ * Per-client call windows of one process: a client may cause at most `limit` upstream calls in a
+ * one-minute window that opens with its first call (a fixed window, as the upstreams count theirs).
+ * Clients are keyed hashes of their addresses; the least recently seen are forgotten first.
  */
 export class ClientWindows {
   private readonly windows = new LruTable<{ openedAt: number; calls: number }>(MAX_CLIENTS, MINUTE_MS);
 
-  /** `limit()`: calls a minute, or undefined for no limit (yet). */
-  constructor(readonly limit: () => number | undefined) {}
-
-  /** Seconds until `client` may cause another call: 0 when it may now. */
-  waitSeconds(client: string | undefined, now = Date.now()): number {
-    const limit = this.limit();
-    if (client === undefined || limit === undefined) return 0;
-    const window = this.windows.peek(client, now);
-    if (!window || now - window.openedAt >= MINUTE_MS || window.calls < limit) return 0;
-    return Math.max(1, Math.ceil((window.openedAt + MINUTE_MS - now) / 1000));
-  }
-
-  /** Counts one upstream call caused by `client`. */
-  charge(client: string | undefined, now = Date.now()): void {
-    if (client === undefined || this.limit() === undefined) return;
+  /** Counts one call of `client` if it is within `limit`: 0; else the seconds until it may (not counted). */
+  take(client: string, limit: number, now = Date.now()): number {
     const window = this.windows.use(client, () => ({ openedAt: now, calls: 0 }), now);
     if (now - window.openedAt >= MINUTE_MS) Object.assign(window, { openedAt: now, calls: 0 });
+    if (window.calls >= limit) return Math.max(1, Math.ceil((window.openedAt + MINUTE_MS - now) / 1000));
     window.calls++;
+    return 0;
   }
 }
