@@ -1,5 +1,5 @@
-import { pino, stdTimeFunctions, type DestinationStream, type Logger } from 'pino';
-import pretty from 'pino-pretty';
+import { destination as sonicBoom, pino, stdTimeFunctions, type DestinationStream, type Logger } from 'pino';
+import { prettyFactory } from 'pino-pretty';
 import type { LogFormat, LogLevel } from './config.js';
 
 /**
@@ -51,11 +51,14 @@ export function errorFields(error: unknown): { type: string; message: string; st
   return { type: error.name, message: redactPath(error.message), stack: error.stack && redactPath(error.stack) };
 }
 
+/** A logger's own stdout destination, for closeLogs. */
+const stdoutLogs = new WeakMap<Logger, StdoutLog>();
+
 /**
  * Structured logs: JSON lines for machines (level names, ISO times), or pino-pretty's coloured
  * lines for humans (LOG_FORMAT=pretty, the demo's default). Keys are kept out by construction
  * (upstream logs name route templates, access logs redact platform paths); the redact list is a
- * second line of defence.
+ * second line of defence. Without a destination they go to stdout, until closeLogs.
  */
 export function createLogger(
   { level, format }: { level: LogLevel; format: LogFormat },
@@ -69,19 +72,74 @@ export function createLogger(
       censor: '<redacted>',
     },
   };
+  // Pretty lines are written synchronously: a human's terminal sees them in order with the demo's own.
+  const stdout = destination ? undefined : stdoutLog({ sync: format === 'pretty' });
+  const sink = destination ?? stdout!.stream;
+  let logger: Logger;
   if (format === 'pretty') {
-    // Synchronous: a human's terminal, and nothing left in a buffer when the process exits.
-    const stream = pretty({
-      destination: destination ?? 1,
-      sync: true,
-      singleLine: true,
-      translateTime: 'SYS:HH:MM:ss.l',
-      ignore: 'app,hostname',
-    });
-    return pino(options, stream);
+    const pretty = prettyFactory({ singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'app,hostname' });
+    logger = pino(options, { write: (line: string) => sink.write(pretty(line)) });
+  } else {
+    logger = pino(
+      { ...options, timestamp: stdTimeFunctions.isoTime, formatters: { level: (label: string) => ({ level: label }) } },
+      sink,
+    );
   }
-  return pino(
-    { ...options, timestamp: stdTimeFunctions.isoTime, formatters: { level: (label: string) => ({ level: label }) } },
-    destination,
-  );
+  if (stdout) stdoutLogs.set(logger, stdout);
+  return logger;
+}
+
+/**
+ * Ends a logger's stdout: lines logged from now on are dropped; resolves once those already logged
+ * are written, or `timeoutMs` has passed (a reader that has stopped reading). Nothing for a logger
+ * with a destination of its own. After it, nothing of the logger can hold the process's exit.
+ */
+export function closeLogs(logger: Logger, timeoutMs: number): Promise<void> {
+  return stdoutLogs.get(logger)?.close(timeoutMs) ?? Promise.resolve();
+}
+
+interface StdoutLog {
+  stream: DestinationStream;
+  close(timeoutMs: number): Promise<void>;
+}
+
+/** What stdout may hold while its reader does not read: past it, lines are dropped. */
+const MAX_PENDING_BYTES = 16 * 1024 * 1024;
+
+/**
+ * stdout through sonic-boom (pino.destination), which pino flushes synchronously at exit when it
+ * is asynchronous. That flush retries a failing write forever, 100 ms apart (sonic-boom 4.2.1:
+ * EAGAIN while a reader does not read; EPIPE too, when the reader left in the middle of a line
+ * while a write was in flight): the process never exited. So the destination is ended before the
+ * exit, and destroyed (which that flush skips) once it is written or the wait is over.
+ * A closed stdout only silences the logs, and a synchronous destination never waits for a reader:
+ * what it cannot write now goes with the next line. What waits is bounded in bytes.
+ */
+function stdoutLog({ sync }: { sync: boolean }): StdoutLog {
+  const boom = sonicBoom({ dest: 1, sync, maxLength: MAX_PENDING_BYTES, retryEAGAIN: () => !sync });
+  let closed = false;
+  let gone = false;
+  const settled = new Promise<void>((resolve) => {
+    boom.once('close', () => resolve());
+    boom.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EAGAIN' || error.code === 'EBUSY') return;
+      gone = true;
+      resolve();
+    });
+  });
+  return {
+    stream: {
+      write(line: string) {
+        if (!closed && !gone) boom.write(line);
+      },
+    },
+    async close(timeoutMs) {
+      if (!closed && !gone) boom.end();
+      closed = true;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([settled, new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)))]);
+      clearTimeout(timer);
+      boom.destroy();
+    },
+  };
 }

@@ -8,7 +8,7 @@ import { createDrain, drainAwareResponse } from './drain.js';
 import { createLiveHub, liveSettings } from './live/hub.js';
 import { createRedisCoordinator } from './live/redis-coordinator.js';
 import { attachWebSockets } from './live/websocket.js';
-import { createLogger } from './logger.js';
+import { closeLogs, createLogger } from './logger.js';
 import { loadPersistedOperations } from './hardening.js';
 import { createMetrics } from './metrics.js';
 import { serveClusterMetrics } from './cluster-metrics.js';
@@ -27,6 +27,10 @@ export interface StartOptions {
 
 /** How long past REQUEST_TIMEOUT_MS an idle socket is kept: room for the 504 to be written. */
 const SOCKET_TIMEOUT_MARGIN_MS = 5_000;
+/** How long the last log lines may take to reach stdout on the way out (a reader may not read). */
+const LOG_CLOSE_MS = 250;
+/** Past SHUTDOWN_TIMEOUT_MS, how long a SIGTERM'd process may take before it exits anyway. */
+const EXIT_MARGIN_MS = 1_000;
 
 export async function start(env: Record<string, string | undefined> = process.env, options: StartOptions = {}) {
   const config = loadConfig(env);
@@ -134,6 +138,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       // The last requests' spans (SHUTDOWN_FLUSH_MS at most: a collector that is down cannot hold the exit).
       await tracing?.shutdown();
       logger.info('stopped');
+      await closeLogs(logger, LOG_CLOSE_MS);
     })());
   return { url, port, http, logger, config, metrics, upstreams, live, tracing, stop };
 }
@@ -183,7 +188,7 @@ function supervise(config: Config): void {
       status = 1;
       stopAll();
     }
-    if (stopping && Object.keys(cluster.workers ?? {}).length === 0) process.exit(status);
+    if (stopping && Object.keys(cluster.workers ?? {}).length === 0) void closeLogs(logger, LOG_CLOSE_MS).then(() => process.exit(status));
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, stopAll);
   for (let i = 0; i < config.workers; i++) cluster.fork();
@@ -230,9 +235,18 @@ async function runProcess(): Promise<void> {
     server.logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unhandled rejection');
   });
   // Repeated signals (a terminal's Ctrl-C reaches npm and the gateway, and npm forwards it) join
-  // the one shutdown; SHUTDOWN_TIMEOUT_MS bounds it.
+  // the one shutdown; SHUTDOWN_TIMEOUT_MS bounds it. Should anything still hold it EXIT_MARGIN_MS
+  // later, the process exits anyway, with 1 (the timer itself keeps nothing alive).
+  let deadline: NodeJS.Timeout | undefined;
+  const exitAnyway = () => {
+    server.logger.error({ timeoutMs: server.config.shutdownTimeoutMs + EXIT_MARGIN_MS }, 'shutdown did not finish in time: exiting');
+    void closeLogs(server.logger, LOG_CLOSE_MS / 2).then(() => process.exit(1));
+  };
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(signal, () => void server.stop().then(() => process.exit(0)));
+    process.on(signal, () => {
+      deadline ??= setTimeout(exitAnyway, server.config.shutdownTimeoutMs + EXIT_MARGIN_MS - LOG_CLOSE_MS / 2).unref();
+      void server.stop().then(() => process.exit(0));
+    });
   }
 }
 

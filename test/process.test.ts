@@ -5,9 +5,11 @@
  * dependency.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -232,6 +234,81 @@ describe('the gateway process', () => {
     expect(gateway.stderr()).toBe('');
   });
 });
+
+describe('a stdout nobody reads any more: SIGTERM stops the process within SHUTDOWN_TIMEOUT_MS and a second', () => {
+  const SHUTDOWN_TIMEOUT_MS = 2_000;
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'satgate-stdout-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A named pipe for the gateway's stdout, and the gateway writing to it (opened once a reader has). */
+  async function gatewayOnFifo<Reader>(name: string, format: string, reader: (fifo: string) => Promise<Reader>) {
+    const fifo = join(dir, name);
+    expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
+    const [readEnd, writeEnd] = await Promise.all([reader(fifo), open(fifo, 'w')]);
+    const port = await freePort();
+    const env = { PORT: String(port), HOST: '127.0.0.1', HIRO_API_URL: sample.url, HIRO_PLATFORM_URL: sample.url, LOG_FORMAT: format, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) };
+    const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', writeEnd.fd, 'pipe'] });
+    await writeEnd.close();
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    return { child, readEnd, exited, stderr: () => stderr, url: `http://127.0.0.1:${port}` };
+  }
+
+  /** How it exits after SIGTERM: 'still running' past the bound (generous: the machine may be loaded). */
+  async function terminate(gateway: { child: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }) {
+    gateway.child.kill('SIGTERM');
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'still running'>((resolve) => (timer = setTimeout(() => resolve('still running'), SHUTDOWN_TIMEOUT_MS + 1_000 + 4_000)));
+    try {
+      return await Promise.race([gateway.exited, late]);
+    } finally {
+      clearTimeout(timer);
+      gateway.child.kill('SIGKILL');
+    }
+  }
+
+  test.each(['json', 'pretty'])('its reader leaves in the middle of the start-up line (LOG_FORMAT=%s)', async (format) => {
+    // `head -c 300 <fifo`: it reads the start of the first line and leaves; a write still in flight then fails with EPIPE.
+    const headOf = (fifo: string) => Promise.resolve(spawn('sh', ['-c', 'exec head -c 300 <"$0"', fifo], { stdio: ['ignore', 'pipe', 'inherit'] }));
+    const gateway = await gatewayOnFifo(`mid-line-${format}`, format, headOf);
+    const head = gateway.readEnd;
+    let seen = '';
+    head.stdout!.on('data', (chunk: Buffer) => (seen += chunk.toString()));
+    await new Promise((resolve) => head.once('exit', resolve));
+    expect(seen.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(format === 'json' ? /^\{"level":"info","time":"[^"]+","app":"satgate",/ : /INFO \(\d+\): satgate listening/);
+    expect(await terminate(gateway)).toEqual({ code: 0, signal: null });
+    expect(gateway.stderr()).toBe('');
+  }, 60_000);
+
+  test.each(['json', 'pretty'])('its reader stops reading once the pipe is full (LOG_FORMAT=%s)', async (format) => {
+    // A reader that opened the pipe and never reads: writes fail with EAGAIN once its 64 KiB are full.
+    const gateway = await gatewayOnFifo(`stuck-${format}`, format, (fifo) => open(fifo, 'r'));
+    try {
+      await until(() => connect(Number(new URL(gateway.url).port)).then((state) => state === 'answered 200'));
+      // 600 access lines of 200 bytes or more: more than the pipe's 64 KiB. Requests are still answered.
+      for (let i = 0; i < 60; i++) {
+        const statuses = await Promise.all(Array.from({ length: 10 }, () => fetch(`${gateway.url}/healthz`).then((r) => r.status)));
+        expect(statuses).toEqual(Array(10).fill(200));
+      }
+      expect(await terminate(gateway)).toEqual({ code: 0, signal: null });
+      expect(gateway.stderr()).toBe('');
+    } finally {
+      await gateway.readEnd.close();
+    }
+  }, 60_000);
+});
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 describe('the runtime', () => {
   test('imports only node built-ins and the dependencies of package.json (npm ci --omit=dev is enough)', () => {
