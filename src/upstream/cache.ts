@@ -119,7 +119,7 @@ export interface RedisLike {
  * Redis, and freshness counted from it would last until then (an hour ahead: an hour of answers
  * with no upstream call). Such an entry is dropped, as a malformed one is.
  */
-export const CLOCK_SKEW_MS = 1000;
+const CLOCK_SKEW_MS = 1000;
 
 /**
  * After a command fails on an open connection (it timed out: Redis hangs, or Redis refused it),
