@@ -35,6 +35,15 @@ function literalsIn(node: ASTNode): string[] {
   return found;
 }
 
+/** The document a shape stands for: its text, with the hoisted definitions added to its (only) operation. */
+function fromShape(shape: string): string {
+  const [, definitions, ...lines] = shape.split('\n');
+  const document = parse(lines.join('\n'));
+  const [operation, ...rest] = document.definitions as [OperationDefinitionNode, ...DocumentNode['definitions']];
+  const added = definitions ? ((parse(`query(${definitions}) { __typename }`).definitions[0] as OperationDefinitionNode).variableDefinitions ?? []) : [];
+  return print({ ...document, definitions: [{ ...operation, variableDefinitions: [...(operation.variableDefinitions ?? []), ...added] }, ...rest] });
+}
+
 function hoisted(query: string, operationName?: string) {
   const result = hoistLiterals(schema, parse(query), operationName);
   if (!result) throw new Error('not hoisted');
@@ -81,7 +90,7 @@ describe('hoistLiterals', () => {
       __literal9: [1],
       __literal10: false,
     });
-    expect(result.shape).toBe(
+    expect(print(result.document)).toBe(
       [
         'query Q($v: Int = null, $w: String, $__literal0: String, $__literal1: Color, $__literal2: String, $__literal3: String, $__literal4: Int!, $__literal5: String, $__literal6: Color, $__literal7: Boolean!, $__literal8: Float, $__literal9: [Int], $__literal10: Boolean!) {',
         '  a: echo(',
@@ -102,6 +111,7 @@ describe('hoistLiterals', () => {
       ].join('\n'),
     );
     expect(literalsIn(result.document)).toEqual([]);
+    expect(fromShape(result.shape)).toBe(print(result.document));
     // The hoisted nodes keep the client's locations: errors still point into its document.
     const field = (result.document.definitions[0] as OperationDefinitionNode).selectionSet.selections[0];
     expect(field?.loc?.start).toBe(query.indexOf('a: echo'));
@@ -109,15 +119,19 @@ describe('hoistLiterals', () => {
     expect(field).not.toBe((document.definitions[0] as OperationDefinitionNode).selectionSet.selections[0]);
   });
 
-  test('documents that differ only in literals, defaults, spacing and comments share a shape; values differ', () => {
+  test('documents that differ only in literals and defaults share a shape; values differ', () => {
     const ordi = hoisted('{ echo(s: "ordi") }');
-    const pepe = hoisted('# a comment\n{\n  echo( s: """pepe""" )\n}');
+    const pepe = hoisted('{ echo(s: """pepe, a longer one""") }');
     expect(pepe.shape).toBe(ordi.shape);
-    expect([ordi.values, pepe.values]).toEqual([{ __literal0: 'ordi' }, { __literal0: 'pepe' }]);
+    expect(ordi.shape).toBe('\n$__literal0: String\n{ echo(s: $__literal0) }');
+    expect([ordi.values, pepe.values]).toEqual([{ __literal0: 'ordi' }, { __literal0: 'pepe, a longer one' }]);
     expect(hoisted('query($v: Int = 1) { echo(i: $v) }').shape).toBe(hoisted('query($v: Int = 2) { echo(i: $v) }').shape);
-    // A different argument, alias or selection is a different shape.
+    expect(hoisted('{ echo(l: ["a", "b"]) }').shape).toBe(hoisted('{ echo(l: "c") }').shape);
+    // A different argument, alias, selection or operation is a different shape.
     expect(hoisted('{ echo(i: 1) }').shape).not.toBe(hoisted('{ echo(f: 1) }').shape);
     expect(hoisted('{ echo(s: "x") }').shape).not.toBe(hoisted('{ a: echo(s: "x") }').shape);
+    const twoOperations = 'query A { echo(s: "x") } query B { echo(s: "x") }';
+    expect(hoisted(twoOperations, 'A').shape).not.toBe(hoisted(twoOperations, 'B').shape);
   });
 
   test('the names stay clear of the document\'s own variables; other operations are left out', () => {
@@ -175,6 +189,8 @@ describe('hoistLiterals', () => {
         const result = hoistLiterals(schema, parse(query));
         if (!result) throw new Error(`not hoisted: ${query}`);
         expect(literalsIn(result.document)).toEqual([]);
+        // The shape stands for the hoisted document: equal shapes compile alike.
+        expect(fromShape(result.shape)).toBe(print(result.document));
         const { original, fromHoisted } = await bothAnswers(query);
         expect(fromHoisted).toEqual(original);
         expect((globalThis as { hoistFuzz?: number }).hoistFuzz).toBeUndefined();
@@ -185,6 +201,7 @@ describe('hoistLiterals', () => {
 
   test('a parsed document without locations works too', () => {
     const document: DocumentNode = parse('{ echo(s: "x") }', { noLocation: true });
-    expect(hoistLiterals(schema, document)?.values).toEqual({ __literal0: 'x' });
+    const result = hoistLiterals(schema, document);
+    expect(result && { values: result.values, shape: result.shape }).toEqual({ values: { __literal0: 'x' }, shape: 'print\nquery ($__literal0: String) {\n  echo(s: $__literal0)\n}' });
   });
 });
