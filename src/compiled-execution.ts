@@ -123,8 +123,7 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
       return fallback(args);
     }
     const variables = withDefaults(prepared.operation, inputs);
-    // The hoisted literals win over any client variable of the same name (the document has none).
-    const result = entry.query.query(args.rootValue, args.contextValue, prepared.hoistedAny ? { ...variables, ...prepared.hoisted.values } : variables);
+    const result = entry.query.query(args.rootValue, args.contextValue, withHoisted(prepared, variables));
     const finish = (result: ExecutionResult) => {
       // No data: graphql-jit refused the variables, and nothing ran.
       if (!('data' in result)) return fallback(args);
@@ -199,6 +198,17 @@ function expandedFields(operation: OperationDefinitionNode, fragments: ReadonlyM
     return fields;
   };
   return count(operation.selectionSet);
+}
+
+/**
+ * The variables the plan runs with: the hoisted literals win over any client variable of the same
+ * name (the document has none). An operation that declares no variable of its own needs none of
+ * the client's: the hoisted values go as they are, with no object made per request.
+ */
+function withHoisted(prepared: Prepared, variables: Record<string, unknown>): Record<string, unknown> {
+  if (!prepared.hoistedAny) return variables;
+  if (!prepared.operation.variableDefinitions?.length) return prepared.hoisted.values;
+  return { ...variables, ...prepared.hoisted.values };
 }
 
 /** The client's variables, with each omitted one that has a default set to it (as its JSON value). */
