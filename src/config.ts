@@ -134,16 +134,16 @@ export interface Config {
   maxSubscriptions: number;
   /** Active subscriptions per WebSocket connection. */
   maxSubscriptionsPerConnection: number;
-  /** Span export: on when an OTLP endpoint is set (and OTEL_SDK_DISABLED is not `true`). */
-  tracing: TracingConfig | undefined;
-}
-
   /** Active subscriptions (SSE and WebSocket together) per client, keyed as the fairness windows are. */
   maxSubscriptionsPerClient: number;
   /** Distinct upstream resources one client's subscriptions may watch at once. */
   maxWatchedResourcesPerClient: number;
   /** Open WebSocket connections per client; past it the upgrade is answered 429. */
   maxWebSocketsPerClient: number;
+  /** Span export: on when an OTLP endpoint is set (and OTEL_SDK_DISABLED is not `true`). */
+  tracing: TracingConfig | undefined;
+}
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -242,14 +242,14 @@ export function loadConfig(env: Env): Config {
     liveRateLimitPerMinute: integer(env, 'LIVE_RATE_LIMIT_PER_MINUTE', read(env, 'HIRO_API_KEY') ? 500 : 50, 0, 1_000_000),
     maxSubscriptions: integer(env, 'MAX_SUBSCRIPTIONS', 10_000, 0, 1_000_000),
     maxSubscriptionsPerConnection: integer(env, 'MAX_SUBSCRIPTIONS_PER_CONNECTION', 100, 1, 10_000),
-    tracing: tracing(env),
-  };
-}
-
     // Per client (an address, or a /64): room for a NAT of browsers, a small share of the process.
     maxSubscriptionsPerClient: integer(env, 'MAX_SUBSCRIPTIONS_PER_CLIENT', 100, 1, 1_000_000),
     maxWatchedResourcesPerClient: integer(env, 'MAX_WATCHED_RESOURCES_PER_CLIENT', 50, 1, 1_000_000),
     maxWebSocketsPerClient: integer(env, 'MAX_WEBSOCKETS_PER_CLIENT', 20, 1, 1_000_000),
+    tracing: tracing(env),
+  };
+}
+
 /**
  * The OpenTelemetry variables, read as the specification says: the traces endpoint is used as
  * given, the general one gets `/v1/traces` appended; either turns export on.
