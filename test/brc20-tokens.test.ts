@@ -2,7 +2,7 @@
 // loaders as brc20Token, read from the sample upstream's request log.
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { findBrc20Token } from '../src/sample/data.js';
-import { brc20TokensCost } from '../src/schema/brc20.js';
+import { brc20TokensCost } from '../src/graphql/schema/brc20.js';
 import { startStack, type Stack } from './harness.js';
 import { BRC20_FIELDS, callsOf, fieldError, toBrc20 } from './support.js';
 

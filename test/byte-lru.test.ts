@@ -1,10 +1,10 @@
 /**
- * ByteLru (src/byte-lru.ts): bounded by bytes, least recently used out. The caches built on it are
+ * ByteLru (src/lib/byte-lru.ts): bounded by bytes, least recently used out. The caches built on it are
  * tested over HTTP (cache.test.ts, compiled-execution.test.ts, response-cache.test.ts); this pins
  * the eviction order itself, against a plain reference model.
  */
 import { expect, test } from 'vitest';
-import { ByteLru } from '../src/byte-lru.js';
+import { ByteLru } from '../src/lib/byte-lru.js';
 
 const lru = (maxBytes: number) => new ByteLru<string>(maxBytes, (_key, value) => value.length);
 const kept = (cache: ByteLru<string>, keys: string[]) => keys.filter((key) => cache.get(key) !== undefined);

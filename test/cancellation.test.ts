@@ -1,11 +1,11 @@
 /**
- * ExchangeSignal, the one AbortSignal of an upstream exchange (src/cancellation.ts): its deadline
+ * ExchangeSignal, the one AbortSignal of an upstream exchange (src/lib/cancellation.ts): its deadline
  * and the caller's cancellation abort it, and nothing of it outlives the exchange. The gateway-level
  * behaviour (a hung upstream answered as a timeout, a client that leaves cancelling its call) is in
  * test/resilience.test.ts and test/operations.test.ts.
  */
 import { describe, expect, test } from 'vitest';
-import { Cancellation, ExchangeSignal } from '../src/cancellation.js';
+import { Cancellation, ExchangeSignal } from '../src/lib/cancellation.js';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const state = (exchange: ExchangeSignal) => ({

@@ -1,7 +1,7 @@
 // Relay connections over the 60-item upstream pages: exact windows, upstream calls from the request
 // log, cursors that survive prepended etchings, backward paging, expired and malformed cursors.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { connectionCost, encodeCursor } from '../src/schema/cursor-paging.js';
+import { connectionCost, encodeCursor } from '../src/graphql/schema/cursor-paging.js';
 import { BIG_TRANSFER_BLOCK, sampleData, type Etching } from '../src/sample/data.js';
 import { startStack, type Stack } from './harness.js';
 import { callsOf, toEtching, toTransfer } from './support.js';

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { buildSchema, execute, Kind, parse, print, valueFromASTUntyped, visit, type ASTNode, type DocumentNode, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, test } from 'vitest';
-import { hoistLiterals } from '../src/hoist-literals.js';
+import { hoistLiterals } from '../src/graphql/hoist-literals.js';
 
 const schema = buildSchema(`
   scalar JSON

@@ -1,7 +1,7 @@
 /** GraphQL GET requests of public fields carry an ETag and answer 304, like the REST paths. */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startStack, type Stack } from './harness.js';
-import { isCacheableOperation } from '../src/http-caching.js';
+import { isCacheableOperation } from '../src/graphql/plugins/http-caching.js';
 import { parse } from 'graphql';
 
 let stack: Stack;

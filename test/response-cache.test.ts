@@ -1,5 +1,5 @@
 /**
- * The response fast path (src/response-cache.ts), over real HTTP against the sample upstream: a
+ * The response fast path (src/server/response-cache.ts), over real HTTP against the sample upstream: a
  * repeated document is answered from the stored result (no upstream call, no execution), with the
  * headers yoga gave; it is kept while the upstream answers behind it are current (a 304 keeps it)
  * and executed again when one changed; errors, stale data and platform fields are never stored.

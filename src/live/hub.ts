@@ -21,7 +21,7 @@ import { Repeater, SlidingBuffer } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { UpstreamError } from '../errors.js';
-import { noLiveEvents, type LiveEvents } from '../metrics.js';
+import { noLiveEvents, type LiveEvents } from '../observe/metrics.js';
 import type { UpstreamResponse } from '../upstream/http.js';
 import type { Upstreams } from '../upstream/index.js';
 import { ClientSeats, tooManySubscriptions } from './client-seats.js';

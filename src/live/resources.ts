@@ -4,7 +4,7 @@
  * poller). Nothing here knows about timers, subscribers or Redis.
  */
 import { badUserInput } from '../errors.js';
-import type { LiveResourceKind } from '../metrics.js';
+import type { LiveResourceKind } from '../observe/metrics.js';
 import type { UpstreamRequest, UpstreamResponse, UpstreamService } from '../upstream/http.js';
 import type { Upstreams } from '../upstream/index.js';
 import { normalizeTicker } from '../upstream/ordinals.js';

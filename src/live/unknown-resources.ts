@@ -5,7 +5,7 @@
  * then costs no upstream call within UNKNOWN_TTL_MS. Bounded in bytes; a resource found to exist
  * is forgotten at once.
  */
-import { ByteLru } from '../byte-lru.js';
+import { ByteLru } from '../lib/byte-lru.js';
 
 /** How long a 404 stands in for the first poll of a new poller. */
 export const UNKNOWN_TTL_MS = 60_000;

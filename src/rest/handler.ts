@@ -5,16 +5,16 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { untilClientLeaves, withDeadline, type Cancellation } from '../cancellation.js';
-import { clientIdOf } from '../client-identity.js';
+import { untilClientLeaves, withDeadline, type Cancellation } from '../lib/cancellation.js';
+import { clientIdOf } from '../http/client-identity.js';
 import { UnsafePathError, UpstreamError } from '../errors.js';
-import { etagMatches } from '../http-caching.js';
-import { merged } from '../merge.js';
-import { headerValue, writeHead } from '../node-response.js';
-import { errorFields, redactPath } from '../logger.js';
-import type { Metrics } from '../metrics.js';
-import type { RequestStats } from '../request-stats.js';
-import type { CorsPolicy } from '../server.js';
+import { etagMatches } from '../graphql/plugins/http-caching.js';
+import { merged } from '../lib/merge.js';
+import { headerValue, writeHead } from '../http/node-response.js';
+import { errorFields, redactPath } from '../observe/logger.js';
+import type { Metrics } from '../observe/metrics.js';
+import type { RequestStats } from '../http/request-stats.js';
+import type { CorsPolicy } from '../graphql/yoga.js';
 import type { CallOptions, UpstreamResponse } from '../upstream/http.js';
 import type { Upstreams } from '../upstream/index.js';
 import { MAX_PARAM_LENGTH } from '../upstream/paths.js';

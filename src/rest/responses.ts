@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { redactPath } from '../logger.js';
+import { redactPath } from '../observe/logger.js';
 
 /** What the REST layer answers: written to node:http as is. */
 export interface RestAnswer {

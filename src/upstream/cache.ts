@@ -4,9 +4,9 @@
  */
 import { hash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { ByteLru } from '../byte-lru.js';
+import { ByteLru } from '../lib/byte-lru.js';
 import type { ServiceName } from '../errors.js';
-import type { UpstreamEvents } from '../metrics.js';
+import type { UpstreamEvents } from '../observe/metrics.js';
 import type { UpstreamResponse } from './http.js';
 
 export interface CacheEntry {

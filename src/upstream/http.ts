@@ -16,12 +16,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Pool } from 'undici';
 import type { Logger } from 'pino';
-import { Cancellation, ExchangeSignal, type CancelSignal } from '../cancellation.js';
+import { Cancellation, ExchangeSignal, type CancelSignal } from '../lib/cancellation.js';
 import { UpstreamError, parseRetryAfter, type ServiceName } from '../errors.js';
-import { merged } from '../merge.js';
-import { noUpstreamEvents, type TenantCounts, type UpstreamEvents } from '../metrics.js';
-import type { CacheOutcome, RequestStats } from '../request-stats.js';
-import { SpanKind, type TraceSpan } from '../tracing.js';
+import { merged } from '../lib/merge.js';
+import { noUpstreamEvents, type TenantCounts, type UpstreamEvents } from '../observe/metrics.js';
+import type { CacheOutcome, RequestStats } from '../http/request-stats.js';
+import { SpanKind, type TraceSpan } from '../observe/tracing.js';
 import { cacheKey, type CacheEntry, type CacheStore } from './cache.js';
 import { LocalClientLimiter, type ClientCallLimiter, type ClientRefusal } from './client-limits.js';
 import {

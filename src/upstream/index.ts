@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { ServiceName } from '../errors.js';
-import type { UpstreamEvents } from '../metrics.js';
+import type { UpstreamEvents } from '../observe/metrics.js';
 import { MemoryStore, RedisStore, TieredStore, type CacheStore } from './cache.js';
 import { LocalClientLimiter, RedisClientLimiter } from './client-limits.js';
 import { shareHashSecret } from './hash-secret.js';

@@ -1,4 +1,4 @@
-import { merged } from '../merge.js';
+import { merged } from '../lib/merge.js';
 import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
 import { checked, int, object, optional, string } from './shapes.js';
 import type { ApiStatusResponse } from './types.js';

@@ -1,4 +1,4 @@
-import { merged } from '../merge.js';
+import { merged } from '../lib/merge.js';
 import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
 import { MAX_PARAM_LENGTH, isDotSegment, joinPath, segment, wellFormed } from './paths.js';
 import { boolean, checked, decimal, int, object, optional, page, string, timestamp } from './shapes.js';

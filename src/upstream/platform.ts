@@ -1,4 +1,4 @@
-import { merged } from '../merge.js';
+import { merged } from '../lib/merge.js';
 import { UpstreamError } from '../errors.js';
 import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
 import { joinPath, keySegment, proxyPath, segment } from './paths.js';

@@ -1,4 +1,4 @@
-import { merged } from '../merge.js';
+import { merged } from '../lib/merge.js';
 import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
 import type { PageQuery } from './ordinals.js';
 import { boolean, checked, decimal, int, object, optional, page, string, timestamp, type Shape } from './shapes.js';

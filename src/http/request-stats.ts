@@ -3,9 +3,9 @@
  * listener, updated by the REST layer, the upstream layer through the call options
  * (CallOptions.stats) and the GraphQL plugins, read when the response closes.
  */
-import type { CacheEvent } from './metrics.js';
-import type { UsedAnswers } from './upstream/http.js';
-import type { TraceSpan } from './tracing.js';
+import type { CacheEvent } from '../observe/metrics.js';
+import type { UsedAnswers } from '../upstream/http.js';
+import type { TraceSpan } from '../observe/tracing.js';
 
 /**
  * The outcome of one cached upstream lookup: `hit` (fresh in the cache, no upstream call),

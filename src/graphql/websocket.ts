@@ -19,10 +19,10 @@ import type { SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
-import { clientIdOf } from '../client-identity.js';
-import { persistedDocument, scrubSecrets } from '../hardening.js';
-import { requestIdFrom } from '../request-id.js';
-import { unexpectedErrorIds, type SatgateServer } from '../server.js';
+import { clientIdOf } from '../http/client-identity.js';
+import { persistedDocument, scrubSecrets } from './limits/query-limits.js';
+import { requestIdFrom } from '../http/request-id.js';
+import { unexpectedErrorIds, type SatgateServer } from './yoga.js';
 
 export interface WebSocketOptions {
   /** Active subscriptions one connection may hold. */

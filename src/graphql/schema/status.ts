@@ -1,4 +1,4 @@
-import type { ApiStatusResponse } from '../upstream/types.js';
+import type { ApiStatusResponse } from '../../upstream/types.js';
 import { builder } from './builder.js';
 
 type Counts = Record<string, number | undefined>;

@@ -1,12 +1,12 @@
 import DataLoader from 'dataloader';
 import { GraphQLError } from 'graphql';
-import type { CallOptions } from './upstream/http.js';
-import { normalizeTicker, type PageQuery } from './upstream/ordinals.js';
-import type { Upstreams } from './upstream/index.js';
-import { merged } from './merge.js';
-import { MAX_PARAM_LENGTH } from './upstream/paths.js';
-import { keyedHash } from './upstream/resilience.js';
-import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, Page } from './upstream/types.js';
+import type { CallOptions } from '../upstream/http.js';
+import { normalizeTicker, type PageQuery } from '../upstream/ordinals.js';
+import type { Upstreams } from '../upstream/index.js';
+import { merged } from '../lib/merge.js';
+import { MAX_PARAM_LENGTH } from '../upstream/paths.js';
+import { keyedHash } from '../upstream/resilience.js';
+import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, Page } from '../upstream/types.js';
 
 export interface LoaderLimits {
   /** Distinct upstream lookups one GraphQL request may cause. */

@@ -13,8 +13,8 @@
  * at the cursor's position is asked for (a forged position never becomes an upstream offset).
  */
 import { GraphQLError } from 'graphql';
-import { badUserInput } from '../errors.js';
-import type { Page } from '../upstream/types.js';
+import { badUserInput } from '../../errors.js';
+import type { Page } from '../../upstream/types.js';
 import { MAX_LIMIT } from './pagination.js';
 
 export const MAX_CONNECTION_ITEMS = 500;

@@ -1,4 +1,4 @@
-import type { RuneEtching } from '../upstream/types.js';
+import type { RuneEtching } from '../../upstream/types.js';
 import { builder } from './builder.js';
 import { pageArgs, pageQuery, pageType } from './pagination.js';
 

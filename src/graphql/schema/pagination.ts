@@ -1,7 +1,7 @@
 import type { ArgBuilder, ObjectRef } from '@pothos/core';
-import { badUserInput } from '../errors.js';
-import type { PageQuery } from '../upstream/ordinals.js';
-import type { Page } from '../upstream/types.js';
+import { badUserInput } from '../../errors.js';
+import type { PageQuery } from '../../upstream/ordinals.js';
+import type { Page } from '../../upstream/types.js';
 import { builder } from './builder.js';
 
 type Types = typeof builder.$inferSchemaTypes;

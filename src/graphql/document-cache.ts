@@ -4,7 +4,7 @@
  * entries alone holds hundreds of MB once clients send large distinct documents.
  */
 import type { DocumentNode, Token } from 'graphql';
-import { ByteLru } from './byte-lru.js';
+import { ByteLru } from '../lib/byte-lru.js';
 
 /** Measured for graphql-js 16 ASTs with locations (tokens stay linked from the document). */
 const BYTES_PER_TOKEN = 512;

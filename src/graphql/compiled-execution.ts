@@ -31,7 +31,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
-import { ByteLru } from './byte-lru.js';
+import { ByteLru } from '../lib/byte-lru.js';
 import { hoistLiterals, operationOf, type HoistedDocument } from './hoist-literals.js';
 
 /**

@@ -26,10 +26,10 @@ import {
 import { readFileSync } from 'node:fs';
 import { defaultExtractPersistedOperationId } from '@graphql-yoga/plugin-persisted-operations';
 import type { GraphQLParams, Plugin } from 'graphql-yoga';
-import { ConfigError } from './config.js';
-import { brc20TokensCost } from './schema/brc20.js';
-import { connectionCost } from './schema/cursor-paging.js';
-import { MAX_LIMIT } from './schema/pagination.js';
+import { ConfigError } from '../../config.js';
+import { brc20TokensCost } from '../schema/brc20.js';
+import { connectionCost } from '../schema/cursor-paging.js';
+import { MAX_LIMIT } from '../schema/pagination.js';
 
 export interface QueryLimits {
   maxTokens: number;

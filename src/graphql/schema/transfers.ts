@@ -1,5 +1,5 @@
-import type { InscriptionLocation, InscriptionTransfer } from '../upstream/types.js';
-import { merged } from '../merge.js';
+import type { InscriptionLocation, InscriptionTransfer } from '../../upstream/types.js';
+import { merged } from '../../lib/merge.js';
 import { builder } from './builder.js';
 import { pageArgs, pageQuery, pageType } from './pagination.js';
 import { parseBlockId } from './scalars.js';

@@ -1,13 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
-import type { Cancellation } from './cancellation.js';
-import { clientIdOf } from './client-identity.js';
-import type { LiveHub } from './live/hub.js';
+import type { Cancellation } from '../lib/cancellation.js';
+import { clientIdOf } from '../http/client-identity.js';
+import type { LiveHub } from '../live/hub.js';
 import { createLoaders, type LoaderLimits, type Loaders } from './loaders.js';
-import { requestIdOf } from './request-id.js';
-import type { RequestStats } from './request-stats.js';
-import { ResponseBudget, type CallOptions } from './upstream/http.js';
-import type { Upstreams } from './upstream/index.js';
+import { requestIdOf } from '../http/request-id.js';
+import type { RequestStats } from '../http/request-stats.js';
+import { ResponseBudget, type CallOptions } from '../upstream/http.js';
+import type { Upstreams } from '../upstream/index.js';
 
 export interface GraphQLContext {
   loaders: Loaders;

@@ -1,5 +1,5 @@
-import { badUserInput } from '../errors.js';
-import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse } from '../upstream/types.js';
+import { badUserInput } from '../../errors.js';
+import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse } from '../../upstream/types.js';
 import { builder } from './builder.js';
 import { selects } from './selection.js';
 

@@ -1,6 +1,6 @@
 import { destination as sonicBoom, pino, stdTimeFunctions, type DestinationStream, type Logger } from 'pino';
 import { prettyFactory } from 'pino-pretty';
-import type { LogFormat, LogLevel } from './config.js';
+import type { LogFormat, LogLevel } from '../config.js';
 
 /**
  * A path separator as a server, proxy or normaliser on the way may read one: `/`, `\`, or either

@@ -1,7 +1,7 @@
-import { badUserInput, toGraphQLError, unauthenticated, UpstreamError } from '../errors.js';
+import { badUserInput, toGraphQLError, unauthenticated, UpstreamError } from '../../errors.js';
 import type { GraphQLContext } from '../context.js';
-import { isPlatformKey, isUuid, PLATFORM_KEY_RULE, UUID_RULE } from '../upstream/paths.js';
-import type { ChainhookDeletion } from '../upstream/types.js';
+import { isPlatformKey, isUuid, PLATFORM_KEY_RULE, UUID_RULE } from '../../upstream/paths.js';
+import type { ChainhookDeletion } from '../../upstream/types.js';
 import { builder } from './builder.js';
 
 /**

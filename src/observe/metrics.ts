@@ -4,7 +4,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { clusterScrape } from './cluster-metrics.js';
-import type { ServiceName } from './errors.js';
+import type { ServiceName } from '../errors.js';
 
 export type CacheEvent = 'hit' | 'miss' | 'revalidated' | 'stale' | 'coalesced' | 'rejected';
 

@@ -1,5 +1,5 @@
 import type { ObjectRef } from '@pothos/core';
-import type { Page } from '../upstream/types.js';
+import type { Page } from '../../upstream/types.js';
 import { builder } from './builder.js';
 import { connectionRequest, readConnection, type ConnectionArgs, type ListKind, type ListSource } from './cursor-paging.js';
 import { RuneEtchingRef } from './runes.js';

@@ -17,15 +17,15 @@ import { hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendNodeResponse } from '@whatwg-node/server';
 import type { Plugin } from 'graphql-yoga';
-import { ByteLru } from './byte-lru.js';
-import { untilClientLeaves } from './cancellation.js';
-import { clientIdOf } from './client-identity.js';
-import { etagMatches, isCacheableOperation } from './http-caching.js';
-import { headerValue, writeHead } from './node-response.js';
-import type { Metrics } from './metrics.js';
-import type { RequestStats } from './request-stats.js';
-import type { CorsPolicy } from './server.js';
-import type { UsedAnswer, UsedAnswers } from './upstream/http.js';
+import { ByteLru } from '../lib/byte-lru.js';
+import { untilClientLeaves } from '../lib/cancellation.js';
+import { clientIdOf } from '../http/client-identity.js';
+import { etagMatches, isCacheableOperation } from '../graphql/plugins/http-caching.js';
+import { headerValue, writeHead } from '../http/node-response.js';
+import type { Metrics } from '../observe/metrics.js';
+import type { RequestStats } from '../http/request-stats.js';
+import type { CorsPolicy } from '../graphql/yoga.js';
+import type { UsedAnswer, UsedAnswers } from '../upstream/http.js';
 
 /** What the plugin below learns of one executed request, read by the fast path when yoga is done. */
 export interface ResultCandidate {

@@ -8,16 +8,16 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { sendNodeResponse } from '@whatwg-node/server';
 import type { Logger } from 'pino';
 import type { Drain } from './drain.js';
-import { errorFields, redactPath } from './logger.js';
-import { RequestStats } from './request-stats.js';
-import { requestIdFrom } from './request-id.js';
-import type { RestHandler } from './rest/handler.js';
-import { hasValidHost } from './host-header.js';
+import { errorFields, redactPath } from '../observe/logger.js';
+import { RequestStats } from '../http/request-stats.js';
+import { requestIdFrom } from '../http/request-id.js';
+import type { RestHandler } from '../rest/handler.js';
+import { hasValidHost } from '../http/host-header.js';
 import type { ResponseCache, ViaYoga } from './response-cache.js';
-import { fastifyError, routeNotFound } from './rest/responses.js';
-import type { SatgateServer } from './server.js';
-import type { Tracing } from './tracing.js';
-import { yogaRequest } from './yoga-request.js';
+import { fastifyError, routeNotFound } from '../rest/responses.js';
+import type { SatgateServer } from '../graphql/yoga.js';
+import type { Tracing } from '../observe/tracing.js';
+import { yogaRequest } from '../http/yoga-request.js';
 
 export function createRequestListener(
   yoga: SatgateServer,

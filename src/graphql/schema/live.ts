@@ -1,6 +1,6 @@
-import { LiveFailure } from '../live/hub.js';
-import type { LiveResource } from '../live/resources.js';
-import { validTicker } from '../live/resources.js';
+import { LiveFailure } from '../../live/hub.js';
+import type { LiveResource } from '../../live/resources.js';
+import { validTicker } from '../../live/resources.js';
 import type { GraphQLContext } from '../context.js';
 import { Brc20TokenDetails } from './brc20.js';
 import { builder } from './builder.js';

@@ -4,10 +4,10 @@
  */
 import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { GraphQLContext } from './context.js';
-import type { ServiceName } from './errors.js';
-import type { Metrics } from './metrics.js';
-import type { Upstreams } from './upstream/index.js';
+import type { GraphQLContext } from '../context.js';
+import type { ServiceName } from '../../errors.js';
+import type { Metrics } from '../../observe/metrics.js';
+import type { Upstreams } from '../../upstream/index.js';
 
 export interface OpsDeps {
   upstreams: Upstreams;

@@ -31,8 +31,8 @@ import {
 import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, Sampler, SpanExporter } from '@opentelemetry/sdk-trace';
 import type { Logger } from 'pino';
-import type { SamplerName, TracingConfig } from './config.js';
-import type { RequestStats } from './request-stats.js';
+import type { SamplerName, TracingConfig } from '../config.js';
+import type { RequestStats } from '../http/request-stats.js';
 
 export { SpanKind };
 
