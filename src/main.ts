@@ -9,7 +9,7 @@ import { createLiveHub, liveSettings } from './live/hub.js';
 import { createRedisCoordinator } from './live/redis-coordinator.js';
 import { attachWebSockets } from './graphql/websocket.js';
 import { closeLogs, createLogger } from './observe/logger.js';
-import { loadPersistedOperations } from './graphql/limits/query-limits.js';
+import { loadPersistedOperations } from './graphql/limits/persisted-operations.js';
 import { createMetrics } from './observe/metrics.js';
 import { serveClusterMetrics } from './observe/cluster-metrics.js';
 import { createRequestListener } from './server/listener.js';

@@ -20,7 +20,8 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
 import { clientIdOf } from '../http/client-identity.js';
-import { persistedDocument, scrubSecrets } from './limits/query-limits.js';
+import { persistedDocument } from './limits/persisted-operations.js';
+import { scrubSecrets } from './plugins/secret-scrubbing.js';
 import { requestIdFrom } from '../http/request-id.js';
 import { unexpectedErrorIds, type SatgateServer } from './yoga.js';
 
