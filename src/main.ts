@@ -16,7 +16,8 @@ import { createRequestListener } from './server/listener.js';
 import { createResponseCache } from './server/response-cache.js';
 import { createRestHandler } from './rest/handler.js';
 import { schema } from './graphql/schema/index.js';
-import { corsPolicy, createServer } from './graphql/yoga.js';
+import { createServer } from './graphql/yoga.js';
+import { corsPolicy } from './http/cors.js';
 import { createTracing } from './observe/tracing.js';
 import { createUpstreams } from './upstream/index.js';
 

@@ -23,7 +23,8 @@ import { clientIdOf } from '../http/client-identity.js';
 import { persistedDocument } from './limits/persisted-operations.js';
 import { scrubSecrets } from './plugins/secret-scrubbing.js';
 import { requestIdFrom } from '../http/request-id.js';
-import { unexpectedErrorIds, type SatgateServer } from './yoga.js';
+import { unexpectedErrorIds } from './plugins/unexpected-errors.js';
+import type { SatgateServer } from './yoga.js';
 
 export interface WebSocketOptions {
   /** Active subscriptions one connection may hold. */

@@ -14,7 +14,7 @@ import { headerValue, writeHead } from '../http/node-response.js';
 import { errorFields, redactPath } from '../observe/logger.js';
 import type { Metrics } from '../observe/metrics.js';
 import type { RequestStats } from '../http/request-stats.js';
-import type { CorsPolicy } from '../graphql/yoga.js';
+import type { CorsPolicy } from '../http/cors.js';
 import type { CallOptions, UpstreamResponse } from '../upstream/http.js';
 import type { Upstreams } from '../upstream/index.js';
 import { MAX_PARAM_LENGTH } from '../upstream/paths.js';

@@ -24,7 +24,7 @@ import { etagMatches, isCacheableOperation } from '../graphql/plugins/http-cachi
 import { headerValue, writeHead } from '../http/node-response.js';
 import type { Metrics } from '../observe/metrics.js';
 import type { RequestStats } from '../http/request-stats.js';
-import type { CorsPolicy } from '../graphql/yoga.js';
+import type { CorsPolicy } from '../http/cors.js';
 import type { UsedAnswer, UsedAnswers } from '../upstream/http.js';
 
 /** What the plugin below learns of one executed request, read by the fast path when yoga is done. */
