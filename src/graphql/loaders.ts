@@ -5,7 +5,7 @@ import { normalizeTicker, type PageQuery } from '../upstream/ordinals.js';
 import type { Upstreams } from '../upstream/index.js';
 import { merged } from '../lib/merge.js';
 import { MAX_PARAM_LENGTH } from '../upstream/paths.js';
-import { keyedHash } from '../upstream/resilience.js';
+import { keyedHash } from '../lib/keyed-hash.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, Page } from '../upstream/types.js';
 
 export interface LoaderLimits {

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { keyedHash } from '../upstream/resilience.js';
+import { keyedHash } from '../lib/keyed-hash.js';
 
 /** The last answer per connection: a keep-alive connection asks again and again with the same hops. */
 const lastOnSocket = new WeakMap<object, { forwarded: string | undefined; trustProxy: number; id: string | undefined }>();

@@ -9,7 +9,7 @@
  *
  * The breaker and quota gate are the service's own, except for the platform, whose tenants (its
  * API keys) each have their own, kept under a keyed hash of the key in a bounded table. The
- * breaker counts only the service not answering (resilience.ts, isServiceDown): an answer that one
+ * breaker counts only the service not answering (guards/circuit-breaker.ts, isServiceDown): an answer that one
  * request's input decides, a 500 or one too large, is that request's failure alone.
  * Nothing here knows about GraphQL or the REST layer.
  */
@@ -24,18 +24,12 @@ import type { CacheOutcome, RequestStats } from '../http/request-stats.js';
 import { SpanKind, type TraceSpan } from '../observe/tracing.js';
 import { cacheKey, type CacheEntry, type CacheStore } from './cache.js';
 import { LocalClientLimiter, type ClientCallLimiter, type ClientRefusal } from './client-limits.js';
-import {
-  Bulkhead,
-  CircuitBreaker,
-  LruTable,
-  QuotaGate,
-  RetryBudget,
-  backoffMs,
-  isRateLimitHeader,
-  isServiceDown,
-  keyedHash,
-  type BreakerState,
-} from './resilience.js';
+import { Bulkhead } from './guards/bulkhead.js';
+import { CircuitBreaker, isServiceDown, type BreakerState } from './guards/circuit-breaker.js';
+import { QuotaGate, isRateLimitHeader } from './guards/quota-gate.js';
+import { RetryBudget, backoffMs } from './guards/retry-budget.js';
+import { keyedHash } from '../lib/keyed-hash.js';
+import { LruTable } from '../lib/lru-table.js';
 import type { Shape } from './shapes.js';
 import type { SharedSignals } from './shared-state.js';
 
