@@ -6,7 +6,8 @@ import type { LiveHub } from '../live/hub.js';
 import { createLoaders, type LoaderLimits, type Loaders } from './loaders.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { RequestStats } from '../http/request-stats.js';
-import { ResponseBudget, type CallOptions } from '../upstream/http.js';
+import type { CallOptions } from '../upstream/request.js';
+import { ResponseBudget } from '../upstream/response-budget.js';
 import type { Upstreams } from '../upstream/index.js';
 
 export interface GraphQLContext {

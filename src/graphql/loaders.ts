@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { GraphQLError } from 'graphql';
-import type { CallOptions } from '../upstream/http.js';
+import type { CallOptions } from '../upstream/request.js';
 import { normalizeTicker, type PageQuery } from '../upstream/ordinals.js';
 import type { Upstreams } from '../upstream/index.js';
 import { merged } from '../lib/merge.js';

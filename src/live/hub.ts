@@ -22,7 +22,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { UpstreamError } from '../errors.js';
 import { noLiveEvents, type LiveEvents } from '../observe/metrics.js';
-import type { UpstreamResponse } from '../upstream/http.js';
+import type { UpstreamResponse } from '../upstream/request.js';
 import type { Upstreams } from '../upstream/index.js';
 import { ClientSeats, tooManySubscriptions } from './client-seats.js';
 import { PollPlan } from './poll-plan.js';

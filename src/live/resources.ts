@@ -5,7 +5,8 @@
  */
 import { badUserInput } from '../errors.js';
 import type { LiveResourceKind } from '../observe/metrics.js';
-import type { UpstreamRequest, UpstreamResponse, UpstreamService } from '../upstream/http.js';
+import type { UpstreamRequest, UpstreamResponse } from '../upstream/request.js';
+import type { UpstreamService } from '../upstream/service.js';
 import type { Upstreams } from '../upstream/index.js';
 import { normalizeTicker } from '../upstream/ordinals.js';
 import type { ApiStatusResponse, Brc20TokenDetailsResponse, Page, RuneEtching } from '../upstream/types.js';

@@ -15,7 +15,7 @@ import { errorFields, redactPath } from '../observe/logger.js';
 import type { Metrics } from '../observe/metrics.js';
 import type { RequestStats } from '../http/request-stats.js';
 import type { CorsPolicy } from '../http/cors.js';
-import type { CallOptions, UpstreamResponse } from '../upstream/http.js';
+import type { CallOptions, UpstreamResponse } from '../upstream/request.js';
 import type { Upstreams } from '../upstream/index.js';
 import { MAX_PARAM_LENGTH } from '../upstream/paths.js';
 import { fastifyError, jsonAnswer, routeNotFound, type RestAnswer } from './responses.js';

@@ -9,11 +9,11 @@ import { sendNodeResponse } from '@whatwg-node/server';
 import type { Logger } from 'pino';
 import type { Drain } from './drain.js';
 import { errorFields, redactPath } from '../observe/logger.js';
-import { RequestStats } from '../http/request-stats.js';
 import { requestIdFrom } from '../http/request-id.js';
 import type { RestHandler } from '../rest/handler.js';
 import { hasValidHost } from '../http/host-header.js';
 import type { ResponseCache, ViaYoga } from './response-cache.js';
+import { ServedStats } from './served-stats.js';
 import { fastifyError, routeNotFound } from '../rest/responses.js';
 import type { SatgateServer } from '../graphql/yoga.js';
 import type { Tracing } from '../observe/tracing.js';
@@ -36,7 +36,7 @@ export function createRequestListener(
   return (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdFrom(req.headers['x-request-id']);
     res.setHeader('x-request-id', requestId);
-    const stats = new RequestStats();
+    const stats = new ServedStats();
     tracing?.traceRequest(req, res, stats, requestId);
     if (logger.isLevelEnabled('info')) {
       const started = performance.now();

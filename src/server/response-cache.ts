@@ -25,7 +25,8 @@ import { headerValue, writeHead } from '../http/node-response.js';
 import type { Metrics } from '../observe/metrics.js';
 import type { RequestStats } from '../http/request-stats.js';
 import type { CorsPolicy } from '../http/cors.js';
-import type { UsedAnswer, UsedAnswers } from '../upstream/http.js';
+import type { UsedAnswer, UsedAnswers } from '../upstream/request.js';
+import type { ServedStats } from './served-stats.js';
 
 /** What the plugin below learns of one executed request, read by the fast path when yoga is done. */
 export interface ResultCandidate {
@@ -38,7 +39,7 @@ export interface ResultCandidate {
 /** The server context yoga gets from the listener (see http-listener.ts). */
 export interface FastPathContext {
   requestId: string;
-  stats: RequestStats;
+  stats: ServedStats;
 }
 
 /** Runs a request through yoga: the node request as is, or with its body already read (`body`). */
@@ -136,7 +137,7 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     key: string,
     req: IncomingMessage,
     res: ServerResponse,
-    stats: RequestStats,
+    stats: ServedStats,
     viaYoga: ViaYoga,
     requestBody?: Buffer,
   ): Promise<void> {

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { ByteLru } from '../lib/byte-lru.js';
 import type { ServiceName } from '../errors.js';
 import type { UpstreamEvents } from '../observe/metrics.js';
-import type { UpstreamResponse } from './http.js';
+import type { UpstreamResponse } from './request.js';
 
 export interface CacheEntry {
   response: UpstreamResponse;

@@ -7,7 +7,7 @@ import { MemoryStore, RedisStore, TieredStore, type CacheStore } from './cache.j
 import { LocalClientLimiter, RedisClientLimiter } from './client-limits.js';
 import { shareHashSecret } from './hash-secret.js';
 import { createSharedSignals } from './shared-state.js';
-import { UpstreamService, type CachePolicy } from './http.js';
+import { UpstreamService, type CachePolicy } from './service.js';
 import { createMetadataClient } from './metadata.js';
 import { createOrdinalsClient } from './ordinals.js';
 import { createPlatformClient } from './platform.js';

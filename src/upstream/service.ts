@@ -20,7 +20,7 @@ import { Cancellation, ExchangeSignal, type CancelSignal } from '../lib/cancella
 import { UpstreamError, parseRetryAfter, type ServiceName } from '../errors.js';
 import { merged } from '../lib/merge.js';
 import { noUpstreamEvents, type TenantCounts, type UpstreamEvents } from '../observe/metrics.js';
-import type { CacheOutcome, RequestStats } from '../http/request-stats.js';
+import type { CacheOutcome } from '../http/request-stats.js';
 import { SpanKind, type TraceSpan } from '../observe/tracing.js';
 import { cacheKey, type CacheEntry, type CacheStore } from './cache.js';
 import { LocalClientLimiter, type ClientCallLimiter, type ClientRefusal } from './client-limits.js';
@@ -30,119 +30,9 @@ import { QuotaGate, isRateLimitHeader } from './guards/quota-gate.js';
 import { RetryBudget, backoffMs } from './guards/retry-budget.js';
 import { keyedHash } from '../lib/keyed-hash.js';
 import { LruTable } from '../lib/lru-table.js';
+import type { AnswerSource, CallOptions, UpstreamRequest, UpstreamResponse, UsedAnswer, UsedAnswers } from './request.js';
 import type { Shape } from './shapes.js';
 import type { SharedSignals } from './shared-state.js';
-
-export interface UpstreamRequest {
-  method?: 'GET' | 'HEAD' | 'DELETE';
-  /** Encoded path below the service's base path, starting with `/` (built with paths.ts). */
-  path: string;
-  /** Route template for logs and metrics, e.g. `/ordinals/v1/brc-20/tokens/:ticker`: never a raw path. */
-  route: string;
-  query?: Record<string, string | number | string[] | undefined> | string;
-  /** Set by the cache when it revalidates a stored answer. */
-  ifNoneMatch?: string;
-  /** The client's abort signal: a client that leaves cancels its upstream work. */
-  signal?: CancelSignal;
-  /** Passed upstream as x-request-id and logged. */
-  requestId?: string;
-  /** Told when the answer is a stored one served past freshness because the upstream failed. */
-  onStale?: (ageSeconds: number) => void;
-  /**
-   * The tenant whose breaker, quota and share of connections the request uses, on a per-tenant
-   * service (the platform's API key). Kept only as a keyed hash; never logged.
-   */
-  tenant?: string;
-  /** Who asked (a keyed hash of the client's address): charged for the upstream calls it causes. */
-  client?: string;
-  /** The asking request's budget of upstream answer bytes (GraphQL requests). */
-  budget?: ResponseBudget;
-  /** The client request's access-log counters: upstream calls sent, cache outcomes. */
-  stats?: RequestStats;
-  /**
-   * When tracing is on: the span this request's spans are children of (a loader batch or a
-   * GraphQL operation); else the client request's own (stats.trace).
-   */
-  trace?: TraceSpan;
-}
-
-/**
- * A cached upstream answer a GraphQL result was built from, with what it takes to ask for it again
- * (src/response-cache.ts keeps a result only while all of its answers are current).
- */
-export interface UsedAnswer {
-  service: UpstreamService;
-  key: string;
-  request: Pick<UpstreamRequest, 'method' | 'path' | 'route' | 'query' | 'tenant'>;
-  response: UpstreamResponse;
-}
-
-/**
- * The answers one request used (RequestStats.used): `complete` turns false once it used anything
- * that is not a current cached answer (an uncached call, a stale answer, a failure). `asked` holds
- * what the request already got by key: one request never asks for the same answer twice (a stored
- * result found changed is executed with the answer that showed the change).
- */
-export interface UsedAnswers {
-  answers: UsedAnswer[];
-  complete: boolean;
-  asked: Map<string, Promise<UpstreamResponse>>;
-}
-
-/** What a caller adds to a client method's request. */
-export type CallOptions = Pick<UpstreamRequest, 'signal' | 'requestId' | 'onStale' | 'client' | 'budget' | 'stats' | 'trace'>;
-
-/**
- * The upstream answer bytes one GraphQL request may use. Each distinct answer body counts once,
- * cached ones too: the response grows with them whoever fetched them. An answer that does not fit
- * fails its field, and the request keeps what it already has.
- */
-export class ResponseBudget {
-  private used = 0;
-  /** Per body: how many fields it has been charged for, and how many have used it. */
-  private readonly bodies = new WeakMap<Buffer, { paid: number; uses: number }>();
-
-  constructor(readonly maxBytes: number) {}
-
-  /** Counts `body` unless counted before; false when it does not fit. */
-  charge(body: Buffer): boolean {
-    if (this.bodies.has(body)) return true;
-    if (!this.fits(body)) return false;
-    this.bodies.set(body, { paid: 1, uses: 0 });
-    return true;
-  }
-
-  /**
-   * One more field answers with `body`. A lookup shared by aliases is charged once by charge();
-   * each further field that repeats it in the response counts again, so 30 aliases of one large
-   * answer cost 30 times its size, as the response does. False when it does not fit.
-   */
-  use(body: Buffer): boolean {
-    const entry = this.bodies.get(body) ?? { paid: 0, uses: 0 };
-    this.bodies.set(body, entry);
-    if (++entry.uses <= entry.paid) return true;
-    if (!this.fits(body)) return false;
-    entry.paid++;
-    return true;
-  }
-
-  private fits(body: Buffer): boolean {
-    if (this.used + body.length > this.maxBytes) return false;
-    this.used += body.length;
-    return true;
-  }
-}
-
-export interface UpstreamResponse {
-  status: number;
-  /** The headers a client may see: content-type, etag, cache-control, retry-after (lowercase). */
-  headers: Record<string, string>;
-  body: Buffer;
-  /** The parsed body, memoised: a cached answer is parsed once, not once per request. */
-  parsed?: unknown;
-  /** Set when a stored answer is served past its freshness because the upstream failed. */
-  stale?: { ageSeconds: number };
-}
 
 export interface CachePolicy {
   store: CacheStore;
@@ -223,7 +113,7 @@ const PASSED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after'] 
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
-export class UpstreamService {
+export class UpstreamService implements AnswerSource {
   readonly name: ServiceName;
   /** The service's breaker and quota gate; undefined where they are kept per tenant. */
   readonly guards: Guards | undefined;
