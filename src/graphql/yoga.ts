@@ -29,7 +29,7 @@ import type { Metrics } from '../observe/metrics.js';
 import { useGraphQLMetrics, useGraphQLTracing, useStaleMarker } from './plugins/instrumentation.js';
 import { useOperations } from './plugins/operator-endpoints.js';
 import { useRequestId } from '../http/request-id.js';
-import { useResultCandidates } from '../server/response-cache.js';
+import { useResultCandidates } from './plugins/result-candidates.js';
 import { schema } from './schema/index.js';
 import type { Tracing } from '../observe/tracing.js';
 import type { Upstreams } from '../upstream/index.js';

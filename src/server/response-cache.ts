@@ -16,25 +16,17 @@
 import { hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendNodeResponse } from '@whatwg-node/server';
-import type { Plugin } from 'graphql-yoga';
 import { ByteLru } from '../lib/byte-lru.js';
 import { untilClientLeaves } from '../lib/cancellation.js';
 import { clientIdOf } from '../http/client-identity.js';
-import { etagMatches, isCacheableOperation } from '../graphql/plugins/http-caching.js';
+import { etagMatches } from '../graphql/plugins/http-caching.js';
+import type { ResultCandidate } from '../graphql/plugins/result-candidates.js';
 import { headerValue, writeHead } from '../http/node-response.js';
 import type { Metrics } from '../observe/metrics.js';
 import type { RequestStats } from '../http/request-stats.js';
 import type { CorsPolicy } from '../http/cors.js';
 import type { UsedAnswer, UsedAnswers } from '../upstream/request.js';
 import type { ServedStats } from './served-stats.js';
-
-/** What the plugin below learns of one executed request, read by the fast path when yoga is done. */
-export interface ResultCandidate {
-  /** A query whose root fields are all public. */
-  cacheable: boolean;
-  /** One result, without errors or stale data. */
-  clean: boolean;
-}
 
 /** The server context yoga gets from the listener (see http-listener.ts). */
 export interface FastPathContext {
@@ -69,22 +61,6 @@ const PER_REQUEST = new Set(['x-request-id', 'vary', 'date', 'connection', 'keep
 const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'] as const;
 /** What a stored result keeps alive besides its bytes: its key, headers and the answers it holds. */
 const ENTRY_OVERHEAD = 512;
-
-/** Marks the executed request's candidate (installed in server.ts; inert without a candidate). */
-export function useResultCandidates(): Plugin {
-  return {
-    onExecute({ args }) {
-      const candidate = (args.contextValue as { candidate?: ResultCandidate }).candidate;
-      if (candidate) candidate.cacheable = isCacheableOperation(args.document, args.operationName);
-    },
-    onResultProcess({ result, serverContext }) {
-      const candidate = (serverContext as { candidate?: ResultCandidate }).candidate;
-      if (!candidate) return;
-      candidate.clean =
-        !Array.isArray(result) && !(Symbol.asyncIterator in result) && !result.errors?.length && !result.extensions?.stale;
-    },
-  };
-}
 
 export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, metrics }: ResponseCacheDeps) {
   const results = new ByteLru<StoredResult>(maxBytes, (key, result) => {
