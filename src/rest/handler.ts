@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { untilClientLeaves, withDeadline, type Cancellation } from '../lib/cancellation.js';
 import { clientIdOf } from '../http/client-identity.js';
 import { UnsafePathError, UpstreamError } from '../errors.js';
-import { etagMatches } from '../graphql/plugins/http-caching.js';
+import { etagMatches } from '../http/etag.js';
 import { merged } from '../lib/merge.js';
 import { headerValue, writeHead } from '../http/node-response.js';
 import { errorFields, redactPath } from '../observe/logger.js';

@@ -19,7 +19,7 @@ import { sendNodeResponse } from '@whatwg-node/server';
 import { ByteLru } from '../lib/byte-lru.js';
 import { untilClientLeaves } from '../lib/cancellation.js';
 import { clientIdOf } from '../http/client-identity.js';
-import { etagMatches } from '../graphql/plugins/http-caching.js';
+import { etagMatches } from '../http/etag.js';
 import type { ResultCandidate } from '../graphql/plugins/result-candidates.js';
 import { headerValue, writeHead } from '../http/node-response.js';
 import type { Metrics } from '../observe/metrics.js';

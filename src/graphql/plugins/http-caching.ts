@@ -6,17 +6,7 @@
 import { hash } from 'node:crypto';
 import { getOperationAST, Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-
-/**
- * The upstream's If-None-Match parsing (hirosystems/api-toolkit): quotes and W/ prefixes stripped,
- * comma-separated lists accepted, `*` without special meaning.
- */
-export function etagMatches(ifNoneMatch: string | null, etag: string | undefined): boolean {
-  if (!ifNoneMatch || !etag) return false;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, '').replace(/"/g, '');
-  const wanted = bare(etag);
-  return ifNoneMatch.split(',').some((tag) => bare(tag) === wanted);
-}
+import { etagMatches } from '../../http/etag.js';
 
 // The public read fields (no platform field, no key): their answers are the same for every client.
 const CACHEABLE_ROOT_FIELDS = new Set([
