@@ -7,27 +7,7 @@ import type { Logger } from 'pino';
 import { ByteLru } from '../lib/byte-lru.js';
 import type { ServiceName } from '../errors.js';
 import type { UpstreamEvents } from '../observe/metrics.js';
-import type { UpstreamResponse } from './request.js';
-
-export interface CacheEntry {
-  response: UpstreamResponse;
-  /** When the upstream last confirmed this answer (stored or revalidated), epoch ms. */
-  validatedAt: number;
-}
-
-export interface CacheStore {
-  get(key: string): Promise<CacheEntry | undefined>;
-  /** A synchronous read where the store can (in process): the warm path skips all async work. */
-  peek?(key: string): CacheEntry | undefined;
-  /**
-   * `retainMs`: how long the entry may be kept for revalidation and stale serving. A shared store
-   * writes in the background: the promise never waits for the network.
-   */
-  set(key: string, entry: CacheEntry, retainMs: number): Promise<void>;
-  /** Told that a response it may hold now carries its parsed body (`parsed`), which costs memory too. */
-  memoised?(response: UpstreamResponse): void;
-  close(): Promise<void>;
-}
+import type { CacheEntry, CacheStore, UpstreamResponse } from './request.js';
 
 /** Keys never hold a path in clear: paths may carry platform keys or user text. */
 export function cacheKey(service: ServiceName, path: string, query: string): string {

@@ -1,12 +1,18 @@
 /**
  * The upstream layer's request and answer, as the rooms above it use them: what a client method
  * is asked with (CallOptions), what it sends (UpstreamRequest) and answers (UpstreamResponse), and
- * the answers a stored GraphQL result rests on (UsedAnswers). Types only.
+ * the answers a stored GraphQL result rests on (UsedAnswers); and how a service is set up
+ * (ServiceOptions), with the contract of the stores its answers are cached in (CacheStore). Types only.
  */
+import type { Logger } from 'pino';
 import type { CancelSignal } from '../lib/cancellation.js';
+import type { ServiceName } from '../errors.js';
 import type { RequestStats } from '../http/request-stats.js';
+import type { UpstreamEvents } from '../observe/metrics.js';
 import type { TraceSpan } from '../observe/tracing.js';
+import type { ClientCallLimiter } from './client-limits.js';
 import type { ResponseBudget } from './response-budget.js';
+import type { SharedSignals } from './shared-state.js';
 
 export interface UpstreamRequest {
   method?: 'GET' | 'HEAD' | 'DELETE';
@@ -94,4 +100,78 @@ export interface UsedAnswers {
   answers: UsedAnswer[];
   complete: boolean;
   asked: Map<string, Promise<UpstreamResponse>>;
+}
+
+export interface CacheEntry {
+  response: UpstreamResponse;
+  /** When the upstream last confirmed this answer (stored or revalidated), epoch ms. */
+  validatedAt: number;
+}
+
+export interface CacheStore {
+  get(key: string): Promise<CacheEntry | undefined>;
+  /** A synchronous read where the store can (in process): the warm path skips all async work. */
+  peek?(key: string): CacheEntry | undefined;
+  /**
+   * `retainMs`: how long the entry may be kept for revalidation and stale serving. A shared store
+   * writes in the background: the promise never waits for the network.
+   */
+  set(key: string, entry: CacheEntry, retainMs: number): Promise<void>;
+  /** Told that a response it may hold now carries its parsed body (`parsed`), which costs memory too. */
+  memoised?(response: UpstreamResponse): void;
+  close(): Promise<void>;
+}
+
+export interface CachePolicy {
+  store: CacheStore;
+  /** Freshness window: inside it no upstream call is made. 0 revalidates every time. */
+  ttlMs: number;
+  notFoundTtlMs: number;
+  /** How long past freshness a stored answer may be served when the upstream fails. */
+  staleIfErrorMs: number;
+  /**
+   * The service's ETag is global (one value for every route: ordinals, runes), so one
+   * revalidation answered 304 proves every entry carrying that ETag current.
+   */
+  globalEtag: boolean;
+}
+
+export interface RetryPolicy {
+  /** Extra attempts for idempotent requests (never for DELETE). */
+  retries: number;
+  breakerThreshold: number;
+  breakerCooldownMs: number;
+  /** The longest wait learnt from the upstream (Retry-After, ratelimit-reset) that is honoured or told. */
+  maxWaitMs: number;
+}
+
+export interface ServiceOptions {
+  name: ServiceName;
+  baseUrl: URL;
+  /** Sent as `x-api-key` when set. */
+  apiKey?: string;
+  timeoutMs: number;
+  logger: Logger;
+  /** The pool's connection cap: requests beyond it queue in the pool. */
+  connections: number;
+  /** A larger answer is refused (UPSTREAM_ERROR), never buffered. */
+  maxResponseBytes: number;
+  retry: RetryPolicy;
+  /** GETs are cached and coalesced when set. */
+  cache?: CachePolicy;
+  events?: UpstreamEvents;
+  /** With Redis: quota blocks and breaker openings are told to the other workers and replicas. */
+  shared?: SharedSignals;
+  /**
+   * A breaker, quota gate and share of the pool per tenant (`UpstreamRequest.tenant`) instead of
+   * one for the service: the platform, where each API key has its own quota and its own devnet.
+   */
+  perTenant?: boolean;
+  /**
+   * Per-client fairness: the upstream calls one client may cause a minute, or `fair-share` for 20%
+   * of the quota the upstream advertises (no limit while it has advertised none). Unset: no limit.
+   */
+  clientCallsPerMinute?: number | 'fair-share';
+  /** Where clients' calls are counted (client-limits.ts); default: this process alone. */
+  clientLimiter?: ClientCallLimiter;
 }

@@ -22,7 +22,7 @@ import { merged } from '../lib/merge.js';
 import { noUpstreamEvents, type TenantCounts, type UpstreamEvents } from '../observe/metrics.js';
 import type { CacheOutcome } from '../http/request-stats.js';
 import { SpanKind, type TraceSpan } from '../observe/tracing.js';
-import { cacheKey, type CacheEntry, type CacheStore } from './cache.js';
+import { cacheKey } from './cache.js';
 import { LocalClientLimiter, type ClientCallLimiter, type ClientRefusal } from './client-limits.js';
 import { Bulkhead } from './guards/bulkhead.js';
 import { CircuitBreaker, isServiceDown, type BreakerState } from './guards/circuit-breaker.js';
@@ -30,63 +30,19 @@ import { QuotaGate, isRateLimitHeader } from './guards/quota-gate.js';
 import { RetryBudget, backoffMs } from './guards/retry-budget.js';
 import { keyedHash } from '../lib/keyed-hash.js';
 import { LruTable } from '../lib/lru-table.js';
-import type { AnswerSource, CallOptions, UpstreamRequest, UpstreamResponse, UsedAnswer, UsedAnswers } from './request.js';
+import { queryString } from './paths.js';
+import type {
+  AnswerSource,
+  CacheEntry,
+  CachePolicy,
+  CallOptions,
+  ServiceOptions,
+  UpstreamRequest,
+  UpstreamResponse,
+  UsedAnswer,
+  UsedAnswers,
+} from './request.js';
 import type { Shape } from './shapes.js';
-import type { SharedSignals } from './shared-state.js';
-
-export interface CachePolicy {
-  store: CacheStore;
-  /** Freshness window: inside it no upstream call is made. 0 revalidates every time. */
-  ttlMs: number;
-  notFoundTtlMs: number;
-  /** How long past freshness a stored answer may be served when the upstream fails. */
-  staleIfErrorMs: number;
-  /**
-   * The service's ETag is global (one value for every route: ordinals, runes), so one
-   * revalidation answered 304 proves every entry carrying that ETag current.
-   */
-  globalEtag: boolean;
-}
-
-export interface RetryPolicy {
-  /** Extra attempts for idempotent requests (never for DELETE). */
-  retries: number;
-  breakerThreshold: number;
-  breakerCooldownMs: number;
-  /** The longest wait learnt from the upstream (Retry-After, ratelimit-reset) that is honoured or told. */
-  maxWaitMs: number;
-}
-
-export interface ServiceOptions {
-  name: ServiceName;
-  baseUrl: URL;
-  /** Sent as `x-api-key` when set. */
-  apiKey?: string;
-  timeoutMs: number;
-  logger: Logger;
-  /** The pool's connection cap: requests beyond it queue in the pool. */
-  connections: number;
-  /** A larger answer is refused (UPSTREAM_ERROR), never buffered. */
-  maxResponseBytes: number;
-  retry: RetryPolicy;
-  /** GETs are cached and coalesced when set. */
-  cache?: CachePolicy;
-  events?: UpstreamEvents;
-  /** With Redis: quota blocks and breaker openings are told to the other workers and replicas. */
-  shared?: SharedSignals;
-  /**
-   * A breaker, quota gate and share of the pool per tenant (`UpstreamRequest.tenant`) instead of
-   * one for the service: the platform, where each API key has its own quota and its own devnet.
-   */
-  perTenant?: boolean;
-  /**
-   * Per-client fairness: the upstream calls one client may cause a minute, or `fair-share` for 20%
-   * of the quota the upstream advertises (no limit while it has advertised none). Unset: no limit.
-   */
-  clientCallsPerMinute?: number | 'fair-share';
-  /** Where clients' calls are counted (client-limits.ts); default: this process alone. */
-  clientLimiter?: ClientCallLimiter;
-}
 
 /** The breaker and quota gate requests pass, with the share of the pool a tenant may hold. */
 export interface Guards {
@@ -657,19 +613,6 @@ export class UpstreamService implements AnswerSource {
   async close(): Promise<void> {
     await this.pool.close();
   }
-}
-
-/** The query as sent: `?a=1&b=2`, or empty. Built from an object, never by concatenation. */
-function queryString(query: UpstreamRequest['query']): string {
-  if (query === undefined) return '';
-  if (typeof query === 'string') return query ? `?${query}` : '';
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (Array.isArray(value)) for (const item of value) params.append(key, item);
-    else if (value !== undefined) params.set(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
 }
 
 /** The same stored answer: the same object in process, the same bytes when read again from Redis. */
