@@ -3,6 +3,7 @@
  * often it is spread, without recursion (a long chain of fragments cannot overflow the stack).
  */
 import { Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
+import type { FieldPolicy, RootFieldPolicies } from '../schema/field-policy.js';
 import { fieldCost } from './cost.js';
 
 /** Counts that can grow exponentially (a fragment spread twice by each of a chain) stop at 2^53 - 1. */
@@ -31,7 +32,16 @@ interface SetShape {
   spreads: Set<string>;
 }
 
-function scan(selectionSet: SelectionSetNode, counts: { aliases: number; directives: number }, shapes: SetShape[]): Scan {
+/**
+ * `rootFields`: the policies of the root type the set belongs to (an operation's, or the one a
+ * fragment names), which price its root-level fields; undefined for any other type.
+ */
+function scan(
+  selectionSet: SelectionSetNode,
+  counts: { aliases: number; directives: number },
+  shapes: SetShape[],
+  rootFields: ReadonlyMap<string, FieldPolicy> | undefined,
+): Scan {
   const result: Scan = { depth: 0, cost: 0, spreads: new Map() };
   // [selection set, its nesting depth, at root level, inside an introspection field (`__schema`, `__type`)]
   const pending: Array<[SelectionSetNode, number, boolean, boolean]> = [[selectionSet, 0, true, false]];
@@ -52,7 +62,7 @@ function scan(selectionSet: SelectionSetNode, counts: { aliases: number; directi
           shape.sameNamePairs += 2 * count - 1; // count² - (count - 1)²
           const exempt = introspection || selection.name.value.startsWith('__');
           if (!exempt) result.depth = Math.max(result.depth, depth + 1);
-          if (atRoot) result.cost = saturate(result.cost + fieldCost(selection));
+          if (atRoot) result.cost = saturate(result.cost + fieldCost(selection, rootFields?.get(selection.name.value)));
           if (selection.selectionSet) pending.push([selection.selectionSet, depth + 1, false, exempt]);
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
           merged.push(selection.selectionSet);
@@ -86,14 +96,17 @@ export interface DocumentMeasure {
  * Measures a document for the limits in time linear in its size: each operation and fragment is
  * walked once, and a fragment's totals are memoised, then added wherever it is spread.
  *
- * Cost is the upstream work a query may cause: UPSTREAM_CALL_COST per root field that calls an
- * upstream, plus one per item a page may return (its `limit`; 60 when it comes from a variable, 20
- * by default). A connection costs the upstream pages it reads for its window plus its items (the
- * largest window when `first`/`last` is a variable: connectionCost); `brc20Tokens` one call per
- * ticker plus one per item (50 when the list is a variable: brc20TokensCost). Each alias, and each spread of a fragment, counts: the gateway may dedupe them, the
- * limit stays honest.
+ * Cost is the upstream work a query may cause, as each root field's policy declares it
+ * (`policies`, graphql/schema/field-policy.ts): UPSTREAM_CALL_COST per upstream call, plus one per
+ * item a page may return (its `limit`; 60 when it comes from a variable, 20 by default). A
+ * connection costs the upstream pages it reads for its window plus its items (the largest window
+ * when `first`/`last` is a variable: connectionCost); `brc20Tokens` one call per ticker plus one
+ * per item (50 when the list is a variable: brc20TokensCost). Each alias, and each spread of a
+ * fragment, counts: the gateway may dedupe them, the limit stays honest. A root-level field is
+ * priced by the root type its operation, or its fragment's type condition, names.
  */
-export function measureDocument(document: DocumentNode): DocumentMeasure {
+export function measureDocument(document: DocumentNode, policies: RootFieldPolicies): DocumentMeasure {
+  const rootFields = (typeName: string | undefined) => (typeName === undefined ? undefined : policies.byType.get(typeName));
   const counts = { aliases: 0, directives: 0 };
   const shapes: SetShape[] = [];
   const fragments = new Map<string, Scan>();
@@ -101,11 +114,11 @@ export function measureDocument(document: DocumentNode): DocumentMeasure {
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) {
       counts.directives += definition.directives?.length ?? 0;
-      fragments.set(definition.name.value, scan(definition.selectionSet, counts, shapes));
+      fragments.set(definition.name.value, scan(definition.selectionSet, counts, shapes, rootFields(definition.typeCondition.name.value)));
     } else if (definition.kind === Kind.OPERATION_DEFINITION) {
       counts.directives += definition.directives?.length ?? 0;
       for (const variable of definition.variableDefinitions ?? []) counts.directives += variable.directives?.length ?? 0;
-      operations.push(scan(definition.selectionSet, counts, shapes));
+      operations.push(scan(definition.selectionSet, counts, shapes, rootFields(policies.rootType[definition.operation])));
     }
   }
   /** Per fragment, through the fragments it spreads; `reach`: the fragments its own selection set reaches, each path counted. */

@@ -7,7 +7,8 @@
  */
 import { GraphQLError, Lexer, NoFragmentCyclesRule, parse, Source, TokenKind, validate } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { UPSTREAM_CALL_COST } from './cost.js';
+import { rootPolicies } from '../schema/index.js';
+import { UPSTREAM_CALL_COST } from '../schema/field-policy.js';
 import { measureDocument, saturate, type DocumentMeasure } from './measure.js';
 
 export interface QueryLimits {
@@ -97,7 +98,7 @@ export function useQueryLimits(limits: QueryLimits): Plugin {
       // quadratic in repeated fields, and recurses along fragment cycles until the stack overflows,
       // so a cyclic document meets the cycle rule alone.
       setValidationFn((schema, document, rules, typeInfo, options) => {
-        const measure = measureDocument(document);
+        const measure = measureDocument(document, rootPolicies);
         const refused = refusals(measure, limits);
         if (refused.length > 0) return refused;
         if (measure.cyclic) return validate(schema, document, [NoFragmentCyclesRule]);

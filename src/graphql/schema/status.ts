@@ -1,5 +1,6 @@
 import type { ApiStatusResponse } from '../../upstream/types.js';
 import { builder } from './builder.js';
+import { policy } from './field-policy.js';
 
 type Counts = Record<string, number | undefined>;
 
@@ -74,6 +75,7 @@ builder.queryField('status', (t) =>
     type: Status,
     // Nullable like every root field: an upstream error costs this field, not the whole answer.
     nullable: true,
+    ...policy({ cost: 'call', cache: 'public' }),
     resolve: (_root, _args, { loaders }) => loaders.status.load('status'),
   }),
 );

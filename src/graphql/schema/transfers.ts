@@ -1,6 +1,7 @@
 import type { InscriptionLocation, InscriptionTransfer } from '../../upstream/types.js';
 import { merged } from '../../lib/merge.js';
 import { builder } from './builder.js';
+import { policy } from './field-policy.js';
 import { pageArgs, pageQuery, pageType } from './pagination.js';
 import { parseBlockId } from './scalars.js';
 
@@ -36,6 +37,7 @@ builder.queryField('transfers', (t) =>
     description:
       'Newest first. limit 1..60, offset >= 0. Null when the upstream reports the block unknown (404).',
     args: { block: t.arg({ type: 'BlockId', required: true }), ...pageArgs(t.arg) },
+    ...policy({ cost: 'page', cache: 'public' }),
     resolve: (_root, { block, offset, limit }, { loaders }) =>
       loaders.transfers.load(merged({ block: parseBlockId(block) }, pageQuery({ offset, limit }))),
   }),
