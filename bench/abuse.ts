@@ -29,11 +29,11 @@
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, Pool } from 'undici';
-import { cpuMicros, forkTs, rssMiB, startGateway, startSample, waitForMessage } from './lib/procs.js';
+import { cpuMicros, forkTs, idleSeconds, rssMiB, startGateway, startSample, waitForMessage } from './lib/procs.js';
 import { ETCHINGS_60, REST_ETCHINGS, TICKERS, aliasedBrc20Query, brc20Query, graphqlBody, restToken } from './lib/queries.js';
 import { percentile } from './lib/load.js';
 import { fmt, writeResults } from './lib/report.js';
@@ -234,6 +234,9 @@ interface PhaseResult {
   seconds: number;
   /** The gateway's CPU from the warm-up (the attack's start) to the end, as a share of one core. */
   gatewayCpuPercent: number;
+  /** Over the same span: the share of the machine's CPUs left idle, and the 1-minute load average at the end. */
+  machineIdlePercent: number | undefined;
+  loadAverage: number;
   /** From the gateway's /metrics, over the phase and its warm-up. */
   livePolls: number;
   executions: { compiled: number; fallback: number };
@@ -293,7 +296,7 @@ async function phase(gatewayUrl: string, pid: number, hostile: boolean, rss: { m
   // must not delay the normal clients' event loop, which times the normal answers.
   const attacker = hostile ? runAttacker(gatewayUrl, markerDir) : undefined;
   await attacker?.started;
-  const cpuFrom = { at: performance.now(), micros: cpuMicros(pid) };
+  const cpuFrom = { at: performance.now(), micros: cpuMicros(pid), idle: idleSeconds() };
   const normalRequest = (onAnswer: (ms: number, status: number) => void, onDrop: () => void) => (i: number) => {
     const spec = NORMAL[i % NORMAL.length]!;
     const t0 = performance.now();
@@ -328,7 +331,11 @@ async function phase(gatewayUrl: string, pid: number, hostile: boolean, rss: { m
   await normalPool.destroy();
   const after = await scrape(gatewayUrl);
   const seconds = (performance.now() - startedAt) / 1000;
-  const gatewayCpuPercent = ((cpuMicros(pid) - cpuFrom.micros) / ((performance.now() - cpuFrom.at) * 1000)) * 100;
+  const cpuSpanMs = performance.now() - cpuFrom.at;
+  const gatewayCpuPercent = ((cpuMicros(pid) - cpuFrom.micros) / (cpuSpanMs * 1000)) * 100;
+  const idleNow = idleSeconds();
+  const machineIdlePercent =
+    idleNow === undefined || cpuFrom.idle === undefined ? undefined : ((idleNow - cpuFrom.idle) / ((cpuSpanMs / 1000) * cpus().length)) * 100;
   const answered = latencies.length;
   // An unanswered request counts as infinitely slow, so drops can never improve a percentile.
   for (let i = latencies.length; i < sent; i++) latencies.push(Infinity);
@@ -346,6 +353,8 @@ async function phase(gatewayUrl: string, pid: number, hostile: boolean, rss: { m
     subscriptions: normalSubscriptions,
     seconds,
     gatewayCpuPercent,
+    machineIdlePercent,
+    loadAverage: loadavg()[0]!,
     livePolls: after.livePolls - before.livePolls,
     executions: { compiled: after.compiled - before.compiled, fallback: after.fallback - before.fallback },
   };
@@ -428,14 +437,14 @@ export async function runAbuse(): Promise<void> {
   const out: string[] = [];
   out.push(`## satgate abuse — ${startedAt}`, '');
   out.push(
-    `| phase | normal sent | answered | dropped | non-2xx | p50 ms | p99 ms | warm-up p99 ms (first ${WARMUP_SECONDS} s, not checked) | hostile sent | gateway CPU | attacker CPU |`,
+    `| phase | normal sent | answered | dropped | non-2xx | p50 ms | p99 ms | warm-up p99 ms (first ${WARMUP_SECONDS} s, not checked) | hostile sent | gateway CPU | attacker CPU | machine idle (${cpus().length} CPUs) | load average |`,
   );
-  out.push('|---|---|---|---|---|---|---|---|---|---|---|');
+  out.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
   for (const [name, r] of [['calm', calm], ['under attack', attacked]] as const) {
     const attackerCpu = r.attack ? `${fmt((r.attack.cpuSeconds / r.attack.seconds) * 100, 0)}%` : '–';
     out.push(
       `| ${name} | ${r.sent} | ${r.answered} | ${r.dropped} | ${r.non2xx} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.warmupP99, 2)} | ${r.attack?.sent ?? 0} | ` +
-        `${fmt(r.gatewayCpuPercent, 0)}% | ${attackerCpu} |`,
+        `${fmt(r.gatewayCpuPercent, 0)}% | ${attackerCpu} | ${r.machineIdlePercent === undefined ? '–' : `${fmt(r.machineIdlePercent, 0)}%`} | ${fmt(r.loadAverage, 2)} |`,
     );
   }
   out.push('', '### Hostile answers by class', '', tallyTable(attack.tally), '');

@@ -104,6 +104,20 @@ export function stealSeconds(): number[] {
   }
 }
 
+/**
+ * The whole machine's idle CPU time so far (idle and iowait of /proc/stat's `cpu` line), in
+ * seconds summed over CPUs; undefined where there is no /proc/stat. Read at both ends of a window,
+ * it says how much of the machine other work left free: a shared machine's own load is latency.
+ */
+export function idleSeconds(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'latin1').split('\n')[0]!.split(/\s+/);
+    return (Number(fields[4]) + Number(fields[5])) / clkTck();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Resident set size of a process, in MiB (VmRSS of /proc/<pid>/status). */
 export function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
