@@ -44,7 +44,7 @@ export function createContext(upstreams: Upstreams, { maxResponseBytes, trustPro
   }: YogaInitialContext & { req?: IncomingMessage; stats?: RequestStats; cancellation?: Cancellation }): GraphQLContext => {
     const stale: GraphQLContext['stale'] = { ageSeconds: undefined };
     const call: CallOptions = {
-      // The request deadline's (server.ts): it aborts when the client leaves or the deadline passes.
+      // The request deadline's (plugins/request-deadline.ts): it aborts when the client leaves or the deadline passes.
       signal: cancellation ?? request.signal,
       requestId: requestIdOf(request),
       stats,

@@ -1,6 +1,6 @@
 /**
  * createServer: the yoga instance: GraphQL, GraphiQL, health and operator endpoints. The REST layer
- * runs ahead of it on node:http (http-listener.ts). It never listens: main.ts decides where it runs.
+ * runs ahead of it on node:http (server/listener.ts). It never listens: main.ts decides where it runs.
  */
 import { useAPQ } from '@graphql-yoga/plugin-apq';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';

@@ -8,7 +8,7 @@ import { defaultExtractPersistedOperationId } from '@graphql-yoga/plugin-persist
 import type { GraphQLParams } from 'graphql-yoga';
 import { ConfigError } from '../../config.js';
 
-/** What persisted-only mode answers, over HTTP (yoga's plugin, server.ts) and graphql-ws alike. */
+/** What persisted-only mode answers, over HTTP (yoga's plugin, yoga.ts) and graphql-ws alike. */
 export const PERSISTED_ERRORS = {
   persistedQueryOnly: {
     message: 'Only persisted operations run here: send extensions.persistedQuery.sha256Hash with a known id, not a query',

@@ -9,7 +9,7 @@ export interface ResultCandidate {
   clean: boolean;
 }
 
-/** Marks the executed request's candidate (installed in server.ts; inert without a candidate). */
+/** Marks the executed request's candidate (installed in yoga.ts, read by server/response-cache.ts; inert without a candidate). */
 export function useResultCandidates(): Plugin {
   return {
     onExecute({ args }) {

@@ -60,7 +60,7 @@ export function useSecretScrubbing(): Plugin {
 
 /**
  * `results` with every API key the request gave (see useSecretScrubbing) replaced in their errors;
- * the same array when none has an error. graphql-ws answers go through it too (live/websocket.ts).
+ * the same array when none has an error. graphql-ws answers go through it too (graphql/websocket.ts).
  */
 export function scrubSecrets(results: ExecutionResult[], request: Request, given: GivenSecrets): ExecutionResult[] {
   if (!results.some((r) => r.errors?.length)) return results;

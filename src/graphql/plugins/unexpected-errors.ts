@@ -8,7 +8,7 @@ import { errorFields } from '../../observe/logger.js';
 /**
  * A masked (unexpected) error names the request id, so an operator can find it in the logs, where
  * it is written once, at `error`, with what it stands for (a cancelled request is no error).
- * graphql-ws answers go through it too (live/websocket.ts).
+ * graphql-ws answers go through it too (graphql/websocket.ts).
  */
 export function unexpectedErrorIds(logger: Logger): (result: ExecutionResult, requestId: string) => ExecutionResult {
   return (result, requestId) => {
