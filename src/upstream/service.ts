@@ -19,17 +19,16 @@ import type { Logger } from 'pino';
 import { Cancellation, ExchangeSignal, type CancelSignal } from '../lib/cancellation.js';
 import { UpstreamError, parseRetryAfter, type ServiceName } from '../errors.js';
 import { merged } from '../lib/merge.js';
-import { noUpstreamEvents, type TenantCounts, type UpstreamEvents } from '../observe/metrics.js';
+import { noUpstreamEvents, type UpstreamEvents } from '../observe/metrics.js';
 import type { CacheOutcome } from '../http/request-stats.js';
 import { SpanKind, type TraceSpan } from '../observe/tracing.js';
 import { cacheKey } from './cache.js';
-import { LocalClientLimiter, type ClientCallLimiter, type ClientRefusal } from './client-limits.js';
-import { Bulkhead } from './guards/bulkhead.js';
-import { CircuitBreaker, isServiceDown, type BreakerState } from './guards/circuit-breaker.js';
-import { QuotaGate, isRateLimitHeader } from './guards/quota-gate.js';
+import { LocalClientLimiter } from './client-limits.js';
+import { ClientShare } from './guards/client-share.js';
+import { isServiceDown } from './guards/circuit-breaker.js';
+import { GuardSet, type Guards, type ServiceHealth } from './guards/guard-set.js';
+import { isRateLimitHeader } from './guards/quota-gate.js';
 import { RetryBudget, backoffMs } from './guards/retry-budget.js';
-import { keyedHash } from '../lib/keyed-hash.js';
-import { LruTable } from '../lib/lru-table.js';
 import { queryString } from './paths.js';
 import type {
   AnswerSource,
@@ -44,26 +43,6 @@ import type {
 } from './request.js';
 import type { Shape } from './shapes.js';
 
-/** The breaker and quota gate requests pass, with the share of the pool a tenant may hold. */
-export interface Guards {
-  breaker: CircuitBreaker;
-  quota: QuotaGate;
-  bulkhead?: Bulkhead;
-}
-
-/** What /readyz says of a service. */
-export type ServiceHealth =
-  | { breaker: BreakerState; quotaWaitSeconds: number }
-  | ({ breaker: 'per-tenant' } & TenantCounts);
-
-/**
- * Tenants whose guards are kept. An entry is a 43-character key and three small fixed-size
- * objects, about 1 KB: 10,000 tenants are ~10 MB at most.
- */
-const MAX_TENANTS = 10_000;
-/** Of the quota an upstream advertises, the share one client may use by default. */
-const FAIR_SHARE = 0.2;
-
 const PASSED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after'] as const;
 /** Connection-level errors that are a timeout rather than "could not reach" (undici's err.code). */
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -73,10 +52,9 @@ export class UpstreamService implements AnswerSource {
   readonly name: ServiceName;
   /** The service's breaker and quota gate; undefined where they are kept per tenant. */
   readonly guards: Guards | undefined;
-  /** Per tenant, by keyed hash of the tenant's key: bounded, and idle tenants are forgotten. */
-  private readonly tenants: LruTable<Guards> | undefined;
-  /** Per-client fairness, when on: the calls a minute one client may cause, and where they are counted. */
-  private readonly clients: { limit: () => number | undefined; limiter: ClientCallLimiter } | undefined;
+  private readonly guardSet: GuardSet;
+  /** Per-client fairness, when on. */
+  private readonly clients: ClientShare | undefined;
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly options: ServiceOptions;
@@ -96,33 +74,11 @@ export class UpstreamService implements AnswerSource {
     this.basePath = options.baseUrl.pathname.replace(/\/+$/, '');
     this.logger = options.logger.child({ upstream: options.name });
     this.events = options.events ?? noUpstreamEvents;
-    const { retry } = options;
-    if (options.perTenant) {
-      // Nothing a tenant learnt can still be in force once it has been idle this long.
-      const idleMs = Math.max(retry.maxWaitMs, retry.breakerCooldownMs) + options.timeoutMs;
-      this.tenants = new LruTable<Guards>(MAX_TENANTS, idleMs);
-      this.events.tenantStates(this.name, () => this.tenantCounts());
-    } else {
-      const guards: Guards = {
-        quota: new QuotaGate(retry.maxWaitMs, (until) => options.shared?.quotaBlocked(this.name, until)),
-        breaker: new CircuitBreaker(retry.breakerThreshold, retry.breakerCooldownMs, (state) => {
-          this.events.breaker(this.name, state);
-          this.logger.warn({ state }, 'circuit breaker');
-          if (state === 'open') options.shared?.breakerOpened(this.name, guards.breaker.openUntilTime);
-        }),
-      };
-      this.guards = guards;
-    }
+    this.guardSet = new GuardSet(options, this.logger, this.events);
+    this.guards = this.guardSet.service;
     const perMinute = options.clientCallsPerMinute;
     if (perMinute !== undefined) {
-      this.clients = {
-        limit: () => {
-          if (perMinute !== 'fair-share') return perMinute;
-          const quota = this.guards?.quota.limitPerMinute;
-          return quota === undefined ? undefined : Math.max(1, Math.floor(quota * FAIR_SHARE));
-        },
-        limiter: options.clientLimiter ?? new LocalClientLimiter(1),
-      };
+      this.clients = new ClientShare(perMinute, options.clientLimiter ?? new LocalClientLimiter(1), this.guards?.quota);
     }
     // undici's defaults (300 s) are far too long for a gateway: every phase is bounded by the deadline.
     this.pool = new Pool(options.baseUrl.origin, {
@@ -293,47 +249,9 @@ export class UpstreamService implements AnswerSource {
     );
   }
 
-  /**
-   * /readyz: the service's breaker and quota wait; for a per-tenant service, how many tenants it
-   * knows and how many of them are refused (never one tenant's state as the service's).
-   */
+  /** /readyz: see GuardSet.health. */
   health(now = Date.now()): ServiceHealth {
-    if (this.guards) return { breaker: this.guards.breaker.state, quotaWaitSeconds: this.guards.quota.waitSeconds(now) };
-    return { breaker: 'per-tenant', ...this.tenantCounts(now) };
-  }
-
-  private tenantCounts(now = Date.now()): TenantCounts {
-    const counts = { tenants: 0, openBreakers: 0, quotaBlockedTenants: 0 };
-    for (const guards of this.tenants?.values(now) ?? []) {
-      counts.tenants++;
-      if (guards.breaker.state === 'open') counts.openBreakers++;
-      if (guards.quota.waitSeconds(now) > 0) counts.quotaBlockedTenants++;
-    }
-    return counts;
-  }
-
-  /** The service's guards, or the tenant's (created on its first request). */
-  private guardsFor(req: UpstreamRequest): Guards {
-    if (this.guards) return this.guards;
-    const { retry, connections } = this.options;
-    return this.tenants!.use(keyedHash(req.tenant ?? ''), () => ({
-      quota: new QuotaGate(retry.maxWaitMs),
-      breaker: new CircuitBreaker(retry.breakerThreshold, retry.breakerCooldownMs, (state) =>
-        this.logger.warn({ state, scope: 'tenant' }, 'circuit breaker'),
-      ),
-      // A tenant whose devnet hangs holds at most a quarter of the pool: the others keep the rest.
-      bulkhead: new Bulkhead(Math.max(1, Math.floor(connections / 4))),
-    }));
-  }
-
-  /**
-   * Counts one upstream call of the request's client: undefined when it may make it (or no limit
-   * applies), else why not. Only real sends are counted, retries included.
-   */
-  private takeClientCall(req: UpstreamRequest): ClientRefusal | undefined | Promise<ClientRefusal | undefined> {
-    const limit = this.clients?.limit();
-    if (req.client === undefined || limit === undefined) return undefined;
-    return this.clients!.limiter.take(req.client, limit);
+    return this.guardSet.health(now);
   }
 
   /** The cached answer, or the upstream's, with what it took (see CacheOutcome). */
@@ -415,7 +333,7 @@ export class UpstreamService implements AnswerSource {
     const { signal } = exchange;
     const started = Date.now();
     const idempotent = (req.method ?? 'GET') !== 'DELETE';
-    const guards = this.guardsFor(req);
+    const guards = this.guardSet.for(req);
     this.retryBudget.deposit();
     // The quota block this request's retry has already slept through (a 429's Retry-After).
     let waitedOut = 0;
@@ -429,7 +347,7 @@ export class UpstreamService implements AnswerSource {
         throw new UpstreamError(this.name, 'unavailable', undefined, guards.breaker.retryAfterSeconds());
       }
       // A retry was counted when it was decided on, below. (Awaited only when counted elsewhere.)
-      const taken = attempt === 0 ? this.takeClientCall(req) : undefined;
+      const taken = attempt === 0 ? this.clients?.take(req.client) : undefined;
       const refusal = taken instanceof Promise ? await taken : taken;
       if (refusal) {
         // Nothing is sent: a probe this would have been lets the next request probe instead.
@@ -460,7 +378,7 @@ export class UpstreamService implements AnswerSource {
       if (
         Date.now() + delay >= started + this.options.timeoutMs ||
         !this.retryBudget.tryWithdraw() ||
-        (await this.takeClientCall(req)) !== undefined
+        (await this.clients?.take(req.client)) !== undefined
       ) {
         if (failure) throw failure;
         return response!;
