@@ -13,22 +13,18 @@
  * request's input decides, a 500 or one too large, is that request's failure alone.
  * Nothing here knows about GraphQL or the REST layer.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { Pool } from 'undici';
 import type { Logger } from 'pino';
-import { Cancellation, ExchangeSignal, type CancelSignal } from '../lib/cancellation.js';
+import { Cancellation, type CancelSignal } from '../lib/cancellation.js';
 import { UpstreamError, parseRetryAfter, type ServiceName } from '../errors.js';
 import { merged } from '../lib/merge.js';
 import { noUpstreamEvents, type UpstreamEvents } from '../observe/metrics.js';
 import type { CacheOutcome } from '../http/request-stats.js';
-import { SpanKind, type TraceSpan } from '../observe/tracing.js';
+import type { TraceSpan } from '../observe/tracing.js';
 import { cacheKey } from './cache.js';
 import { LocalClientLimiter } from './client-limits.js';
+import { Exchange } from './exchange.js';
 import { ClientShare } from './guards/client-share.js';
-import { isServiceDown } from './guards/circuit-breaker.js';
 import { GuardSet, type Guards, type ServiceHealth } from './guards/guard-set.js';
-import { isRateLimitHeader } from './guards/quota-gate.js';
-import { RetryBudget, backoffMs } from './guards/retry-budget.js';
 import { queryString } from './paths.js';
 import type {
   AnswerSource,
@@ -41,55 +37,43 @@ import type {
   UsedAnswer,
   UsedAnswers,
 } from './request.js';
+import { Retries } from './retry.js';
 import type { Shape } from './shapes.js';
-
-const PASSED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after'] as const;
-/** Connection-level errors that are a timeout rather than "could not reach" (undici's err.code). */
-const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 
 export class UpstreamService implements AnswerSource {
   readonly name: ServiceName;
   /** The service's breaker and quota gate; undefined where they are kept per tenant. */
   readonly guards: Guards | undefined;
   private readonly guardSet: GuardSet;
-  /** Per-client fairness, when on. */
-  private readonly clients: ClientShare | undefined;
-  private readonly pool: Pool;
-  private readonly basePath: string;
+  private readonly exchange: Exchange;
+  private readonly retries: Retries;
   private readonly options: ServiceOptions;
   private readonly logger: Logger;
   private readonly events: UpstreamEvents;
-  private readonly retryBudget = new RetryBudget();
   /** In-flight GETs by cache key: concurrent identical requests share one upstream call. */
   private readonly inflight = new Map<string, SharedCall>();
   /** The last global ETag the upstream confirmed, and when. */
   private lastValidation: { etag: string; at: number } | undefined;
-  /** The outcome of the last attempt, for /readyz. */
-  lastOutcome: { outcome: string; at: number } | undefined;
 
   constructor(options: ServiceOptions) {
     this.options = options;
     this.name = options.name;
-    this.basePath = options.baseUrl.pathname.replace(/\/+$/, '');
     this.logger = options.logger.child({ upstream: options.name });
     this.events = options.events ?? noUpstreamEvents;
     this.guardSet = new GuardSet(options, this.logger, this.events);
     this.guards = this.guardSet.service;
     const perMinute = options.clientCallsPerMinute;
-    if (perMinute !== undefined) {
-      this.clients = new ClientShare(perMinute, options.clientLimiter ?? new LocalClientLimiter(1), this.guards?.quota);
-    }
-    // undici's defaults (300 s) are far too long for a gateway: every phase is bounded by the deadline.
-    this.pool = new Pool(options.baseUrl.origin, {
-      connections: options.connections,
-      pipelining: 1,
-      keepAliveTimeout: 4_000,
-      connectTimeout: Math.min(options.timeoutMs, 5_000),
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      maxResponseSize: options.maxResponseBytes,
-    });
+    const clients =
+      perMinute === undefined
+        ? undefined
+        : new ClientShare(perMinute, options.clientLimiter ?? new LocalClientLimiter(1), this.guards?.quota);
+    this.exchange = new Exchange(options, this.logger, this.events);
+    this.retries = new Retries(this.exchange, this.guardSet, clients, options, this.logger, this.events);
+  }
+
+  /** The outcome of the last attempt, for /readyz. */
+  get lastOutcome(): { outcome: string; at: number } | undefined {
+    return this.exchange.lastOutcome;
   }
 
   /**
@@ -141,7 +125,7 @@ export class UpstreamService implements AnswerSource {
     const used = req.stats?.used;
     if ((req.method ?? 'GET') !== 'GET' || !cache) {
       if (used) used.complete = false;
-      return this.send(req);
+      return this.retries.send(req);
     }
     const key = cacheKey(this.name, req.path, queryString(req.query));
     if (!used) return this.cachedAnswer(key, cache, req);
@@ -273,7 +257,7 @@ export class UpstreamService implements AnswerSource {
     const etag = entry?.response.headers.etag;
     let response: UpstreamResponse;
     try {
-      response = await this.send(merged(req, { ifNoneMatch: etag }));
+      response = await this.retries.send(merged(req, { ifNoneMatch: etag }));
     } catch (error) {
       const answer = error instanceof UpstreamError ? stale() : undefined;
       if (answer) return answer;
@@ -313,185 +297,6 @@ export class UpstreamService implements AnswerSource {
   }
 
   /**
-   * Sends a request through the quota gate, the breaker (the tenant's, on a per-tenant service) and
-   * the client's share, retrying idempotent requests on connection errors, 429 and 502/503/504
-   * with backoff, within the retry budget, the client's share and the one deadline. A 500 is never
-   * retried: the upstream answered, and would answer the same input the same. Answers the last
-   * response; throws UpstreamError when none came.
-   */
-  private async send(req: UpstreamRequest): Promise<UpstreamResponse> {
-    const exchange = new ExchangeSignal(this.options.timeoutMs, req.signal);
-    try {
-      return await this.sendWithin(req, exchange);
-    } finally {
-      exchange.end();
-    }
-  }
-
-  /** send()'s attempts and retries, all under `exchange`'s one deadline. */
-  private async sendWithin(req: UpstreamRequest, exchange: ExchangeSignal): Promise<UpstreamResponse> {
-    const { signal } = exchange;
-    const started = Date.now();
-    const idempotent = (req.method ?? 'GET') !== 'DELETE';
-    const guards = this.guardSet.for(req);
-    this.retryBudget.deposit();
-    // The quota block this request's retry has already slept through (a 429's Retry-After).
-    let waitedOut = 0;
-    for (let attempt = 0; ; attempt++) {
-      // A block this request waited out is not asked again: under load a timer fires a few
-      // milliseconds before Date.now() reaches its end, and the retry would be refused by it.
-      const wait = guards.quota.until > waitedOut ? guards.quota.waitSeconds() : 0;
-      // The upstream said its quota is spent: asking again now would only cost more of it.
-      if (wait > 0) throw new UpstreamError(this.name, 'status', 429, wait);
-      if (!guards.breaker.allow()) {
-        throw new UpstreamError(this.name, 'unavailable', undefined, guards.breaker.retryAfterSeconds());
-      }
-      // A retry was counted when it was decided on, below. (Awaited only when counted elsewhere.)
-      const taken = attempt === 0 ? this.clients?.take(req.client) : undefined;
-      const refusal = taken instanceof Promise ? await taken : taken;
-      if (refusal) {
-        // Nothing is sent: a probe this would have been lets the next request probe instead.
-        guards.breaker.abandon();
-        throw new UpstreamError(this.name, 'client-limit', undefined, refusal.retryAfter, refusal.limit);
-      }
-      let delay: number;
-      let failure: UpstreamError | undefined;
-      let response: UpstreamResponse | undefined;
-      try {
-        response = await this.attempt(req, guards, exchange, attempt);
-        if (!idempotent || !RETRYABLE_STATUS.has(response.status) || attempt >= this.options.retry.retries) {
-          return response;
-        }
-        // Retry-After was capped to maxWaitMs as the answer was read.
-        const retryAfter = parseRetryAfter(response.headers['retry-after']);
-        delay = retryAfter !== undefined ? retryAfter * 1000 : backoffMs(attempt);
-      } catch (error) {
-        if (!(error instanceof UpstreamError)) throw error;
-        // Only "could not reach" is worth another try: a timeout used the deadline up.
-        if (!idempotent || error.kind !== 'unavailable' || attempt >= this.options.retry.retries) throw error;
-        failure = error;
-        delay = backoffMs(attempt);
-      }
-      const reason = failure ? failure.kind : String(response?.status);
-      // A retry that cannot finish inside the deadline, beyond the budget or past the client's
-      // share is not worth sending: the last answer stands.
-      if (
-        Date.now() + delay >= started + this.options.timeoutMs ||
-        !this.retryBudget.tryWithdraw() ||
-        (await this.clients?.take(req.client)) !== undefined
-      ) {
-        if (failure) throw failure;
-        return response!;
-      }
-      this.events.retry(this.name, reason);
-      this.logger.debug({ route: req.route, attempt: attempt + 1, reason, delay, requestId: req.requestId }, 'retrying');
-      if (Date.now() + delay >= guards.quota.until) waitedOut = guards.quota.until;
-      try {
-        await sleep(delay, undefined, { signal });
-      } catch {
-        if (req.signal?.aborted) throw req.signal.reason;
-        throw new UpstreamError(this.name, 'timeout');
-      }
-    }
-  }
-
-  /**
-   * One HTTP exchange (after waiting for the tenant's share of the pool): reads the whole body,
-   * feeds the breaker, the quota gate and the metrics. `retry` counts the attempts before it.
-   */
-  private async attempt(
-    req: UpstreamRequest,
-    { breaker, quota, bulkhead }: Guards,
-    exchange: ExchangeSignal,
-    retry: number,
-  ): Promise<UpstreamResponse> {
-    const { signal } = exchange;
-    const method = req.method ?? 'GET';
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
-    if (req.ifNoneMatch) headers['if-none-match'] = req.ifNoneMatch;
-    if (req.requestId) headers['x-request-id'] = req.requestId;
-    // The upstream continues the trace from this attempt's span.
-    const span = req.trace?.child(
-      `${method} ${req.route}`,
-      {
-        'satgate.upstream.service': this.name,
-        'url.template': req.route,
-        'http.request.method': method,
-        'http.request.resend_count': retry,
-        'satgate.breaker.state': breaker.state,
-      },
-      SpanKind.CLIENT,
-    );
-    span?.inject(headers);
-    const started = performance.now();
-    let outcome = 'unavailable';
-    if (req.stats) req.stats.upstreamCalls++;
-    let release: (() => void) | undefined;
-    try {
-      if (bulkhead) release = await bulkhead.acquire(signal);
-      const response = await this.pool.request({
-        method,
-        path: this.basePath + req.path + queryString(req.query),
-        headers,
-        signal,
-      });
-      // Always consume the body, error answers included, so the connection goes back to the pool.
-      const body = Buffer.from(await response.body.arrayBuffer());
-      const kept: Record<string, string> = {};
-      const rateLimit: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.headers)) {
-        if (typeof value !== 'string') continue;
-        if ((PASSED_HEADERS as readonly string[]).includes(name)) kept[name] = value;
-        if (isRateLimitHeader(name)) rateLimit[name] = value;
-      }
-      // No wait told to clients (or honoured by a retry) is longer than maxWaitMs.
-      if (kept['retry-after'] !== undefined) kept['retry-after'] = this.cappedRetryAfter(kept['retry-after']);
-      outcome = String(response.statusCode);
-      span?.set('http.response.status_code', response.statusCode);
-      if (response.statusCode >= 500) span?.fail(outcome);
-      quota.observe(response.statusCode, rateLimit);
-      if (this.guards && quota.remaining !== undefined) this.events.quotaRemaining(this.name, quota.remaining);
-      // The service answered: only its saying it is down (502/503/504) counts against it.
-      if (isServiceDown(response.statusCode)) breaker.failure();
-      else breaker.success();
-      return { status: response.statusCode, headers: kept, body };
-    } catch (error) {
-      if (req.signal?.aborted) {
-        outcome = 'aborted';
-        span?.fail(outcome);
-        // No answer either way: a probe this was lets the next request probe instead.
-        breaker.abandon();
-        throw req.signal.reason ?? error;
-      }
-      const code = errorCode(error);
-      const kind =
-        code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE'
-          ? 'too-large'
-          : exchange.timedOut || TIMEOUT_CODES.has(code)
-            ? 'timeout'
-            : 'unavailable';
-      outcome = kind;
-      span?.fail(kind);
-      // An answer too large is an answer (to this request's input); no answer is the service's failure.
-      if (kind === 'too-large') breaker.success();
-      else breaker.failure();
-      this.logger.warn({ method, route: req.route, kind, code, requestId: req.requestId }, 'upstream request failed');
-      throw new UpstreamError(this.name, kind);
-    } finally {
-      release?.();
-      span?.end();
-      const seconds = (performance.now() - started) / 1000;
-      this.lastOutcome = { outcome, at: Date.now() };
-      this.events.request(this.name, req.route, outcome, seconds);
-      this.logger.debug(
-        { method, route: req.route, outcome, ms: Math.round(seconds * 10_000) / 10, requestId: req.requestId },
-        'upstream request',
-      );
-    }
-  }
-
-  /**
    * GETs JSON. A 2xx answer is parsed and, given a `shape`, checked (see shapes.ts); `notFound`
    * decides what a 404 means (null for lookups); anything else is an UpstreamError.
    */
@@ -521,15 +326,8 @@ export class UpstreamService implements AnswerSource {
     return new UpstreamError(this.name, 'status', response.status, parseRetryAfter(response.headers['retry-after']));
   }
 
-  /** A Retry-After (seconds or an HTTP date) longer than maxWaitMs, as maxWaitMs in seconds. */
-  private cappedRetryAfter(value: string): string {
-    const seconds = parseRetryAfter(value);
-    const maxSeconds = Math.floor(this.options.retry.maxWaitMs / 1000);
-    return seconds !== undefined && seconds > maxSeconds ? String(maxSeconds) : value;
-  }
-
   async close(): Promise<void> {
-    await this.pool.close();
+    await this.exchange.close();
   }
 }
 
@@ -608,8 +406,4 @@ function onAbort(signal: CancelSignal, listener: () => void): () => void {
   }
   listeners.add(listener);
   return () => listeners.delete(listener);
-}
-
-function errorCode(error: unknown): string {
-  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'UNKNOWN';
 }
