@@ -28,7 +28,7 @@ import type { CorsPolicy } from '../http/cors.js';
 import type { UsedAnswer, UsedAnswers } from '../upstream/request.js';
 import type { ServedStats } from './served-stats.js';
 
-/** The server context yoga gets from the listener (see http-listener.ts). */
+/** The server context yoga gets from the listener (see listener.ts). */
 export interface FastPathContext {
   requestId: string;
   stats: ServedStats;
