@@ -16,7 +16,8 @@ import type { Page } from './types.js';
 /** A type guard; memoised per parsed answer by `checked`. */
 export type Shape<T> = (value: unknown) => value is T;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
+/** A JSON object: not null, not an array. */
+export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const string: Shape<string> = (value): value is string => typeof value === 'string';
