@@ -83,6 +83,12 @@ stopSlow();
 await pool.destroy();
 const total = Object.values(tally).reduce((sum, entry) => sum + entry.sent, 0);
 const cpu = process.cpuUsage(cpuAtStart);
-const report: AttackReport = { sent: total, seconds: (performance.now() - startedAt) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, tally, slotsHeld };
+const report: AttackReport = {
+  sent: total,
+  seconds: (performance.now() - startedAt) / 1000,
+  cpuSeconds: (cpu.user + cpu.system) / 1e6,
+  tally,
+  slotsHeld,
+};
 process.send?.({ type: 'done', ...report });
 process.disconnect?.();

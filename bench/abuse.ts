@@ -56,7 +56,10 @@ const CLASSES = ['mix', 'slow', 'markers', 'host', 'churn', 'slots'] as const;
 export type AbuseClass = (typeof CLASSES)[number];
 /** BENCH_ABUSE_ONLY=churn,slots runs only those hostile classes (to find which one costs what); default all. */
 export const ABUSE_CLASSES: AbuseClass[] = (() => {
-  const only = (process.env.BENCH_ABUSE_ONLY ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const only = (process.env.BENCH_ABUSE_ONLY ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = only.filter((name) => !(CLASSES as readonly string[]).includes(name));
   if (unknown.length) throw new Error(`BENCH_ABUSE_ONLY: unknown class ${unknown.join(', ')} (known: ${CLASSES.join(', ')})`);
   return only.length ? (only as AbuseClass[]) : [...CLASSES];
@@ -108,7 +111,12 @@ const gql = (query: string): HttpSpec => ({
 const NORMAL_HEADERS = { 'x-forwarded-for': CLIENTS.normal };
 const NORMAL: HttpSpec[] = [
   { method: 'POST', path: '/graphql', body: graphqlBody(brc20Query('ordi')), headers: { ...JSON_HEADERS, ...NORMAL_HEADERS } },
-  { method: 'POST', path: '/graphql', body: graphqlBody(aliasedBrc20Query(TICKERS.slice(0, 5))), headers: { ...JSON_HEADERS, ...NORMAL_HEADERS } },
+  {
+    method: 'POST',
+    path: '/graphql',
+    body: graphqlBody(aliasedBrc20Query(TICKERS.slice(0, 5))),
+    headers: { ...JSON_HEADERS, ...NORMAL_HEADERS },
+  },
   { method: 'POST', path: '/graphql', body: graphqlBody(ETCHINGS_60), headers: { ...JSON_HEADERS, ...NORMAL_HEADERS } },
   { method: 'GET', path: restToken('ordi'), headers: NORMAL_HEADERS },
   { method: 'GET', path: REST_ETCHINGS, headers: NORMAL_HEADERS },
@@ -133,7 +141,11 @@ function nestedVariable(depth: number): HttpSpec {
 export type MixSpec = HttpSpec & { judge?: (status: number, body: string) => string | undefined };
 
 /** docs/rest.md: an infinite limit gets the upstream's own 500, answered locally. */
-const INFINITE_LIMIT = JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'The value "Infinity" cannot be converted to an integer.' });
+const INFINITE_LIMIT = JSON.stringify({
+  statusCode: 500,
+  error: 'Internal Server Error',
+  message: 'The value "Infinity" cannot be converted to an integer.',
+});
 
 let bust = 0;
 // Built once (the load generator must not be what slows the machine), but for the cache-busting ones.
@@ -148,8 +160,17 @@ export const HOSTILE: Array<() => MixSpec> = [
   once(nestedVariable(5000)),
   once(gql('{ brc20Token(ticker: "\ud800") { token { ticker } } }')),
   once(gql(`{ status { status } } # ${'x'.repeat(95_000)}`)),
-  once({ method: 'POST', path: '/graphql', body: `{"query": "{ status { status } }", "x-api-key": "${SAMPLE_PLATFORM_KEY}"`, headers: JSON_HEADERS }),
-  once(gql(`{ ${Array.from({ length: 25 }, (_, i) => `n${i}: bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}")`).join(' ')} }`)),
+  once({
+    method: 'POST',
+    path: '/graphql',
+    body: `{"query": "{ status { status } }", "x-api-key": "${SAMPLE_PLATFORM_KEY}"`,
+    headers: JSON_HEADERS,
+  }),
+  once(
+    gql(
+      `{ ${Array.from({ length: 25 }, (_, i) => `n${i}: bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}")`).join(' ')} }`,
+    ),
+  ),
   once(gql(`{ bitcoinNode(path: "rest/chaininfo.json", apiKey: "a\\r\\nb/../..") }`)),
   () => gql(`{ brc20Token(ticker: "nosuch${bust++}") { token { ticker } } }`),
   () => ({ method: 'GET', path: restToken(`nosuch${bust++}`) }),
@@ -280,7 +301,12 @@ function subscribeAsNormal(gatewayUrl: string) {
 }
 
 async function phase(gatewayUrl: string, pid: number, hostile: boolean, rss: { max: number }, markerDir: string): Promise<PhaseResult> {
-  const normalPool = new Pool(gatewayUrl, { connections: 32, pipelining: 1, headersTimeout: CLIENT_TIMEOUT_MS, bodyTimeout: CLIENT_TIMEOUT_MS });
+  const normalPool = new Pool(gatewayUrl, {
+    connections: 32,
+    pipelining: 1,
+    headersTimeout: CLIENT_TIMEOUT_MS,
+    bodyTimeout: CLIENT_TIMEOUT_MS,
+  });
   const latencies: number[] = [];
   let non2xx = 0;
   const sampler = setInterval(() => {
@@ -310,7 +336,14 @@ async function phase(gatewayUrl: string, pid: number, hostile: boolean, rss: { m
   };
   // Warm-up (excluded): opens the connections and fills the cache, beside the attack's first seconds.
   const warmup: number[] = [];
-  await openLoop(NORMAL_RPS, WARMUP_SECONDS, normalRequest((ms) => warmup.push(ms), () => warmup.push(Infinity)));
+  await openLoop(
+    NORMAL_RPS,
+    WARMUP_SECONDS,
+    normalRequest(
+      (ms) => warmup.push(ms),
+      () => warmup.push(Infinity),
+    ),
+  );
   const attack = attacker?.done ?? Promise.resolve(undefined);
   const subscriptions = hostile ? subscribeAsNormal(gatewayUrl) : undefined;
   const normal = openLoop(
@@ -335,7 +368,9 @@ async function phase(gatewayUrl: string, pid: number, hostile: boolean, rss: { m
   const gatewayCpuPercent = ((cpuMicros(pid) - cpuFrom.micros) / (cpuSpanMs * 1000)) * 100;
   const idleNow = idleSeconds();
   const machineIdlePercent =
-    idleNow === undefined || cpuFrom.idle === undefined ? undefined : ((idleNow - cpuFrom.idle) / ((cpuSpanMs / 1000) * cpus().length)) * 100;
+    idleNow === undefined || cpuFrom.idle === undefined
+      ? undefined
+      : ((idleNow - cpuFrom.idle) / ((cpuSpanMs / 1000) * cpus().length)) * 100;
   const answered = latencies.length;
   // An unanswered request counts as infinitely slow, so drops can never improve a percentile.
   for (let i = latencies.length; i < sent; i++) latencies.push(Infinity);
@@ -348,7 +383,10 @@ async function phase(gatewayUrl: string, pid: number, hostile: boolean, rss: { m
     non2xx,
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
-    warmupP99: percentile(warmup.sort((a, b) => a - b), 0.99),
+    warmupP99: percentile(
+      warmup.sort((a, b) => a - b),
+      0.99,
+    ),
     attack: report,
     subscriptions: normalSubscriptions,
     seconds,
@@ -363,17 +401,27 @@ async function phase(gatewayUrl: string, pid: number, hostile: boolean, rss: { m
 /** Runs bench/abuse-attacker.ts for a warm-up and one phase: when it started, and its report. */
 function runAttacker(gatewayUrl: string, markerDir: string): { started: Promise<unknown>; done: Promise<AttackReport> } {
   const child = forkTs('abuse-attacker.ts', { ABUSE_TARGET: gatewayUrl, ABUSE_MARKER_DIR: markerDir });
-  const ofType = <T>(type: string) => (m: unknown) => ((m as { type?: string }).type === type ? (m as T) : undefined);
+  const ofType =
+    <T>(type: string) =>
+    (m: unknown) =>
+      (m as { type?: string }).type === type ? (m as T) : undefined;
   return {
     // Slot grabbing takes its slots before it reports started.
     started: waitForMessage(child, ofType('started'), 'abuse attacker start', 60_000),
-    done: waitForMessage(child, ofType<AttackReport & { type: 'done' }>('done'), 'abuse attacker', (WARMUP_SECONDS + PHASE_SECONDS + 60) * 1000),
+    done: waitForMessage(
+      child,
+      ofType<AttackReport & { type: 'done' }>('done'),
+      'abuse attacker',
+      (WARMUP_SECONDS + PHASE_SECONDS + 60) * 1000,
+    ),
   };
 }
 
 /** What the browser's document answers after the attack: its own result, not a smuggled one's. */
 async function victimTicker(gatewayUrl: string): Promise<unknown> {
-  const response = await fetch(`${gatewayUrl}${VICTIM_TARGET}`, { headers: { accept: 'application/json', 'x-graphql-yoga-csrf': '1', ...NORMAL_HEADERS } });
+  const response = await fetch(`${gatewayUrl}${VICTIM_TARGET}`, {
+    headers: { accept: 'application/json', 'x-graphql-yoga-csrf': '1', ...NORMAL_HEADERS },
+  });
   const body = (await response.json()) as { data?: { brc20Token?: { token?: { ticker?: string } } } };
   return body.data?.brc20Token?.token?.ticker;
 }
@@ -414,16 +462,20 @@ export async function runAbuse(): Promise<void> {
     { name: 'normal p99 under attack ≤ 2× the calm p99', pass: ratio <= 2, value: `${fmt(ratio, 2)}×` },
     { name: 'dropped normal answers = 0', pass: calm.dropped + attacked.dropped === 0, value: String(calm.dropped + attacked.dropped) },
     { name: 'normal answers all 2xx', pass: calm.non2xx + attacked.non2xx === 0, value: String(calm.non2xx + attacked.non2xx) },
-    { name: 'every hostile answer one its class expects', pass: unexpectedCount(attack.tally) === 0, value: `${unexpectedCount(attack.tally)} unexpected` },
+    {
+      name: 'every hostile answer one its class expects',
+      pass: unexpectedCount(attack.tally) === 0,
+      value: `${unexpectedCount(attack.tally)} unexpected`,
+    },
     { name: `no marker payload ran (${MARKER_FILE} not written)`, pass: !markerRan, value: markerRan ? 'written' : 'not written' },
-    { name: 'the browser\'s document answers its own result after the smuggling Hosts', pass: victim === 'ordi', value: String(victim) },
+    { name: "the browser's document answers its own result after the smuggling Hosts", pass: victim === 'ordi', value: String(victim) },
     {
       name: `slot grabber held ≤ ${LIMITS.maxSubscriptionsPerClient} subscriptions and ≤ ${LIMITS.maxWebSocketsPerClient} WebSockets`,
       pass: attack.slotsHeld.subscriptions <= LIMITS.maxSubscriptionsPerClient && attack.slotsHeld.sockets <= LIMITS.maxWebSocketsPerClient,
       value: `${attack.slotsHeld.subscriptions} subscriptions, ${attack.slotsHeld.sockets} WebSockets`,
     },
     {
-      name: 'a normal client\'s status subscription during the attack gets its first value',
+      name: "a normal client's status subscription during the attack gets its first value",
       pass: subscriptions.status.answer === 'value',
       value: `${subscriptions.status.answer}${subscriptions.status.ms === undefined ? '' : ` after ${fmt(subscriptions.status.ms, 0)} ms`}`,
     },
@@ -440,7 +492,10 @@ export async function runAbuse(): Promise<void> {
     `| phase | normal sent | answered | dropped | non-2xx | p50 ms | p99 ms | warm-up p99 ms (first ${WARMUP_SECONDS} s, not checked) | hostile sent | gateway CPU | attacker CPU | machine idle (${cpus().length} CPUs) | load average |`,
   );
   out.push('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const [name, r] of [['calm', calm], ['under attack', attacked]] as const) {
+  for (const [name, r] of [
+    ['calm', calm],
+    ['under attack', attacked],
+  ] as const) {
     const attackerCpu = r.attack ? `${fmt((r.attack.cpuSeconds / r.attack.seconds) * 100, 0)}%` : '–';
     out.push(
       `| ${name} | ${r.sent} | ${r.answered} | ${r.dropped} | ${r.non2xx} | ${fmt(r.p50, 2)} | ${fmt(r.p99, 2)} | ${fmt(r.warmupP99, 2)} | ${r.attack?.sent ?? 0} | ` +

@@ -34,10 +34,7 @@ export interface GraphQLBody {
   errors?: Array<{ message: string; path?: Array<string | number>; extensions?: Record<string, unknown> }>;
 }
 
-export async function startStack(
-  env: Record<string, string> = {},
-  sampleOptions: SampleOptions = {},
-): Promise<Stack> {
+export async function startStack(env: Record<string, string> = {}, sampleOptions: SampleOptions = {}): Promise<Stack> {
   const sample = await startSampleUpstream(sampleOptions);
   const logs: string[] = [];
   const logDestination = new Writable({

@@ -62,20 +62,37 @@ interface Position {
 }
 
 const TOKEN = '{ token { ticker } }';
-const nullData = (label: string, data: (alias: string) => unknown) => (alias: string) => ({ label, shape: { data: data(alias), codes: [] }, upstream: true });
+const nullData = (label: string, data: (alias: string) => unknown) => (alias: string) => ({
+  label,
+  shape: { data: data(alias), codes: [] },
+  upstream: true,
+});
 const POSITIONS: Position[] = [
   { document: (a, l) => `{ ${a}: brc20Token(ticker: ${l}) ${TOKEN} }`, answer: nullData('null', (a) => ({ [a]: null })) },
   {
     document: (a, l) => `{ ${a}: brc20Tokens(tickers: [${l}, "ordi"]) ${TOKEN} }`,
     answer: nullData('[null, ordi]', (a) => ({ [a]: [null, { token: { ticker: 'ordi' } }] })),
   },
-  { document: (a, l) => `query ($t: String! = ${l}) { ${a}: brc20Token(ticker: $t) ${TOKEN} }`, answer: nullData('null', (a) => ({ [a]: null })) },
-  { document: (a, l) => `query ($t: [String!]! = [${l}]) { ${a}: brc20Tokens(tickers: $t) ${TOKEN} }`, answer: nullData('[null]', (a) => ({ [a]: [null] })) },
-  { document: (a, l) => `{ ...F } fragment F on Query { ${a}: brc20Token(ticker: ${l}) ${TOKEN} }`, answer: nullData('null', (a) => ({ [a]: null })) },
+  {
+    document: (a, l) => `query ($t: String! = ${l}) { ${a}: brc20Token(ticker: $t) ${TOKEN} }`,
+    answer: nullData('null', (a) => ({ [a]: null })),
+  },
+  {
+    document: (a, l) => `query ($t: [String!]! = [${l}]) { ${a}: brc20Tokens(tickers: $t) ${TOKEN} }`,
+    answer: nullData('[null]', (a) => ({ [a]: [null] })),
+  },
+  {
+    document: (a, l) => `{ ...F } fragment F on Query { ${a}: brc20Token(ticker: ${l}) ${TOKEN} }`,
+    answer: nullData('null', (a) => ({ [a]: null })),
+  },
   { document: (a, l) => `{ ... on Query { ${a}: brc20Token(ticker: ${l}) ${TOKEN} } }`, answer: nullData('null', (a) => ({ [a]: null })) },
   {
     document: (a, l) => `{ ${a}: status @include(if: ${l}) { status } }`,
-    answer: () => ({ label: 'GRAPHQL_VALIDATION_FAILED', shape: { data: undefined, codes: ['GRAPHQL_VALIDATION_FAILED'] }, upstream: false }),
+    answer: () => ({
+      label: 'GRAPHQL_VALIDATION_FAILED',
+      shape: { data: undefined, codes: ['GRAPHQL_VALIDATION_FAILED'] },
+      upstream: false,
+    }),
   },
   {
     document: (a, l) => `{ ${a}: etchingsConnection(after: ${l}, first: 1) { totalCount } }`,
@@ -118,8 +135,17 @@ export function markerRequest(i: number, dir: string, address: string): HostileR
   const headers = { accept: 'application/json', 'x-forwarded-for': address };
   const http: HttpSpec =
     i % 2 === 0
-      ? { method: 'POST', path: '/graphql', body: JSON.stringify({ query, variables: { nonce: i } }), headers: { ...headers, 'content-type': 'application/json' } }
-      : { method: 'GET', path: `/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(variables)}`, headers: { ...headers, 'x-graphql-yoga-csrf': '1' } };
+      ? {
+          method: 'POST',
+          path: '/graphql',
+          body: JSON.stringify({ query, variables: { nonce: i } }),
+          headers: { ...headers, 'content-type': 'application/json' },
+        }
+      : {
+          method: 'GET',
+          path: `/graphql?query=${encodeURIComponent(query)}&variables=${encodeURIComponent(variables)}`,
+          headers: { ...headers, 'x-graphql-yoga-csrf': '1' },
+        };
   const expected = position.answer(alias);
   return {
     http,

@@ -63,7 +63,11 @@ export async function churn(gatewayUrl: string, address: string, seconds: number
     const answer = firstAnswer(watch);
     watch.stop();
     const label = judgeChurn(answer);
-    countAnswer(tally, CHURN, { label: label ?? answer, expected: label !== undefined, sample: JSON.stringify(watch.results[0] ?? watch.ended) });
+    countAnswer(tally, CHURN, {
+      label: label ?? answer,
+      expected: label !== undefined,
+      sample: JSON.stringify(watch.results[0] ?? watch.ended),
+    });
     await sleep(Math.max(0, options.cycleMs - (performance.now() - started)));
   };
   const sseWorker = async () => {
@@ -106,7 +110,11 @@ export interface SlotsHeld {
 /** A refused upgrade must be the per-client cap's 429. */
 function judgeSocket(outcome: SocketOutcome): string | undefined {
   if ('socket' in outcome) return 'WebSocket opened';
-  if ('refused' in outcome && outcome.refused === 429 && /^This client holds its maximum of \d+ WebSocket connections$/.test(outcome.body)) {
+  if (
+    'refused' in outcome &&
+    outcome.refused === 429 &&
+    /^This client holds its maximum of \d+ WebSocket connections$/.test(outcome.body)
+  ) {
     return 'WebSocket refused 429';
   }
   return undefined;
@@ -153,7 +161,11 @@ export async function grabSlots(gatewayUrl: string, address: string, tally: Tall
         const answer = firstAnswer(watch);
         const label = judgeSlot(answer, watch.ended);
         if (label === 'subscription held') subscriptions++;
-        countAnswer(tally, SLOTS, { label: label ?? `${answer}, ${watch.ended ?? 'open'}`, expected: label !== undefined, sample: JSON.stringify(watch.results[0] ?? watch.ended) });
+        countAnswer(tally, SLOTS, {
+          label: label ?? `${answer}, ${watch.ended ?? 'open'}`,
+          expected: label !== undefined,
+          sample: JSON.stringify(watch.results[0] ?? watch.ended),
+        });
       }
       const held = { sockets: sockets.filter((s) => !s.closed).length, subscriptions };
       for (const watch of watches) watch.stop();

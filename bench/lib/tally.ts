@@ -32,7 +32,8 @@ export function countAnswer(tally: Tally, name: string, outcome: { label: string
   const entry = classOf(tally, name);
   const bucket = outcome.expected ? entry.expected : entry.unexpected;
   bucket[outcome.label] = (bucket[outcome.label] ?? 0) + 1;
-  if (!outcome.expected && entry.samples.length < SAMPLES) entry.samples.push(`${outcome.label}: ${(outcome.sample ?? '').slice(0, SAMPLE_CHARS)}`);
+  if (!outcome.expected && entry.samples.length < SAMPLES)
+    entry.samples.push(`${outcome.label}: ${(outcome.sample ?? '').slice(0, SAMPLE_CHARS)}`);
 }
 
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((sum, n) => sum + n, 0);
@@ -53,6 +54,10 @@ export function tallyTable(tally: Tally): string {
   for (const [name, entry] of Object.entries(tally)) {
     lines.push(`| ${name} | ${entry.sent} | ${listed(entry.expected)} | ${total(entry.unexpected) ? listed(entry.unexpected) : '0'} |`);
   }
-  const samples = Object.entries(tally).flatMap(([name, entry]) => entry.samples.map((sample) => `- ${name}: \`${sample.replace(/`/g, "'")}\``));
-  return samples.length ? `${lines.join('\n')}\n\nUnexpected answers (first ${SAMPLES} per class):\n${samples.join('\n')}` : lines.join('\n');
+  const samples = Object.entries(tally).flatMap(([name, entry]) =>
+    entry.samples.map((sample) => `- ${name}: \`${sample.replace(/`/g, "'")}\``),
+  );
+  return samples.length
+    ? `${lines.join('\n')}\n\nUnexpected answers (first ${SAMPLES} per class):\n${samples.join('\n')}`
+    : lines.join('\n');
 }

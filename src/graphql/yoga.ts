@@ -49,12 +49,24 @@ export interface ServerDeps {
   tracing?: Tracing;
 }
 
-export function createServer({ config, upstreams, metrics, logger, isDraining = () => false, persistedOperations, live, tracing }: ServerDeps) {
+export function createServer({
+  config,
+  upstreams,
+  metrics,
+  logger,
+  isDraining = () => false,
+  persistedOperations,
+  live,
+  tracing,
+}: ServerDeps) {
   const caches = createDocumentCaches({ documentBytes: config.documentCacheMaxBytes, apqBytes: config.apqCacheMaxBytes });
   metrics.watchCacheBytes('documents', () => caches.parsed.bytes);
   metrics.watchCacheBytes('apq', () => caches.apq.bytes);
   // Compiled queries accompany parsed documents: the same bound.
-  const compiled = createCompiledExecution({ maxBytes: config.documentCacheMaxBytes, onExecution: (engine) => metrics.graphqlExecution(engine) });
+  const compiled = createCompiledExecution({
+    maxBytes: config.documentCacheMaxBytes,
+    onExecution: (engine) => metrics.graphqlExecution(engine),
+  });
   metrics.watchCacheBytes('compiled', () => compiled.bytes);
   const trusted: Plugin = persistedOperations
     ? usePersistedOperations({
@@ -68,12 +80,16 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
   const graphiql = config.graphiql === 'on' || (config.graphiql === 'auto' && !persistedOperations);
   return createYoga({
     schema,
-    context: createContext(upstreams, {
-      maxCalls: config.maxUpstreamCallsPerRequest,
-      maxConcurrent: config.maxConcurrentUpstreamCallsPerRequest,
-      maxResponseBytes: config.maxResponseBytesPerRequest,
-      trustProxy: config.trustProxy,
-    }, live),
+    context: createContext(
+      upstreams,
+      {
+        maxCalls: config.maxUpstreamCallsPerRequest,
+        maxConcurrent: config.maxConcurrentUpstreamCallsPerRequest,
+        maxResponseBytes: config.maxResponseBytesPerRequest,
+        trustProxy: config.trustProxy,
+      },
+      live,
+    ),
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/healthz',
     landingPage: false,

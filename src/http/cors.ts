@@ -21,7 +21,11 @@ export type CorsPolicy = (origin: string | null | undefined, preflight: boolean)
 export function corsPolicy(config: Config): CorsPolicy {
   const granted = (origin: string, vary: Record<string, string>) => {
     const simple = Object.freeze({ 'access-control-allow-origin': origin, 'access-control-expose-headers': CORS_EXPOSED_HEADERS, ...vary });
-    const preflight = Object.freeze({ ...simple, 'access-control-allow-methods': CORS_METHODS, 'access-control-allow-headers': CORS_REQUEST_HEADERS });
+    const preflight = Object.freeze({
+      ...simple,
+      'access-control-allow-methods': CORS_METHODS,
+      'access-control-allow-headers': CORS_REQUEST_HEADERS,
+    });
     return [simple, preflight] as const;
   };
   if (config.corsOrigins.includes('*')) {

@@ -51,7 +51,13 @@ function json<T>(service: UpstreamService, response: UpstreamResponse, notFound?
 }
 
 /** A state resource: the value now, then the value again each time it changes. */
-function stateDef<V>(kind: LiveResourceKind, key: string, service: UpstreamService, request: UpstreamRequest, notFound?: V): ResourceDef<V, V> {
+function stateDef<V>(
+  kind: LiveResourceKind,
+  key: string,
+  service: UpstreamService,
+  request: UpstreamRequest,
+  notFound?: V,
+): ResourceDef<V, V> {
   return {
     kind,
     key,
@@ -76,7 +82,13 @@ export function resourceDef(upstreams: Upstreams, resource: LiveResource): Resou
       return stateDef<ApiStatusResponse>('status', key, upstreams.metadata.service, upstreams.metadata.statusRequest());
     case 'brc20':
       // null while no such token exists (the upstream's 404).
-      return stateDef<Brc20TokenDetailsResponse | null>('brc20', key, upstreams.ordinals.service, upstreams.ordinals.brc20TokenRequest(resource.ticker), null);
+      return stateDef<Brc20TokenDetailsResponse | null>(
+        'brc20',
+        key,
+        upstreams.ordinals.service,
+        upstreams.ordinals.brc20TokenRequest(resource.ticker),
+        null,
+      );
     case 'etchings': {
       const def: ResourceDef<EtchingsSeen, RuneEtching> = {
         kind: 'etchings',

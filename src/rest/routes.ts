@@ -70,8 +70,7 @@ export const routes: RestRoute[] = [
     method: 'GET',
     paths: versioned('ordinals', '/brc-20/tokens/:ticker'),
     // No token is named `.` or `..`, and those segments are not safe to send on.
-    local: ({ params }) =>
-      isDotSegment(params.ticker ?? '') ? jsonAnswer(404, { error: 'Not found' }) : undefined,
+    local: ({ params }) => (isDotSegment(params.ticker ?? '') ? jsonAnswer(404, { error: 'Not found' }) : undefined),
     upstream: ({ ordinals }, { params }) => [ordinals.service, ordinals.brc20TokenRequest(params.ticker ?? '')],
   }),
   route<TransfersQueryInput>({
@@ -89,10 +88,7 @@ export const routes: RestRoute[] = [
     paths: versioned('runes', '/etchings'),
     query: querystringValidator(PageQuerySchema),
     local: nonFinitePage,
-    upstream: ({ runes }, { query: { offset = 0, limit = 20 } }) => [
-      runes.service,
-      runes.etchingsRequest({ offset, limit }),
-    ],
+    upstream: ({ runes }, { query: { offset = 0, limit = 20 } }) => [runes.service, runes.etchingsRequest({ offset, limit })],
   }),
   route({
     method: 'DELETE',
@@ -109,10 +105,7 @@ export const routes: RestRoute[] = [
     method: 'GET',
     paths: ['/v1/ext/:apiKey/bitcoin-node/*'],
     local: badKey,
-    upstream: ({ platform }, { params, rest }) => [
-      platform.service,
-      platform.bitcoinNodeRequest(params.apiKey ?? '', rest),
-    ],
+    upstream: ({ platform }, { params, rest }) => [platform.service, platform.bitcoinNodeRequest(params.apiKey ?? '', rest)],
   }),
 ];
 

@@ -27,8 +27,7 @@ export function createRequestListener(
   responses?: ResponseCache,
   tracing?: Tracing,
 ): RequestListener {
-  const unexpected = (error: unknown, requestId: string) =>
-    logger.error({ requestId, error: errorFields(error) }, 'unexpected error');
+  const unexpected = (error: unknown, requestId: string) => logger.error({ requestId, error: errorFields(error) }, 'unexpected error');
   const failed = (res: ServerResponse, requestId: string) => (error: unknown) => {
     unexpected(error, requestId);
     res.destroy();
@@ -105,7 +104,14 @@ export function createRequestListener(
       return;
     }
     viaYoga({})
-      .then((response) => sendNodeResponse(response.status === 404 && response.body === null ? notFound(asked, req.url ?? '/', response) : response, res, req, true))
+      .then((response) =>
+        sendNodeResponse(
+          response.status === 404 && response.body === null ? notFound(asked, req.url ?? '/', response) : response,
+          res,
+          req,
+          true,
+        ),
+      )
       .catch(failed(res, requestId));
   };
 }

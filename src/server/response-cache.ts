@@ -75,7 +75,12 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
    * undefined when the client left before that was known. What it asks the upstream for is noted
    * in `stats.used`, where execution finds it.
    */
-  function current(stored: StoredResult, req: IncomingMessage, res: ServerResponse, call: FastPathContext): boolean | Promise<boolean | undefined> {
+  function current(
+    stored: StoredResult,
+    req: IncomingMessage,
+    res: ServerResponse,
+    call: FastPathContext,
+  ): boolean | Promise<boolean | undefined> {
     const pending = stored.used.filter((used) => !used.service.isCurrent(used));
     if (pending.length === 0) return true;
     const signal = untilClientLeaves(res);
@@ -159,7 +164,9 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
       // As yoga matches it (its first entry, case and all): anything else gets yoga's 415.
       const type = req.headers['content-type']?.split(',', 1)[0] ?? '';
       const length = Number(req.headers['content-length']);
-      return (type === 'application/json' || type.startsWith('application/json;')) && Number.isSafeInteger(length) && length <= maxBodyBytes;
+      return (
+        (type === 'application/json' || type.startsWith('application/json;')) && Number.isSafeInteger(length) && length <= maxBodyBytes
+      );
     },
 
     async serve(req: IncomingMessage, res: ServerResponse, context: FastPathContext, viaYoga: ViaYoga): Promise<void> {
@@ -203,7 +210,14 @@ function usedLog(): UsedAnswers {
   return { answers: [], complete: true, asked: new Map() };
 }
 
-function keyOf(method: string, req: IncomingMessage, query: unknown, operationName: unknown, variables: string, extensions: string): string | undefined {
+function keyOf(
+  method: string,
+  req: IncomingMessage,
+  query: unknown,
+  operationName: unknown,
+  variables: string,
+  extensions: string,
+): string | undefined {
   if (typeof query !== 'string' && extensions === '') return undefined;
   const document = typeof query === 'string' ? hash('sha1', query, 'base64url') : '';
   // An empty name is not an absent one: graphql-js looks for an operation named "".
@@ -214,7 +228,14 @@ function keyOf(method: string, req: IncomingMessage, query: unknown, operationNa
 /** From the text yoga parses too: what follows `/graphql?` in the target (its origin is fixed, yoga-request.ts). */
 function getKey(req: IncomingMessage): string | undefined {
   const params = new URLSearchParams((req.url ?? '').slice('/graphql?'.length));
-  return keyOf('GET', req, params.get('query') ?? undefined, params.get('operationName'), params.get('variables') ?? '', params.get('extensions') ?? '');
+  return keyOf(
+    'GET',
+    req,
+    params.get('query') ?? undefined,
+    params.get('operationName'),
+    params.get('variables') ?? '',
+    params.get('extensions') ?? '',
+  );
 }
 
 /** A single operation's key; undefined for what only yoga can say (not JSON, a batch). */

@@ -23,8 +23,7 @@ export const isObject = (value: unknown): value is Record<string, unknown> =>
 export const string: Shape<string> = (value): value is string => typeof value === 'string';
 export const boolean: Shape<boolean> = (value): value is boolean => typeof value === 'boolean';
 /** GraphQL's Int: a 32-bit signed integer. */
-export const int: Shape<number> = (value): value is number =>
-  Number.isInteger(value) && Math.abs(value as number) <= 0x7fffffff;
+export const int: Shape<number> = (value): value is number => Number.isInteger(value) && Math.abs(value as number) <= 0x7fffffff;
 /** A Timestamp (or its seconds): a safe integer. */
 export const timestamp: Shape<number> = (value): value is number => Number.isSafeInteger(value);
 /** An amount: a decimal string, never a JSON number (the Decimal scalar's rule). */

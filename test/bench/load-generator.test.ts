@@ -104,7 +104,13 @@ function counts(result: LoadResult) {
 }
 
 const clean = (n: number, status = 200) => ({
-  requests: n, non2xx: 0, failed: 0, mismatched: 0, reordered: 0, statusCodes: { [status]: n }, mismatchSample: undefined,
+  requests: n,
+  non2xx: 0,
+  failed: 0,
+  mismatched: 0,
+  reordered: 0,
+  statusCodes: { [status]: n },
+  mismatchSample: undefined,
 });
 
 describe('the load generator', () => {
@@ -200,7 +206,8 @@ describe('the load generator', () => {
 
   test('a timed run reports how far its req/s swung between half seconds of the window, and how busy the server was in the slowest and fastest', async () => {
     // The server is this process: busy while it answers at full speed, idle while each answer waits 20 ms.
-    const run = () => load({ url: `${base}/slowing`, connections: 5, duration: 2, warmup: 0.1, expectBody: 'ok', serverCpu: () => cpuMicros(process.pid) });
+    const run = () =>
+      load({ url: `${base}/slowing`, connections: 5, duration: 2, warmup: 0.1, expectBody: 'ok', serverCpu: () => cpuMicros(process.pid) });
     const steady = await run();
     slowFrom = performance.now() + 1100;
     const slowing = await run().finally(() => (slowFrom = Infinity));
@@ -222,12 +229,14 @@ describe('the load generator', () => {
   });
 });
 
-describe('the abuse run\'s judges', () => {
+describe("the abuse run's judges", () => {
   test('the marker payload runs, and writes its file, where graphql-jit compiles the literal as written', async () => {
     // What the bench's file check would see had the gateway compiled the client's literals.
     const dir = mkdtempSync(join(tmpdir(), 'satgate-marker-test-'));
     try {
-      const schema = buildSchema('type Token { ticker: String } type Details { token: Token } type Query { brc20Token(ticker: String!): Details }');
+      const schema = buildSchema(
+        'type Token { ticker: String } type Details { token: Token } type Query { brc20Token(ticker: String!): Details }',
+      );
       const { query } = JSON.parse(markerRequest(0, dir, '203.0.113.9').http!.body!) as { query: string };
       const compiled = compileQuery(schema, parse(query));
       if (!isCompiledQuery(compiled)) throw new Error(JSON.stringify(compiled));
@@ -247,7 +256,9 @@ describe('the abuse run\'s judges', () => {
     const requests = Array.from({ length: 2 * 9 * 4 * 3 }, (_, i) => markerRequest(i, '/tmp/d', '203.0.113.2'));
     const queryOf = (i: number) => {
       const { http } = requests[i]!;
-      return http!.method === 'POST' ? (JSON.parse(http!.body!) as { query: string }).query : new URL(http!.path, 'http://x').searchParams.get('query')!;
+      return http!.method === 'POST'
+        ? (JSON.parse(http!.body!) as { query: string }).query
+        : new URL(http!.path, 'http://x').searchParams.get('query')!;
     };
     expect(requests.slice(0, 2).map((r) => [r.http!.method, r.http!.headers])).toEqual([
       ['POST', { accept: 'application/json', 'x-forwarded-for': '203.0.113.2', 'content-type': 'application/json' }],
@@ -283,7 +294,19 @@ describe('the abuse run\'s judges', () => {
       // A refusal that never asks the upstream cannot be rate limited.
       directive.judge(200, '{"errors":[{"message":"x","extensions":{"code":"RATE_LIMITED"}}]}'),
       cursor.judge(200, '{"errors":[{"message":"x","extensions":{"code":"BAD_USER_INPUT"}}],"data":{"m7":null}}'),
-    ]).toEqual(['null', 'null, RATE_LIMITED', undefined, undefined, undefined, undefined, '[null, ordi]', undefined, 'GRAPHQL_VALIDATION_FAILED', undefined, 'BAD_USER_INPUT']);
+    ]).toEqual([
+      'null',
+      'null, RATE_LIMITED',
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      '[null, ordi]',
+      undefined,
+      'GRAPHQL_VALIDATION_FAILED',
+      undefined,
+      'BAD_USER_INPUT',
+    ]);
   });
 
   test('hostile Host requests: every Host line in turn, over GraphQL and REST, expected only as 400 Bad Host header', () => {
@@ -297,11 +320,19 @@ describe('the abuse run\'s judges', () => {
     expect(heads[n]!.startsWith('GET /ordinals/v1/brc-20/tokens/ordi HTTP/1.1\r\nHost: x/graphql?query=')).toBe(true);
     expect(heads.filter((head) => head.includes('Host: a b\r\n'))).toHaveLength(2);
     const { judge } = hostRequest(0, 'a');
-    expect([judge(400, 'Bad Host header'), judge(400, ''), judge(200, 'Bad Host header')]).toEqual(['400 Bad Host header', undefined, undefined]);
+    expect([judge(400, 'Bad Host header'), judge(400, ''), judge(200, 'Bad Host header')]).toEqual([
+      '400 Bad Host header',
+      undefined,
+      undefined,
+    ]);
   });
 
   test('raw answers: the status and body, chunked ones cut as bytes', async () => {
-    const chunked = Buffer.concat([Buffer.from('HTTP/1.1 400 Bad Request\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n'), Buffer.from('é'), Buffer.from('a\r\n0\r\n\r\n')]);
+    const chunked = Buffer.concat([
+      Buffer.from('HTTP/1.1 400 Bad Request\r\nTransfer-Encoding: chunked\r\n\r\n3\r\n'),
+      Buffer.from('é'),
+      Buffer.from('a\r\n0\r\n\r\n'),
+    ]);
     expect(parseRawAnswer(chunked)).toEqual({ status: 400, body: 'éa' });
     expect(parseRawAnswer(Buffer.from('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok'))).toEqual({ status: 200, body: 'ok' });
     expect(await rawRequest(new URL(base), 'GET /length HTTP/1.1\r\nHost: 127.0.0.1\r\n', 5000)).toEqual({ status: 200, body: BODY });
@@ -328,7 +359,14 @@ describe('the abuse run\'s judges', () => {
       { results: [], ended: 'http 400' },
     ].map(firstAnswer);
     expect(answers).toEqual(['value', 'TOO_MANY_SUBSCRIPTIONS', 'RATE_LIMITED', 'error without a code', 'pending', 'ended (http 400)']);
-    expect(answers.map(judgeChurn)).toEqual(['first value', 'TOO_MANY_SUBSCRIPTIONS', 'RATE_LIMITED', undefined, 'left before a first value (polling plan)', undefined]);
+    expect(answers.map(judgeChurn)).toEqual([
+      'first value',
+      'TOO_MANY_SUBSCRIPTIONS',
+      'RATE_LIMITED',
+      undefined,
+      'left before a first value (polling plan)',
+      undefined,
+    ]);
     expect([
       judgeSlot('value', undefined),
       judgeSlot('pending', undefined),
@@ -338,7 +376,7 @@ describe('the abuse run\'s judges', () => {
     ]).toEqual(['subscription held', 'subscription held', undefined, 'subscription refused TOO_MANY_SUBSCRIPTIONS', undefined]);
   });
 
-  test('churned tickers: a new one three times in four, sample tokens between, never the normal client\'s', () => {
+  test("churned tickers: a new one three times in four, sample tokens between, never the normal client's", () => {
     const tickers = Array.from({ length: 400 }, (_, i) => churnTicker(i));
     expect(tickers.slice(0, 5)).toEqual(['pepe', 'churn1', 'churn2', 'churn3', 'sats']);
     expect(tickers).not.toContain('ordi');

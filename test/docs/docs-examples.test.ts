@@ -13,9 +13,12 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startStack, type Stack } from '../harness.js';
 
 const ROOT = new URL('../../', import.meta.url);
-const DOCS = ['README.md', ...readdirSync(new URL('docs/', ROOT), { recursive: true, encoding: 'utf8' })
-  .filter((file) => file.endsWith('.md'))
-  .map((file) => `docs/${file}`)];
+const DOCS = [
+  'README.md',
+  ...readdirSync(new URL('docs/', ROOT), { recursive: true, encoding: 'utf8' })
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => `docs/${file}`),
+];
 
 /** The fenced blocks of one language in a Markdown file. */
 function blocks(file: string, language: string): string[] {
@@ -113,7 +116,12 @@ function request(file: string, words: string[], base: string): Example {
 /** What an example answered: its status and the codes of its GraphQL errors. */
 async function run(example: Example): Promise<{ status: number; codes: string[] }> {
   const controller = new AbortController();
-  const response = await fetch(example.url, { method: example.method, headers: example.headers, body: example.body, signal: controller.signal });
+  const response = await fetch(example.url, {
+    method: example.method,
+    headers: example.headers,
+    body: example.body,
+    signal: controller.signal,
+  });
   let text: string;
   if (example.stream) {
     // The first event is enough: the stream goes on for as long as the demo runs.
@@ -147,7 +155,7 @@ afterAll(async () => {
   await stack.close();
 });
 
-test("every curl example answers what the docs say it answers", async () => {
+test('every curl example answers what the docs say it answers', async () => {
   const examples = DOCS.flatMap((file) =>
     blocks(file, 'sh')
       .flatMap(commands)
@@ -193,9 +201,7 @@ test('every GraphQL document of the docs validates, and its queries run without 
     }
     found.push({ file, operations: operations.map((op) => op.name?.value ?? op.operation), validation, errors });
   }
-  expect(found).toEqual(
-    found.map((entry) => ({ ...(entry as object), validation: [], errors: [] })),
-  );
+  expect(found).toEqual(found.map((entry) => ({ ...(entry as object), validation: [], errors: [] })));
 });
 
 /** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens. */
@@ -222,7 +228,10 @@ test('every relative link in the docs leads to a file and a heading of the repos
       if (!existsSync(resolved)) {
         broken.push(`${file}: ${target}`);
       } else if (hash && !resolved.pathname.endsWith('/')) {
-        const headings = readFileSync(resolved, 'utf8').replace(/^```[\s\S]*?^```/gm, '').match(/^#{1,6} .+$/gm) ?? [];
+        const headings =
+          readFileSync(resolved, 'utf8')
+            .replace(/^```[\s\S]*?^```/gm, '')
+            .match(/^#{1,6} .+$/gm) ?? [];
         if (!headings.some((heading) => anchor(heading.replace(/^#+ /, '')) === hash)) broken.push(`${file}: ${target}`);
       }
     }

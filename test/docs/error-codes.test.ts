@@ -64,10 +64,17 @@ const post = (body: string, headers: Record<string, string> = {}) =>
   fetch(`${stack.gatewayUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body }).then(
     async (r) => [r.status, await r.json()],
   );
-const error = (message: string, code: string, more: Record<string, unknown> = {}) => ({ errors: [{ message, extensions: { code }, ...more }] });
+const error = (message: string, code: string, more: Record<string, unknown> = {}) => ({
+  errors: [{ message, extensions: { code }, ...more }],
+});
 
 test.each([
-  ['not GraphQL', JSON.stringify({ query: '{ status {' }), 200, error('Syntax Error: Expected Name, found <EOF>.', 'GRAPHQL_PARSE_FAILED', { locations: [{ line: 1, column: 11 }] })],
+  [
+    'not GraphQL',
+    JSON.stringify({ query: '{ status {' }),
+    200,
+    error('Syntax Error: Expected Name, found <EOF>.', 'GRAPHQL_PARSE_FAILED', { locations: [{ line: 1, column: 11 }] }),
+  ],
   [
     'not valid against the schema',
     JSON.stringify({ query: '{ status { uptime } }' }),
@@ -84,7 +91,9 @@ test.each([
     'a variable of the wrong type',
     JSON.stringify({ query: 'query ($t: String!) { brc20Token(ticker: $t) { token { ticker } } }', variables: { t: 42 } }),
     200,
-    error('Variable "$t" got invalid value 42; String cannot represent a non string value: 42', 'BAD_USER_INPUT', { locations: [{ line: 1, column: 8 }] }),
+    error('Variable "$t" got invalid value 42; String cannot represent a non string value: 42', 'BAD_USER_INPUT', {
+      locations: [{ line: 1, column: 8 }],
+    }),
   ],
   [
     'a required variable missing',
@@ -99,7 +108,12 @@ test.each([
     400,
     { errors: [{ message: 'POST body sent invalid JSON.', extensions: { code: 'BAD_REQUEST', originalError: expect.any(Object) } }] },
   ],
-  ['a body over MAX_BODY_BYTES', JSON.stringify({ query: `{ status { status } } # ${'x'.repeat(3000)}` }), 413, error('Request body exceeds 2048 bytes', 'PAYLOAD_TOO_LARGE')],
+  [
+    'a body over MAX_BODY_BYTES',
+    JSON.stringify({ query: `{ status { status } } # ${'x'.repeat(3000)}` }),
+    413,
+    error('Request body exceeds 2048 bytes', 'PAYLOAD_TOO_LARGE'),
+  ],
   [
     'an automatic persisted query not registered yet',
     JSON.stringify({ extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } }),
@@ -108,7 +122,10 @@ test.each([
   ],
   [
     "a document that is not its hash's",
-    JSON.stringify({ query: '{ status { status } }', extensions: { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update('other').digest('hex') } } }),
+    JSON.stringify({
+      query: '{ status { status } }',
+      extensions: { persistedQuery: { version: 1, sha256Hash: createHash('sha256').update('other').digest('hex') } },
+    }),
     400,
     error('PersistedQueryMismatch', 'PERSISTED_QUERY_MISMATCH'),
   ],
@@ -123,7 +140,10 @@ test.each([
   ['no query', { variables: {} }, 400],
   ['a field error (data, with a null)', { query: '{ etchings(limit: 0) { total } }' }, 200],
 ])('%s, under accept: application/graphql-response+json: 4xx exactly when there is no data', async (_label, body, status) => {
-  const [answered, answer] = (await post(JSON.stringify(body), { accept: 'application/graphql-response+json' })) as [number, Record<string, unknown>];
+  const [answered, answer] = (await post(JSON.stringify(body), { accept: 'application/graphql-response+json' })) as [
+    number,
+    Record<string, unknown>,
+  ];
   expect([answered, 'data' in answer]).toEqual([status, status === 200]);
 });
 

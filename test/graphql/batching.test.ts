@@ -61,9 +61,7 @@ it('20 aliases of one ticker make exactly 1 upstream call', async () => {
 
 it('5 distinct tickers x 4 case variants make exactly 5 upstream calls', async () => {
   const tickers = ['ordi', 'pepe', 'sats', 'rats', 'trac'];
-  const aliases = tickers.flatMap((ticker) =>
-    caseVariants(ticker).map((variant, i) => ({ alias: `${ticker}${i}`, ticker, variant })),
-  );
+  const aliases = tickers.flatMap((ticker) => caseVariants(ticker).map((variant, i) => ({ alias: `${ticker}${i}`, ticker, variant })));
   expect(new Set(aliases.map((a) => a.variant)).size).toBe(20);
   const { body } = await stack.graphql(
     `{ ${aliases.map((a) => `${a.alias}: brc20Token(ticker: "${a.variant}") { ${BRC20_FIELDS} }`).join('\n')} }`,
@@ -98,9 +96,7 @@ it('identical etchings arguments aliased make 1 call (explicit defaults included
   }`);
   const expected = etchingsPage(0, 20);
   expect(body).toEqual({ data: { a: expected, b: expected, c: expected } });
-  expect(callsOf(stack.sample)).toEqual([
-    { method: 'GET', path: '/runes/v1/etchings', query: { offset: '0', limit: '20' } },
-  ]);
+  expect(callsOf(stack.sample)).toEqual([{ method: 'GET', path: '/runes/v1/etchings', query: { offset: '0', limit: '20' } }]);
 });
 
 it('different page arguments make one call each', async () => {
@@ -152,7 +148,12 @@ it('loaders are per request: two HTTP requests make separate calls', async () =>
   expect(second.body).toEqual(expected);
   const all = callsOf(stack.sample);
   expect(all).toHaveLength(4);
-  expect(all.slice(2).map((c) => c.path.toLowerCase()).sort()).toEqual(['/ordinals/v1/brc-20/tokens/ordi', '/runes/v1/etchings']);
+  expect(
+    all
+      .slice(2)
+      .map((c) => c.path.toLowerCase())
+      .sort(),
+  ).toEqual(['/ordinals/v1/brc-20/tokens/ordi', '/runes/v1/etchings']);
 });
 
 // ---- many tickers, no holder counts: the list endpoint's ticker filter ----
@@ -197,7 +198,9 @@ it('a truncated list answer falls back to the detail route for the tickers it di
     // More matches than one page holds, and ordi's exact match not among them.
     body: { limit: 60, offset: 0, total: 61, results: [token('pepe').token] },
   });
-  const { body } = await stack.graphql(`{ a: brc20Token(ticker: "ordi") { ${NO_HOLDERS} } b: brc20Token(ticker: "pepe") { ${NO_HOLDERS} } }`);
+  const { body } = await stack.graphql(
+    `{ a: brc20Token(ticker: "ordi") { ${NO_HOLDERS} } b: brc20Token(ticker: "pepe") { ${NO_HOLDERS} } }`,
+  );
   expect(body).toEqual({ data: { a: summaryOf(ordi), b: summaryOf(token('pepe')) } });
   expect(stack.upstreamCalls()).toEqual([listCall(['ordi', 'pepe']), 'GET /ordinals/v1/brc-20/tokens/ordi']);
 });
@@ -211,7 +214,9 @@ it('more than 20 tickers make one list call per 20', async () => {
 it('20 aliases of 5 tickers without holders: one list call', async () => {
   const tickers = ['ordi', 'pepe', 'sats', 'rats', 'trac'];
   const aliases = tickers.flatMap((ticker) => caseVariants(ticker).map((variant, i) => ({ alias: `${ticker}${i}`, ticker, variant })));
-  const { body } = await stack.graphql(`{ ${aliases.map((a) => `${a.alias}: brc20Token(ticker: "${a.variant}") { ${NO_HOLDERS} }`).join(' ')} }`);
+  const { body } = await stack.graphql(
+    `{ ${aliases.map((a) => `${a.alias}: brc20Token(ticker: "${a.variant}") { ${NO_HOLDERS} }`).join(' ')} }`,
+  );
   expect(body).toEqual({ data: Object.fromEntries(aliases.map((a) => [a.alias, summaryOf(token(a.ticker))])) });
   expect(stack.upstreamCalls()).toEqual([listCall(tickers)]);
 });
@@ -259,7 +264,9 @@ describe('an upstream without the token list (the documented routes only)', () =
     documented.sample.clearLog();
     const tickers = ['ordi', 'pepe', 'sats', 'rats', 'trac'];
     const aliases = tickers.flatMap((ticker) => caseVariants(ticker).map((variant, i) => ({ alias: `${ticker}${i}`, ticker, variant })));
-    const { body } = await documented.graphql(`{ ${aliases.map((a) => `${a.alias}: brc20Token(ticker: "${a.variant}") { ${NO_HOLDERS} }`).join(' ')} }`);
+    const { body } = await documented.graphql(
+      `{ ${aliases.map((a) => `${a.alias}: brc20Token(ticker: "${a.variant}") { ${NO_HOLDERS} }`).join(' ')} }`,
+    );
     expect(body).toEqual({ data: Object.fromEntries(aliases.map((a) => [a.alias, summaryOf(token(a.ticker))])) });
     expect(documented.upstreamCalls().sort()).toEqual(tickers.map(tokenCall).sort());
   });
@@ -330,7 +337,10 @@ describe("how the token list's answers are read (hiro upstream)", () => {
     ['a 404 of a proxy in front', { status: 404, body: '<html><body>404 Not Found</body></html>' }],
     ['405 Method Not Allowed', { status: 405, body: { statusCode: 405, error: 'Method Not Allowed', message: 'GET' } }],
     ['501 Not Implemented', { status: 501, body: { statusCode: 501, error: 'Not Implemented', message: 'x' } }],
-    ['a 400 refusing the ticker filter', { status: 400, body: { statusCode: 400, error: 'Bad Request', message: 'querystring must NOT have additional properties' } }],
+    [
+      'a 400 refusing the ticker filter',
+      { status: 400, body: { statusCode: 400, error: 'Bad Request', message: 'querystring must NOT have additional properties' } },
+    ],
   ])('%s: the list is missing, each token asks its own route, and the list is left alone until the re-probe', async (_name, fault) => {
     hiro.sample.inject({ path: '/ordinals/v1/brc-20/tokens', times: 1, ...fault });
     expect((await hiro.graphql(query)).body).toEqual(data);

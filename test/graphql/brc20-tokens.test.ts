@@ -16,7 +16,10 @@ beforeEach(() => stack.sample.reset());
 const SUMMARY_FIELDS = 'token { ticker mintedSupply txCount } supply { maxSupply mintedSupply }';
 const summaryOf = (ticker: string) => {
   const { token } = toBrc20(findBrc20Token(ticker)!);
-  return { token: { ticker: token.ticker, mintedSupply: token.mintedSupply, txCount: token.txCount }, supply: { maxSupply: token.maxSupply, mintedSupply: token.mintedSupply } };
+  return {
+    token: { ticker: token.ticker, mintedSupply: token.mintedSupply, txCount: token.txCount },
+    supply: { maxSupply: token.maxSupply, mintedSupply: token.mintedSupply },
+  };
 };
 
 it('answers one entry per ticker in the order asked, null for unknown ones, in one list call without holders', async () => {
@@ -48,11 +51,11 @@ it('with holders, each distinct ticker is one detail call, shared with brc20Toke
   const ordi = toBrc20(findBrc20Token('ordi')!);
   const sats = toBrc20(findBrc20Token('sats')!);
   expect(body).toEqual({ data: { a: [ordi, null, ordi], b: [sats], c: sats } });
-  expect(callsOf(stack.sample).map((c) => c.path).sort()).toEqual([
-    '/ordinals/v1/brc-20/tokens/nope',
-    '/ordinals/v1/brc-20/tokens/ordi',
-    '/ordinals/v1/brc-20/tokens/sats',
-  ]);
+  expect(
+    callsOf(stack.sample)
+      .map((c) => c.path)
+      .sort(),
+  ).toEqual(['/ordinals/v1/brc-20/tokens/nope', '/ordinals/v1/brc-20/tokens/ordi', '/ordinals/v1/brc-20/tokens/sats']);
 });
 
 it('a failed lookup fails only its own entry, at its index', async () => {

@@ -16,7 +16,8 @@ afterAll(() => stack.close());
 
 async function executions(): Promise<{ compiled: number; fallback: number }> {
   const text = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
-  const count = (engine: string) => Number(new RegExp(`^satgate_graphql_executions_total\\{engine="${engine}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  const count = (engine: string) =>
+    Number(new RegExp(`^satgate_graphql_executions_total\\{engine="${engine}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
   return { compiled: count('compiled'), fallback: count('fallback') };
 }
 
@@ -112,14 +113,19 @@ test('documents that differ only in literals share one compiled plan: the second
 });
 
 test('literal @skip and @include conditions are kept on a shared plan', async () => {
-  const query = (skip: boolean, include: boolean) => `{ s: status @skip(if: ${skip}) { status } e: etchings(limit: 1) @include(if: ${include}) { limit } }`;
+  const query = (skip: boolean, include: boolean) =>
+    `{ s: status @skip(if: ${skip}) { status } e: etchings(limit: 1) @include(if: ${include}) { limit } }`;
   expect(await counted(query(true, true))).toEqual({ body: { data: { e: { limit: 1 } } }, compiled: 0, fallback: 1 });
-  expect(await counted(query(false, true))).toEqual({ body: { data: { s: { status: 'ready' }, e: { limit: 1 } } }, compiled: 1, fallback: 0 });
+  expect(await counted(query(false, true))).toEqual({
+    body: { data: { s: { status: 'ready' }, e: { limit: 1 } } },
+    compiled: 1,
+    fallback: 0,
+  });
   expect(await counted(query(false, false))).toEqual({ body: { data: { s: { status: 'ready' } } }, compiled: 1, fallback: 0 });
   expect(await counted(query(true, false))).toEqual({ body: { data: {} }, compiled: 1, fallback: 0 });
 });
 
-test('on a shared plan, errors are located in the request\'s own document', async () => {
+test("on a shared plan, errors are located in the request's own document", async () => {
   const failed = (query: string) => ({
     data: { a: null, b: null },
     errors: ['a', 'b'].map((key) => ({
@@ -179,7 +185,9 @@ test('compiled queries are kept within DOCUMENT_CACHE_MAX_BYTES, least recently 
       await small.graphql(`{ e${i}: etchings(limit: ${i}) { limit offset total } }`);
       answers.push((await small.graphql(`{ e${i}: etchings(limit: ${i}) { limit offset total } }`)).body);
     }
-    expect(answers).toEqual(Array.from({ length: 40 }, (_, i) => ({ data: { [`e${i + 1}`]: { limit: i + 1, offset: 0, total: expect.any(Number) } } })));
+    expect(answers).toEqual(
+      Array.from({ length: 40 }, (_, i) => ({ data: { [`e${i + 1}`]: { limit: i + 1, offset: 0, total: expect.any(Number) } } })),
+    );
     const held = await heldBytes();
     // Each entry is estimated at several KB: 40 of them would not fit, so the oldest went out.
     expect(held).toBeGreaterThan(bound / 2);

@@ -24,7 +24,10 @@ const ETCHINGS = `query($first: Int, $after: String, $last: Int, $before: String
 const ETCHING_IDS = `query($first: Int, $after: String, $last: Int, $before: String) {
   etchingsConnection(first: $first, after: $after, last: $last, before: $before) { ${CONNECTION('id')} } }`;
 
-interface Edge { cursor: string; node: { id: string } }
+interface Edge {
+  cursor: string;
+  node: { id: string };
+}
 interface Conn {
   totalCount: number;
   edges: Edge[];
@@ -77,12 +80,18 @@ describe('windows are exact against the upstream data', () => {
 
   it('defaults to 20; the last page says there is no next one', async () => {
     const first = await etchings({});
-    expect(first.edges.map((e) => e.node.id)).toEqual(list().slice(0, 20).map((e) => e.id));
+    expect(first.edges.map((e) => e.node.id)).toEqual(
+      list()
+        .slice(0, 20)
+        .map((e) => e.id),
+    );
     const n = list().length;
     const tail = await etchings({ first: 500, after: cursorAt(n - 3, list()[n - 3]!) });
     expect(tail).toEqual({
       totalCount: total(),
-      edges: list().slice(n - 2).map((e, i) => ({ cursor: cursorAt(n - 2 + i, e), node: { id: e.id } })),
+      edges: list()
+        .slice(n - 2)
+        .map((e, i) => ({ cursor: cursorAt(n - 2 + i, e), node: { id: e.id } })),
       pageInfo: {
         hasNextPage: false,
         hasPreviousPage: true,
@@ -93,7 +102,9 @@ describe('windows are exact against the upstream data', () => {
   });
 
   it('aliases of overlapping windows share their upstream pages', async () => {
-    const { body } = await stack.graphql(`{ a: etchingsConnection(first: 60) { totalCount } b: etchingsConnection(first: 100) { totalCount } }`);
+    const { body } = await stack.graphql(
+      `{ a: etchingsConnection(first: 60) { totalCount } b: etchingsConnection(first: 100) { totalCount } }`,
+    );
     expect(body).toEqual({ data: { a: { totalCount: total() }, b: { totalCount: total() } } });
     expect(pagesAsked()).toEqual(etchingPages(0, 60));
   });
@@ -108,15 +119,29 @@ describe('windows are exact against the upstream data', () => {
       return { node: { id: full.id, number: full.number, from: { address: full.from.address }, to: { value: full.to.value } } };
     };
     expect((await stack.graphql(query)).body).toEqual({
-      data: { transfersConnection: { totalCount: 77, edges: transfers.slice(0, 70).map(pick), pageInfo: { hasNextPage: true, hasPreviousPage: false } } },
+      data: {
+        transfersConnection: {
+          totalCount: 77,
+          edges: transfers.slice(0, 70).map(pick),
+          pageInfo: { hasNextPage: true, hasPreviousPage: false },
+        },
+      },
     });
     expect((await stack.graphql(query, { after: cursor(69) })).body).toEqual({
-      data: { transfersConnection: { totalCount: 77, edges: transfers.slice(70).map(pick), pageInfo: { hasNextPage: false, hasPreviousPage: true } } },
+      data: {
+        transfersConnection: {
+          totalCount: 77,
+          edges: transfers.slice(70).map(pick),
+          pageInfo: { hasNextPage: false, hasPreviousPage: true },
+        },
+      },
     });
   });
 
   it('a block without transfers is an empty connection (the upstream answers an empty 200)', async () => {
-    const { body } = await stack.graphql('{ transfersConnection(block: 12) { totalCount edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }');
+    const { body } = await stack.graphql(
+      '{ transfersConnection(block: 12) { totalCount edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }',
+    );
     expect(body).toEqual({
       data: {
         transfersConnection: {
@@ -166,8 +191,15 @@ describe('cursors survive new etchings', () => {
     const conn = await etchings({ last: 3 });
     expect(conn).toEqual({
       totalCount: total(),
-      edges: list().slice(n - 3).map((e, i) => ({ cursor: cursorAt(n - 3 + i, e), node: { id: e.id } })),
-      pageInfo: { hasNextPage: false, hasPreviousPage: true, startCursor: cursorAt(n - 3, list()[n - 3]!), endCursor: cursorAt(n - 1, list()[n - 1]!) },
+      edges: list()
+        .slice(n - 3)
+        .map((e, i) => ({ cursor: cursorAt(n - 3 + i, e), node: { id: e.id } })),
+      pageInfo: {
+        hasNextPage: false,
+        hasPreviousPage: true,
+        startCursor: cursorAt(n - 3, list()[n - 3]!),
+        endCursor: cursorAt(n - 1, list()[n - 1]!),
+      },
     });
   });
 
@@ -220,7 +252,10 @@ describe('a cursor at or past the end is CURSOR_EXPIRED, after the one call that
 
   it('a list whose first page is empty: a cursor is expired (an empty page is no bad upstream answer)', async () => {
     const cursor = encodeCursor('transfers', { pos: 9_999_999_998, total: 9_999_999_999, id: `${'b'.repeat(64)}i0` });
-    const { body } = await stack.graphql('query($after: String) { transfersConnection(block: 12, first: 3, after: $after) { totalCount } }', { after: cursor });
+    const { body } = await stack.graphql(
+      'query($after: String) { transfersConnection(block: 12, first: 3, after: $after) { totalCount } }',
+      { after: cursor },
+    );
     expect(body).toEqual({
       data: { transfersConnection: null },
       errors: [
@@ -242,7 +277,11 @@ describe('a cursor at or past the end is CURSOR_EXPIRED, after the one call that
     stack.sample.clearLog();
     const n = list().length;
     const conn = await etchings({ first: 2, after: cursorAt(n - 3, list()[n - 3]!) });
-    expect(conn.edges.map((e) => e.node.id)).toEqual(list().slice(n - 2).map((e) => e.id));
+    expect(conn.edges.map((e) => e.node.id)).toEqual(
+      list()
+        .slice(n - 2)
+        .map((e) => e.id),
+    );
     const last = n - 3 - ((n - 3) % 60);
     expect(pagesAsked()).toEqual(etchingPages(0, last));
   });
@@ -287,11 +326,11 @@ describe('bad arguments never reach the upstream', () => {
 });
 
 it('connectionCost prices the upstream pages a window may need and its items', () => {
-  expect([connectionCost({}), connectionCost({ first: 1 }), connectionCost({ last: 60 }), connectionCost({ first: 500 }), connectionCost({ fromVariables: true })]).toEqual([
-    20 + 2 * 10,
-    1 + 2 * 10,
-    60 + 3 * 10,
-    500 + 10 * 10,
-    500 + 10 * 10,
-  ]);
+  expect([
+    connectionCost({}),
+    connectionCost({ first: 1 }),
+    connectionCost({ last: 60 }),
+    connectionCost({ first: 500 }),
+    connectionCost({ fromVariables: true }),
+  ]).toEqual([20 + 2 * 10, 1 + 2 * 10, 60 + 3 * 10, 500 + 10 * 10, 500 + 10 * 10]);
 });

@@ -66,7 +66,10 @@ async function run(query: string, variables?: Record<string, unknown>, headers?:
 }
 
 const ordi = () => toBrc20(sampleData.brc20Tokens.find((t) => t.token.ticker === 'ordi') as Brc20TokenDetails);
-const sortedCalls = (s = stack) => callsOf(s.sample).map((c) => `${c.method} ${c.path}`).sort();
+const sortedCalls = (s = stack) =>
+  callsOf(s.sample)
+    .map((c) => `${c.method} ${c.path}`)
+    .sort();
 
 describe('BAD_USER_INPUT: page arguments out of range, no upstream call for the field', () => {
   describe.each([
@@ -86,10 +89,9 @@ describe('BAD_USER_INPUT: page arguments out of range, no upstream call for the 
     });
 
     it('transfers (variable): fails alone, the sibling answers', async () => {
-      const { body } = await run(
-        `query($v: Int!) { status { status } transfers(block: "775700", ${argument}: $v) { total } }`,
-        { v: value },
-      );
+      const { body } = await run(`query($v: Int!) { status { status } transfers(block: "775700", ${argument}: $v) { total } }`, {
+        v: value,
+      });
       expect(body).toEqual({
         data: { status: { status: 'ready' }, transfers: null },
         errors: [fieldError(['transfers'], { code: 'BAD_USER_INPUT', argument })],
@@ -127,7 +129,7 @@ describe('BAD_USER_INPUT: page arguments out of range, no upstream call for the 
   });
 });
 
-describe('client input graphql-js or a yoga plugin throws on is the client\'s error, not an unexpected one', () => {
+describe("client input graphql-js or a yoga plugin throws on is the client's error, not an unexpected one", () => {
   it.each([
     ['etchings', 'limit', 'query($v: Int) { etchings(limit: $v) { limit } }'],
     ['etchings', 'offset', 'query($v: Int) { etchings(offset: $v) { limit } }'],
@@ -165,10 +167,10 @@ describe('client input graphql-js or a yoga plugin throws on is the client\'s er
       status: 400,
       body: { errors: [{ message: 'Expected "query" param to be a string, but given number.', extensions: { code: 'BAD_REQUEST' } }] },
     };
-    expect([await post({ query: 123 }), await post({ query: 123, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } })]).toEqual([
-      expected,
-      expected,
-    ]);
+    expect([
+      await post({ query: 123 }),
+      await post({ query: 123, extensions: { persistedQuery: { version: 1, sha256Hash: hash } } }),
+    ]).toEqual([expected, expected]);
   });
 });
 
@@ -255,11 +257,7 @@ describe('platform keys: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND', () => {
   });
 
   it('FORBIDDEN: the platform answered 403 for a wrong key', async () => {
-    const { body } = await run(
-      `{ status { status } bitcoinNode(path: "rest/chaininfo.json") }`,
-      undefined,
-      { 'x-api-key': WRONG_KEY },
-    );
+    const { body } = await run(`{ status { status } bitcoinNode(path: "rest/chaininfo.json") }`, undefined, { 'x-api-key': WRONG_KEY });
     expect(body).toEqual({
       data: { status: { status: 'ready' }, bitcoinNode: null },
       errors: [fieldError(['bitcoinNode'], { code: 'FORBIDDEN', service: 'platform', httpStatus: 403 })],
@@ -280,11 +278,9 @@ describe('platform keys: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND', () => {
   it('NOT_FOUND: deleteChainhook of an unknown chainhook', async () => {
     const uuid = 'aa3626dc-2090-49cd-8f1e-8f9994393aee';
     expect(DELETABLE_CHAINHOOK_UUIDS).not.toContain(uuid);
-    const { body } = await run(
-      `mutation { deleteChainhook(uuid: "${uuid}") { status chainhookUuid message } }`,
-      undefined,
-      { 'x-api-key': SAMPLE_PLATFORM_KEY },
-    );
+    const { body } = await run(`mutation { deleteChainhook(uuid: "${uuid}") { status chainhookUuid message } }`, undefined, {
+      'x-api-key': SAMPLE_PLATFORM_KEY,
+    });
     expect(body).toEqual({
       data: { deleteChainhook: null },
       errors: [fieldError(['deleteChainhook'], { code: 'NOT_FOUND', service: 'platform', httpStatus: 404 })],
@@ -292,7 +288,7 @@ describe('platform keys: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND', () => {
     expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);
   });
 
-  it('anywhere else an upstream 404 is UPSTREAM_ERROR with its httpStatus (NOT_FOUND is deleteChainhook\'s alone)', async () => {
+  it("anywhere else an upstream 404 is UPSTREAM_ERROR with its httpStatus (NOT_FOUND is deleteChainhook's alone)", async () => {
     const { body } = await run(`{ bitcoinNode(path: "rest/nope.json") }`, undefined, { 'x-api-key': SAMPLE_PLATFORM_KEY });
     expect(body).toEqual({
       data: { bitcoinNode: null },
@@ -460,9 +456,7 @@ describe('upstream failures: the faulted field fails alone', () => {
 
   it('one faulted alias fails, the other alias of another ticker answers', async () => {
     stack.sample.inject({ path: ORDI_PATH, status: 500, body: { message: 'boom' } });
-    const { body } = await run(
-      `{ a: brc20Token(ticker: "ordi") { ${BRC20_FIELDS} } b: brc20Token(ticker: "pepe") { token { ticker } } }`,
-    );
+    const { body } = await run(`{ a: brc20Token(ticker: "ordi") { ${BRC20_FIELDS} } b: brc20Token(ticker: "pepe") { token { ticker } } }`);
     expect(body).toEqual({
       data: { a: null, b: { token: { ticker: 'pepe' } } },
       errors: [fieldError(['a'], { code: 'UPSTREAM_ERROR', service: 'ordinals', httpStatus: 500 })],
@@ -517,7 +511,10 @@ describe('UPSTREAM_UNAVAILABLE: upstreams that refuse connections', () => {
 
   it('etchings (RUNES_API_URL refused): UPSTREAM_UNAVAILABLE at its path', async () => {
     const { body } = await run('{ etchings { total } }', undefined, undefined, refused);
-    expect(body).toEqual({ data: { etchings: null }, errors: [fieldError(['etchings'], { code: 'UPSTREAM_UNAVAILABLE', service: 'runes' })] });
+    expect(body).toEqual({
+      data: { etchings: null },
+      errors: [fieldError(['etchings'], { code: 'UPSTREAM_UNAVAILABLE', service: 'runes' })],
+    });
     expect(refused.upstreamCalls()).toEqual([]);
   });
 });

@@ -279,14 +279,22 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
         },
       });
       const calls = stack.upstreamCalls();
-      expect(calls.sort()).toEqual(summaryCalls(profile, tickers.map((t) => t.toLowerCase())).sort());
+      expect(calls.sort()).toEqual(
+        summaryCalls(
+          profile,
+          tickers.map((t) => t.toLowerCase()),
+        ).sort(),
+      );
     });
   });
 
   describe('transfers', () => {
     const QUERY = `query($block: BlockId!, $offset: Int! = 0, $limit: Int! = 20) {
       transfers(block: $block, offset: $offset, limit: $limit) { ${TRANSFER_PAGE_FIELDS} } }`;
-    const block775700 = toPage(example<{ limit: number; offset: number; total: number; results: [] }>('transfers-block-775700'), toTransfer);
+    const block775700 = toPage(
+      example<{ limit: number; offset: number; total: number; results: [] }>('transfers-block-775700'),
+      toTransfer,
+    );
 
     it('by Int height answers the upstream fixture (transfers-block-775700.json)', async () => {
       const { body } = await run(`{ transfers(block: 775700) { ${TRANSFER_PAGE_FIELDS} } }`);
@@ -316,7 +324,12 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
     it('limit 1, offset 1 answers the pagination fixture (transfers-block-775701-limit1-offset1.json)', async () => {
       const { body } = await run(`{ transfers(block: "775701", limit: 1, offset: 1) { ${TRANSFER_PAGE_FIELDS} } }`);
       expect(body).toEqual({
-        data: { transfers: toPage(example<{ limit: number; offset: number; total: number; results: [] }>('transfers-block-775701-limit1-offset1'), toTransfer) },
+        data: {
+          transfers: toPage(
+            example<{ limit: number; offset: number; total: number; results: [] }>('transfers-block-775701-limit1-offset1'),
+            toTransfer,
+          ),
+        },
       });
       expect(callsOf(stack.sample)).toEqual([transfersCall('775701', 1, 1)]);
     });
@@ -519,7 +532,11 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
           bitcoinNode: sampleData.bitcoinNode.chainInfo,
         },
       });
-      expect(callsOf(stack.sample).map((c) => `${c.method} ${c.path}`).sort()).toEqual(
+      expect(
+        callsOf(stack.sample)
+          .map((c) => `${c.method} ${c.path}`)
+          .sort(),
+      ).toEqual(
         [
           'GET /metadata/v1',
           'GET /ordinals/v1/brc-20/tokens/sats',

@@ -34,11 +34,7 @@ describe('query limits', () => {
       '{ transfers(block: 1) { results { from { address } } } etchings { results { location { txId } } } }',
       { message: 'Query depth 4 exceeds the limit of 3', extensions: { code: 'QUERY_TOO_COMPLEX', limit: 3, actual: 4 } },
     ],
-    [
-      'aliases',
-      aliases(6),
-      { message: '6 aliases exceed the limit of 5', extensions: { code: 'QUERY_TOO_COMPLEX', limit: 5, actual: 6 } },
-    ],
+    ['aliases', aliases(6), { message: '6 aliases exceed the limit of 5', extensions: { code: 'QUERY_TOO_COMPLEX', limit: 5, actual: 6 } }],
     [
       'directives',
       '{ status @include(if: true) { status @skip(if: false) serverVersion @include(if: true) chainTip @skip(if: false) { blockHeight } } }',
@@ -138,7 +134,10 @@ describe('query limits', () => {
     try {
       const answer = await stackWithDefaults.graphql(getIntrospectionQuery());
       expect(answer.body.errors).toBeUndefined();
-      expect((answer.body.data as { __schema: { queryType: { name: string } } }).__schema.queryType).toEqual({ name: 'Query', kind: 'OBJECT' });
+      expect((answer.body.data as { __schema: { queryType: { name: string } } }).__schema.queryType).toEqual({
+        name: 'Query',
+        kind: 'OBJECT',
+      });
     } finally {
       await stackWithDefaults.close();
     }
@@ -227,7 +226,10 @@ describe('HTTP hygiene', () => {
   });
 
   test('an unexpected error is masked: a generic message, no stack, no internals', () => {
-    const masked = maskError(new GraphQLError('boom', { originalError: new TypeError('secret internals at /srv/x.ts') }), 'Unexpected error.');
+    const masked = maskError(
+      new GraphQLError('boom', { originalError: new TypeError('secret internals at /srv/x.ts') }),
+      'Unexpected error.',
+    );
     expect(JSON.parse(JSON.stringify(masked))).toEqual({
       message: 'Unexpected error.',
       extensions: { code: 'INTERNAL_SERVER_ERROR', unexpected: true },
@@ -246,9 +248,11 @@ describe('trusted operations', () => {
     const stack = await startStack({ PERSISTED_OPERATIONS: operationsFile({ status1: '{ status { status } }' }) });
     try {
       const post = (body: unknown) =>
-        fetch(`${stack.gatewayUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
-          async (r) => [r.status, await r.json()],
-        );
+        fetch(`${stack.gatewayUrl}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then(async (r) => [r.status, await r.json()]);
       expect(await post({ extensions: { persistedQuery: { version: 1, sha256Hash: 'status1' } } })).toEqual([
         200,
         { data: { status: { status: 'ready' } } },
@@ -284,7 +288,14 @@ describe('trusted operations', () => {
           overWebSocket(stack.gatewayUrl, { query: '', extensions: { persistedQuery: { version: 1, sha256Hash: 'status1' } } }),
         ]),
       ).toEqual([
-        { errors: [{ message: 'Only persisted operations run here: send extensions.persistedQuery.sha256Hash with a known id, not a query', extensions: { code: 'PERSISTED_QUERY_REQUIRED' } }] },
+        {
+          errors: [
+            {
+              message: 'Only persisted operations run here: send extensions.persistedQuery.sha256Hash with a known id, not a query',
+              extensions: { code: 'PERSISTED_QUERY_REQUIRED' },
+            },
+          ],
+        },
         { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST' } }] },
         { errors: [{ message: 'PersistedQueryKeyNotFound', extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED' } }] },
         { data: { status: { status: 'ready' } } },

@@ -32,10 +32,13 @@ const injected = () => Object.keys(globalThis).filter((key) => key.startsWith('s
 const payloadTicker = (name: string) => `${MARKERS.date}(globalThis.satgateInjected_${name}=1)`;
 const document = (ticker: string) => `{ brc20Token(ticker: ${JSON.stringify(ticker)}) { token { ticker } } }`;
 /** The upstream request an unknown ticker makes: the token list, filtered by the ticker (lower-cased), URL-encoded. */
-const listCall = (ticker: string) => `GET /ordinals/v1/brc-20/tokens?${new URLSearchParams({ ticker: ticker.toLowerCase(), offset: '0', limit: '60' })}`;
+const listCall = (ticker: string) =>
+  `GET /ordinals/v1/brc-20/tokens?${new URLSearchParams({ ticker: ticker.toLowerCase(), offset: '0', limit: '60' })}`;
 
 async function overGet(query: string, accept: string): Promise<unknown> {
-  const response = await fetch(`${stack.gatewayUrl}/graphql?query=${encodeURIComponent(query)}`, { headers: { accept, 'x-graphql-yoga-csrf': '1' } });
+  const response = await fetch(`${stack.gatewayUrl}/graphql?query=${encodeURIComponent(query)}`, {
+    headers: { accept, 'x-graphql-yoga-csrf': '1' },
+  });
   return response.json();
 }
 
@@ -44,7 +47,7 @@ test.each<[string, (query: string, accept: string) => Promise<unknown>]>([
   ['GET', overGet],
   // graphql-ws has no Accept: the fast path is for HTTP only.
   ['graphql-ws', (query) => overWebSocket(stack.gatewayUrl, { query })],
-])('over %s, a ticker holding graphql-jit\'s date marker runs no code, sent twice', async (transport, send) => {
+])("over %s, a ticker holding graphql-jit's date marker runs no code, sent twice", async (transport, send) => {
   const ticker = payloadTicker(transport.replace('-', ''));
   stack.sample.clearLog();
   const answers = [];
@@ -64,7 +67,7 @@ test.each(Object.entries(MARKERS))('a ticker that is the %s marker stays that st
   }
 });
 
-test('in a list, a variable\'s default, a fragment and an escaped or block string, the marker runs no code either', async () => {
+test("in a list, a variable's default, a fragment and an escaped or block string, the marker runs no code either", async () => {
   const ticker = payloadTicker('elsewhere');
   const escaped = JSON.stringify(ticker).replace(/_/g, '\\u005F');
   const documents = [

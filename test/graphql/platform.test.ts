@@ -113,9 +113,13 @@ describe('identical bitcoinNode fields', () => {
 
 describe('where the keys travel', () => {
   it('HIRO_API_KEY goes as x-api-key to every hiro service, the platform key never does', async () => {
-    const { body } = await run('{ status { status } brc20Token(ticker: "ordi") { token { ticker } supply { holders } } etchings(limit: 1) { total } transfers(block: 775700) { total } }', undefined, {
-      'x-api-key': SAMPLE_PLATFORM_KEY,
-    });
+    const { body } = await run(
+      '{ status { status } brc20Token(ticker: "ordi") { token { ticker } supply { holders } } etchings(limit: 1) { total } transfers(block: 775700) { total } }',
+      undefined,
+      {
+        'x-api-key': SAMPLE_PLATFORM_KEY,
+      },
+    );
     expect(body).toEqual({
       data: {
         status: { status: 'ready' },
@@ -266,7 +270,10 @@ describe('deleteChainhook', () => {
   ])('%s → BAD_USER_INPUT, no upstream call', async (_name, bad) => {
     const { status, body } = await run(DELETE, { uuid: bad, key: SAMPLE_PLATFORM_KEY });
     expect(status).toBe(200);
-    expect(body).toEqual({ data: { deleteChainhook: null }, errors: [fieldError(['deleteChainhook'], { code: 'BAD_USER_INPUT', argument: 'uuid' })] });
+    expect(body).toEqual({
+      data: { deleteChainhook: null },
+      errors: [fieldError(['deleteChainhook'], { code: 'BAD_USER_INPUT', argument: 'uuid' })],
+    });
     expect(stack.upstreamCalls()).toEqual([]);
   });
 
@@ -308,9 +315,7 @@ describe('deleteChainhook', () => {
     stack.sample.inject({ method: 'DELETE', path: '/v1/ext/*', status: 503, headers: { 'retry-after': '1' }, body: 'busy' });
     const { body } = await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY });
     expect(body.data).toEqual({ deleteChainhook: null });
-    expect(body.errors).toEqual([
-      fieldError(['deleteChainhook'], expect.objectContaining({ code: 'UPSTREAM_ERROR', httpStatus: 503 })),
-    ]);
+    expect(body.errors).toEqual([fieldError(['deleteChainhook'], expect.objectContaining({ code: 'UPSTREAM_ERROR', httpStatus: 503 }))]);
     await new Promise((resolve) => setTimeout(resolve, 1200));
     expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);
   });

@@ -71,11 +71,35 @@ describe('a mix of requests that carry keys', () => {
 
     // GraphQL, successful: apiKey literal, apiKey variable, x-api-key header.
     expect(codes(await graphql(node(SAMPLE_PLATFORM_KEY)))).toEqual([]);
-    expect(codes(await graphql('query($k: String) { bitcoinNode(path: "rest/mempool/info.json", apiKey: $k) }', { k: SAMPLE_PLATFORM_KEY }))).toEqual([]);
+    expect(
+      codes(await graphql('query($k: String) { bitcoinNode(path: "rest/mempool/info.json", apiKey: $k) }', { k: SAMPLE_PLATFORM_KEY })),
+    ).toEqual([]);
     expect(codes(await graphql('{ bitcoinNode(path: "rest/chaininfo.json") }', undefined, { 'x-api-key': HEADER_KEY }))).toEqual([]);
     expect(codes(await graphql(DELETE, { uuid: DELETABLE_CHAINHOOK_UUIDS[0], key: SAMPLE_PLATFORM_KEY }))).toEqual([]);
     expect(codes(await graphql(DELETE, { uuid: DELETABLE_CHAINHOOK_UUIDS[1] }, { 'x-api-key': HEADER_KEY }))).toEqual([]);
-    expect(codes(await graphql(`{ status { status } brc20Token(ticker: "ordi") { token { ticker } } transfers(block: 775700) { total } }`, undefined, { 'x-api-key': HEADER_KEY }))).toEqual([]);
+    expect(
+      codes(
+        await graphql(
+          `
+            {
+              status {
+                status
+              }
+              brc20Token(ticker: "ordi") {
+                token {
+                  ticker
+                }
+              }
+              transfers(block: 775700) {
+                total
+              }
+            }
+          `,
+          undefined,
+          { 'x-api-key': HEADER_KEY },
+        ),
+      ),
+    ).toEqual([]);
 
     // GraphQL, failing: 404, 403, 401, 500, timeout, reset, unsafe path.
     expect(codes(await graphql(DELETE, { uuid: DELETABLE_CHAINHOOK_UUIDS[0], key: SAMPLE_PLATFORM_KEY }))).toEqual(['NOT_FOUND']);
@@ -92,8 +116,30 @@ describe('a mix of requests that carry keys', () => {
 
     // GraphQL, the hiro services failing while HIRO_API_KEY is sent.
     // (supply.holders: the detail route, one lookup per ticker, each with its own fault)
-    const failing = await graphql(`{ a: brc20Token(ticker: "boom") { supply { holders } } b: brc20Token(ticker: "deny") { supply { holders } }
-      c: brc20Token(ticker: "nokey") { supply { holders } } d: brc20Token(ticker: "slow") { supply { holders } } }`);
+    const failing = await graphql(`
+      {
+        a: brc20Token(ticker: "boom") {
+          supply {
+            holders
+          }
+        }
+        b: brc20Token(ticker: "deny") {
+          supply {
+            holders
+          }
+        }
+        c: brc20Token(ticker: "nokey") {
+          supply {
+            holders
+          }
+        }
+        d: brc20Token(ticker: "slow") {
+          supply {
+            holders
+          }
+        }
+      }
+    `);
     expect(codes(failing).sort()).toEqual(['FORBIDDEN', 'UNAUTHENTICATED', 'UPSTREAM_ERROR', 'UPSTREAM_TIMEOUT']);
     expect(codes(await graphql('{ etchings { total } }'))).toEqual(['RATE_LIMITED']);
 
@@ -181,7 +227,11 @@ describe('a mix of requests that carry keys', () => {
 describe('malformed requests that carry a key', () => {
   it.each<[string, string, Record<string, unknown> | undefined]>([
     ['apiKey given a list', 'query($k: String) { bitcoinNode(path: "rest/chaininfo.json", apiKey: $k) }', { k: [SAMPLE_PLATFORM_KEY] }],
-    ['apiKey given an object', 'query($k: String) { bitcoinNode(path: "rest/chaininfo.json", apiKey: $k) }', { k: { key: SAMPLE_PLATFORM_KEY } }],
+    [
+      'apiKey given an object',
+      'query($k: String) { bitcoinNode(path: "rest/chaininfo.json", apiKey: $k) }',
+      { k: { key: SAMPLE_PLATFORM_KEY } },
+    ],
     ['an unterminated document', `{ bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}") `, undefined],
     ['an unknown argument', `{ bitcoinNode(path: "rest/chaininfo.json", key: "${SAMPLE_PLATFORM_KEY}") }`, undefined],
     ['apiKey as an Int literal', `{ bitcoinNode(path: "rest/chaininfo.json", apiKey: ${'9'.repeat(32)}) }`, undefined],
@@ -202,7 +252,11 @@ describe('malformed requests that carry a key', () => {
 describe('over graphql-ws', () => {
   it.each<[string, string, Record<string, unknown> | undefined]>([
     ['apiKey given a list', 'query($k: String) { bitcoinNode(path: "rest/chaininfo.json", apiKey: $k) }', { k: [SAMPLE_PLATFORM_KEY] }],
-    ['apiKey given an object', 'query($k: String) { bitcoinNode(path: "rest/chaininfo.json", apiKey: $k) }', { k: { key: SAMPLE_PLATFORM_KEY } }],
+    [
+      'apiKey given an object',
+      'query($k: String) { bitcoinNode(path: "rest/chaininfo.json", apiKey: $k) }',
+      { k: { key: SAMPLE_PLATFORM_KEY } },
+    ],
     ['the header key in an Int variable', 'query($k: Int) { etchings(limit: $k) { limit } }', { k: HEADER_KEY }],
     ['an unterminated document', `{ bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}") `, undefined],
     ['an unknown argument', `{ bitcoinNode(path: "rest/chaininfo.json", key: "${SAMPLE_PLATFORM_KEY}") }`, undefined],

@@ -59,7 +59,13 @@ test('a typed client of the Overview document gets its declared shape', async ()
     },
     transfers: {
       total: 2,
-      results: [{ id: transfer.id, number: transfer.number, to: { address: transfer.to.address, value: transfer.to.value, timestamp: transfer.to.timestamp } }],
+      results: [
+        {
+          id: transfer.id,
+          number: transfer.number,
+          to: { address: transfer.to.address, value: transfer.to.value, timestamp: transfer.to.timestamp },
+        },
+      ],
     },
     etchings: {
       total: sampleData.etchingsTotal,

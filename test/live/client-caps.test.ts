@@ -17,7 +17,12 @@ afterEach(disposeAll);
 describe('subscriptions per client', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ TRUST_PROXY: '1', LIVE_RATE_LIMIT_PER_MINUTE: '0', LIVE_POLL_INTERVAL_MS: '600000', MAX_SUBSCRIPTIONS_PER_CLIENT: '3' });
+    stack = await startStack({
+      TRUST_PROXY: '1',
+      LIVE_RATE_LIMIT_PER_MINUTE: '0',
+      LIVE_POLL_INTERVAL_MS: '600000',
+      MAX_SUBSCRIPTIONS_PER_CLIENT: '3',
+    });
   });
   afterAll(() => stack.close());
 
@@ -69,7 +74,9 @@ function socketAs(stack: Stack, address: string) {
     });
     socket.once('error', () => resolve({ opened: false }));
   });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    socket.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+  );
   return { socket, outcome, closed };
 }
 

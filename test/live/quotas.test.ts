@@ -110,7 +110,12 @@ describe('new pollers are admitted through the polling plan', () => {
   let stack: Stack;
   beforeAll(async () => {
     // A plan of 5 polls a minute (half of 10); no per-client limit, so only the plan can hold calls back.
-    stack = await startStack({ ...QUIET, LIVE_RATE_LIMIT_PER_MINUTE: '10', LIVE_QUOTA_SHARE: '0.5', CLIENT_UPSTREAM_CALLS_PER_MINUTE: '0' });
+    stack = await startStack({
+      ...QUIET,
+      LIVE_RATE_LIMIT_PER_MINUTE: '10',
+      LIVE_QUOTA_SHARE: '0.5',
+      CLIENT_UPSTREAM_CALLS_PER_MINUTE: '0',
+    });
   });
   afterAll(() => stack.close());
 
@@ -142,7 +147,10 @@ describe('unknown tickers are remembered as unknown', () => {
 
   it('subscribing again and again to an unknown ticker asks the upstream once', async () => {
     for (const [i, address] of [A, A, B, A, B, '198.51.100.9'].entries()) {
-      const watch = i % 2 ? sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('ZZZZ'), address) : ws(wsClient(stack.gatewayUrl, address), TOKEN_SUBSCRIPTION('zzzz'));
+      const watch =
+        i % 2
+          ? sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('ZZZZ'), address)
+          : ws(wsClient(stack.gatewayUrl, address), TOKEN_SUBSCRIPTION('zzzz'));
       await until(() => watch.results.length > 0, 'null');
       expect([watch.results, watch.completed]).toEqual([[NULL_TOKEN], false]);
       watch.stop();
@@ -163,8 +171,13 @@ describe("a client's distinct watched resources are bounded", () => {
 
   it('past 3 resources a new one is TOO_MANY_SUBSCRIPTIONS; the same resources and other clients are served', async () => {
     const client = wsClient(stack.gatewayUrl, A);
-    const first = ['status { status }', 'etchingAdded { id }', 'brc20Token(ticker: "ordi") { token { ticker } }'].map((field) => ws(client, `subscription { ${field} }`));
-    await until(() => first[0]!.results.length > 0 && first[2]!.results.length > 0 && stack.gateway.live.watched === 3, 'three resources watched');
+    const first = ['status { status }', 'etchingAdded { id }', 'brc20Token(ticker: "ordi") { token { ticker } }'].map((field) =>
+      ws(client, `subscription { ${field} }`),
+    );
+    await until(
+      () => first[0]!.results.length > 0 && first[2]!.results.length > 0 && stack.gateway.live.watched === 3,
+      'three resources watched',
+    );
     stack.sample.clearLog();
     const fourth = sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('sats'), A);
     await fourth.done;
@@ -185,7 +198,10 @@ describe("a client's distinct watched resources are bounded", () => {
     const same = sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('ORDI'), A);
     const other = sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('sats'), B);
     await until(() => same.results.length > 0 && other.results.length > 0, 'both first values');
-    expect([same.results, other.results]).toEqual([[{ data: { brc20Token: { token: { ticker: 'ordi' } } } }], [{ data: { brc20Token: { token: { ticker: 'sats' } } } }]]);
+    expect([same.results, other.results]).toEqual([
+      [{ data: { brc20Token: { token: { ticker: 'ordi' } } } }],
+      [{ data: { brc20Token: { token: { ticker: 'sats' } } } }],
+    ]);
     expect(paths(stack)).toEqual([`GET ${tokenPath('sats')}`]);
     // Leaving one resource makes room for another.
     first[1]!.stop();

@@ -48,7 +48,13 @@ beforeAll(async () => {
   });
   b = await startStack(env);
   for (let attempt = 0; attempt < 100; attempt++) {
-    if (await fetch(`http://127.0.0.1:${portA}/healthz`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`http://127.0.0.1:${portA}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await sleep(100);
   }
 }, 30_000);

@@ -60,7 +60,12 @@ function ws(stack: Stack, query: string, client?: WsClient): Watch {
 }
 
 function wsClient(stack: Stack): WsClient {
-  const client = createWsClient({ url: `${stack.gatewayUrl.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0, lazy: true });
+  const client = createWsClient({
+    url: `${stack.gatewayUrl.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    lazy: true,
+  });
   wsClients.push(client);
   return client;
 }
@@ -108,7 +113,9 @@ describe('one poller per resource', () => {
     await until(() => requestsTo(stack, tokenPath(MINTING_TICKER)).length >= 4, 'polls');
     expect(watch.results).toHaveLength(1);
     const polls = requestsTo(stack, tokenPath(MINTING_TICKER));
-    expect(polls.slice(1).map((r) => r.headers['if-none-match'])).toEqual(polls.slice(1).map(() => `"${stack.sample.activity.ordinalsEtag()}"`));
+    expect(polls.slice(1).map((r) => r.headers['if-none-match'])).toEqual(
+      polls.slice(1).map(() => `"${stack.sample.activity.ordinalsEtag()}"`),
+    );
 
     const minted = stack.sample.activity.mint();
     await until(() => watch.results.length === 2, 'the change');
@@ -184,7 +191,13 @@ describe('one poller per resource', () => {
     const watch = sse(stack, TOKEN_SUBSCRIPTION('ordi'));
     await until(() => watch.results.length === 1, 'the first event');
     const before = requestsTo(stack, tokenPath('ordi')).length;
-    stack.sample.inject({ path: tokenPath('ordi'), status: 429, times: 1, headers: { 'retry-after': '1' }, body: { message: 'API rate limit exceeded' } });
+    stack.sample.inject({
+      path: tokenPath('ordi'),
+      status: 429,
+      times: 1,
+      headers: { 'retry-after': '1' },
+      body: { message: 'API rate limit exceeded' },
+    });
     await until(() => requestsTo(stack, tokenPath('ordi')).length > before, 'the 429');
     const limited = requestsTo(stack, tokenPath('ordi')).length;
     await sleep(5 * INTERVAL_MS);

@@ -134,7 +134,12 @@ interface Node {
 function tree(spans: ExportedSpan[], root: ExportedSpan): Node {
   const children = spans
     .filter((span) => span.parentSpanId === root.spanId)
-    .sort((a, b) => a.name.localeCompare(b.name) || JSON.stringify(a.attributes).localeCompare(JSON.stringify(b.attributes)) || Number(a.start - b.start))
+    .sort(
+      (a, b) =>
+        a.name.localeCompare(b.name) ||
+        JSON.stringify(a.attributes).localeCompare(JSON.stringify(b.attributes)) ||
+        Number(a.start - b.start),
+    )
     .map((child) => tree(spans, child));
   return {
     name: root.name,
@@ -248,7 +253,12 @@ describe('spans of REST and GraphQL requests', () => {
       children: [lookup('ordinals', TOKEN_ROUTE, 'miss', 200, [attempt('ordinals', TOKEN_ROUTE, 200)])],
     });
     const [, sent] = below(spans, root);
-    expect([root.traceId, root.parentSpanId, ...below(spans, root).map((span) => span.traceId)]).toEqual([traceId, clientSpan, traceId, traceId]);
+    expect([root.traceId, root.parentSpanId, ...below(spans, root).map((span) => span.traceId)]).toEqual([
+      traceId,
+      clientSpan,
+      traceId,
+      traceId,
+    ]);
     expect(stack.sample.requests.map((r) => [r.url, r.headers.traceparent, r.headers.tracestate])).toEqual([
       ['/ordinals/v1/brc-20/tokens/pepe', traceparent(sent!), 'client=7'],
     ]);
@@ -421,9 +431,24 @@ test('no key in any span: platform requests over REST and GraphQL, the hiro key 
       (await fetch(`${ext}/bitcoin-node/rest/chaininfo.json`, { headers: { 'x-request-id': 'key-1' } })).status,
       (await fetch(`${ext}/chainhooks/${uuid1}`, { method: 'DELETE', headers: { 'x-request-id': 'key-2' } })).status,
       (await fetch(`${ext}/no-such-route`, { headers: { 'x-request-id': 'key-3' } })).status,
-      (await stack.graphql(`{ bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}") }`, undefined, { 'x-request-id': 'key-4' })).status,
-      (await stack.graphql('query Node { bitcoinNode(path: "rest/chaininfo.json") }', undefined, { 'x-api-key': otherKey, 'x-request-id': 'key-5' })).status,
-      (await stack.graphql('mutation($uuid: String!, $key: String) { deleteChainhook(uuid: $uuid, apiKey: $key) { status } }', { uuid: uuid2, key: otherKey }, { 'x-request-id': 'key-6' })).status,
+      (
+        await stack.graphql(`{ bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}") }`, undefined, {
+          'x-request-id': 'key-4',
+        })
+      ).status,
+      (
+        await stack.graphql('query Node { bitcoinNode(path: "rest/chaininfo.json") }', undefined, {
+          'x-api-key': otherKey,
+          'x-request-id': 'key-5',
+        })
+      ).status,
+      (
+        await stack.graphql(
+          'mutation($uuid: String!, $key: String) { deleteChainhook(uuid: $uuid, apiKey: $key) { status } }',
+          { uuid: uuid2, key: otherKey },
+          { 'x-request-id': 'key-6' },
+        )
+      ).status,
       (await stack.graphql('{ brc20Token(ticker: "ordi") { token { ticker } } }', undefined, { 'x-request-id': 'key-7' })).status,
     ];
     expect(statuses).toEqual([200, 200, 404, 200, 200, 200, 200]);
@@ -434,11 +459,32 @@ test('no key in any span: platform requests over REST and GraphQL, the hiro key 
     };
     expect(['key-1', 'key-2', 'key-3', 'key-4', 'key-5', 'key-6'].map(names)).toEqual([
       ['GET /v1/ext/:apiKey/bitcoin-node/*', 'upstream /v1/ext/:apiKey/bitcoin-node/*', 'GET /v1/ext/:apiKey/bitcoin-node/*'],
-      ['DELETE /v1/ext/:apiKey/chainhooks/:chainhookUuid', 'upstream /v1/ext/:apiKey/chainhooks/:chainhookUuid', 'DELETE /v1/ext/:apiKey/chainhooks/:chainhookUuid'],
+      [
+        'DELETE /v1/ext/:apiKey/chainhooks/:chainhookUuid',
+        'upstream /v1/ext/:apiKey/chainhooks/:chainhookUuid',
+        'DELETE /v1/ext/:apiKey/chainhooks/:chainhookUuid',
+      ],
       ['GET'],
-      ['POST /graphql', 'query', 'dataloader.batch bitcoinNode', 'upstream /v1/ext/:apiKey/bitcoin-node/*', 'GET /v1/ext/:apiKey/bitcoin-node/*'],
-      ['POST /graphql', 'query Node', 'dataloader.batch bitcoinNode', 'upstream /v1/ext/:apiKey/bitcoin-node/*', 'GET /v1/ext/:apiKey/bitcoin-node/*'],
-      ['POST /graphql', 'mutation', 'upstream /v1/ext/:apiKey/chainhooks/:chainhookUuid', 'DELETE /v1/ext/:apiKey/chainhooks/:chainhookUuid'],
+      [
+        'POST /graphql',
+        'query',
+        'dataloader.batch bitcoinNode',
+        'upstream /v1/ext/:apiKey/bitcoin-node/*',
+        'GET /v1/ext/:apiKey/bitcoin-node/*',
+      ],
+      [
+        'POST /graphql',
+        'query Node',
+        'dataloader.batch bitcoinNode',
+        'upstream /v1/ext/:apiKey/bitcoin-node/*',
+        'GET /v1/ext/:apiKey/bitcoin-node/*',
+      ],
+      [
+        'POST /graphql',
+        'mutation',
+        'upstream /v1/ext/:apiKey/chainhooks/:chainhookUuid',
+        'DELETE /v1/ext/:apiKey/chainhooks/:chainhookUuid',
+      ],
     ]);
     // Everything exported (names, attributes, links, the resource), as the collector received it.
     const received = collector.bodies.join('\n');
@@ -451,7 +497,10 @@ test('no key in any span: platform requests over REST and GraphQL, the hiro key 
 test('export failures are logged once, and so is the recovery', async () => {
   const stack = await startStack({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, OTEL_SERVICE_NAME: 'gateway-eu' });
   const lines = () =>
-    stack.logs.map((line) => JSON.parse(line) as { level: string; msg: string }).filter((line) => line.msg.startsWith('trace export')).map((line) => [line.level, line.msg]);
+    stack.logs
+      .map((line) => JSON.parse(line) as { level: string; msg: string })
+      .filter((line) => line.msg.startsWith('trace export'))
+      .map((line) => [line.level, line.msg]);
   try {
     collector.status = 400;
     for (const id of ['down-1', 'down-2']) {
@@ -483,7 +532,11 @@ describe('in a real process', () => {
   };
 
   const node = (args: string[], env: Record<string, string>) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], { cwd: ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+      cwd: ROOT,
+      env: childEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -536,7 +589,9 @@ describe('in a real process', () => {
     try {
       const deadline = Date.now() + 15_000;
       while (!run.stdout().includes('satgate listening') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-      const response = await fetch(`http://127.0.0.1:${port}${ORDI_PATH}`, { headers: { 'x-request-id': 'sigterm-1', connection: 'close' } });
+      const response = await fetch(`http://127.0.0.1:${port}${ORDI_PATH}`, {
+        headers: { 'x-request-id': 'sigterm-1', connection: 'close' },
+      });
       expect(response.status).toBe(200);
       // The batch processor would wait 5 s: only the shutdown's flush sends it this soon.
       run.child.kill('SIGTERM');

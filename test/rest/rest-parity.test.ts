@@ -24,8 +24,7 @@ import { PROFILES, expectAllBelowBase, statusOf } from '../profiles.js';
 
 type Answer = Awaited<ReturnType<typeof rest>>;
 
-const example = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`../../src/sample/data/${name}.json`, import.meta.url), 'utf8'));
+const example = (name: string): unknown => JSON.parse(readFileSync(new URL(`../../src/sample/data/${name}.json`, import.meta.url), 'utf8'));
 
 const CACHE_CONTROL = 'public, no-cache, must-revalidate';
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -226,9 +225,7 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
         contentType: JSON_TYPE,
       });
       const q = new URLSearchParams(query);
-      expect(calls).toEqual([
-        GET(TRANSFERS, { block: q.get('block')!, offset: q.get('offset') ?? '0', limit: q.get('limit') ?? '20' }),
-      ]);
+      expect(calls).toEqual([GET(TRANSFERS, { block: q.get('block')!, offset: q.get('offset') ?? '0', limit: q.get('limit') ?? '20' })]);
     });
   });
 
@@ -309,7 +306,7 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
       [`${ETCHINGS}?limit=1e400`, 'Infinity'],
       [`${ETCHINGS_ALIAS}?offset=-1e400`, '-Infinity'],
       [`${TRANSFERS}?block=775700&offset=1e400&limit=1e999`, 'Infinity'],
-    ])('GET %s → the upstream\'s 500, answered locally (no quota spent, no breaker failure)', async (path, value) => {
+    ])("GET %s → the upstream's 500, answered locally (no quota spent, no breaker failure)", async (path, value) => {
       const { gateway, direct, calls } = await compare(path);
       const body = { statusCode: 500, error: 'Internal Server Error', message: `The value "${value}" cannot be converted to an integer.` };
       expect(direct).toEqual({ status: 500, body, etag: expect.any(String), cacheControl: CACHE_CONTROL, contentType: JSON_TYPE });
@@ -349,7 +346,7 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
     });
 
     test.each(['/ORDINALS/v1/brc-20/tokens/ordi', '//ordinals/v1/brc-20/tokens/ordi', '/Metadata/v1', '/nothing/here?x=1'])(
-      'GET %s, a path no route serves: the upstream\'s route 404 (HEAD: its head)',
+      "GET %s, a path no route serves: the upstream's route 404 (HEAD: its head)",
       async (path) => {
         const { gateway, direct, calls } = await compareRaw(path);
         expect(gateway).toEqual(direct);
@@ -360,7 +357,7 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
       },
     );
 
-    test('the path ends at `;` and `#` as at `?` (the upstream router\'s rule): what follows is the query string', async () => {
+    test("the path ends at `;` and `#` as at `?` (the upstream router's rule): what follows is the query string", async () => {
       const seen: Array<[string, number]> = [];
       for (const path of [
         '/metadata/v1;x',
@@ -423,15 +420,14 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
       ['in a list', (etag) => `"nope", W/"${etag}", "other"`],
     ];
 
-    test.each(routes.flatMap(([path, etag, upstreamPath]) => forms.map(([form, header]) => [path, form, header(etag), upstreamPath] as const)))(
-      'GET %s with a matching If-None-Match (%s) → 304, empty body, only Cache-Control',
-      async (path, _form, ifNoneMatch, upstreamPath) => {
-        const { gateway, direct, calls } = await compare(path, { headers: { 'if-none-match': ifNoneMatch } });
-        expect(gateway).toEqual(direct);
-        expect(gateway).toEqual(notModified);
-        expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([`GET ${upstreamPath}`]);
-      },
-    );
+    test.each(
+      routes.flatMap(([path, etag, upstreamPath]) => forms.map(([form, header]) => [path, form, header(etag), upstreamPath] as const)),
+    )('GET %s with a matching If-None-Match (%s) → 304, empty body, only Cache-Control', async (path, _form, ifNoneMatch, upstreamPath) => {
+      const { gateway, direct, calls } = await compare(path, { headers: { 'if-none-match': ifNoneMatch } });
+      expect(gateway).toEqual(direct);
+      expect(gateway).toEqual(notModified);
+      expect(calls.map((c) => `${c.method} ${c.path}`)).toEqual([`GET ${upstreamPath}`]);
+    });
 
     test.each(routes.map(([path]) => path))('GET %s with If-None-Match: * or a stale tag → 200', async (path) => {
       for (const ifNoneMatch of ['*', '"stale"', 'W/"stale", "also-stale"']) {
@@ -483,8 +479,18 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
 
     test.each([
       ['unknown uuid', chainhook('00000000-0000-4000-8000-000000000000'), 404, platformError('Chainhook not found')],
-      ['wrong key', chainhook(DELETABLE_CHAINHOOK_UUIDS[0]!, 'f'.repeat(32)), 403, platformError('Forbidden: API key is not allowed to access this resource')],
-      ['key "unauthorized"', chainhook(DELETABLE_CHAINHOOK_UUIDS[0]!, 'unauthorized'), 401, platformError('Unauthorized: missing or invalid API key')],
+      [
+        'wrong key',
+        chainhook(DELETABLE_CHAINHOOK_UUIDS[0]!, 'f'.repeat(32)),
+        403,
+        platformError('Forbidden: API key is not allowed to access this resource'),
+      ],
+      [
+        'key "unauthorized"',
+        chainhook(DELETABLE_CHAINHOOK_UUIDS[0]!, 'unauthorized'),
+        401,
+        platformError('Unauthorized: missing or invalid API key'),
+      ],
     ])('DELETE, %s (%s) → %i', async (_label, path, status, body) => {
       const { gateway, direct, calls } = await compare(path, { method: 'DELETE' });
       expect(gateway).toEqual(direct);
@@ -593,32 +599,46 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
     const uuid = DELETABLE_CHAINHOOK_UUIDS[3]!;
     const root = `/v1/ext/${KEY}/bitcoin-node/`;
     test.each([
-      ['GET', 'rest/%2e%2e/%2e%2e/chainhooks/x', [
-        json(400, dotSegments),
-        json(404, routeNotFound('GET', `${root}rest/%2e%2e/%2e%2e/chainhooks/x`)),
-        // The gateway's URL parser resolves %2e%2e: what is left is a GET on no route.
-        json(404, routeNotFound('GET', `/v1/ext/${KEY}/chainhooks/x`)),
-      ]],
-      ['GET', 'rest/../../chainhooks/x', [
-        json(400, dotSegments),
-        json(404, routeNotFound('GET', `${root}rest/../../chainhooks/x`)),
-        json(404, routeNotFound('GET', `/v1/ext/${KEY}/chainhooks/x`)),
-      ]],
+      [
+        'GET',
+        'rest/%2e%2e/%2e%2e/chainhooks/x',
+        [
+          json(400, dotSegments),
+          json(404, routeNotFound('GET', `${root}rest/%2e%2e/%2e%2e/chainhooks/x`)),
+          // The gateway's URL parser resolves %2e%2e: what is left is a GET on no route.
+          json(404, routeNotFound('GET', `/v1/ext/${KEY}/chainhooks/x`)),
+        ],
+      ],
+      [
+        'GET',
+        'rest/../../chainhooks/x',
+        [
+          json(400, dotSegments),
+          json(404, routeNotFound('GET', `${root}rest/../../chainhooks/x`)),
+          json(404, routeNotFound('GET', `/v1/ext/${KEY}/chainhooks/x`)),
+        ],
+      ],
       ['GET', 'rest%2F..%2F..%2Fchainhooks', [json(400, encodedSlashes)]],
       ['GET', '%252e%252e/x', [json(400, dotSegments)]],
-      ['GET', 'rest/%2E%2E/x', [
-        json(400, dotSegments),
-        // resolved inside the root to bitcoin-node/x: the node's bare 404
-        { status: 404, body: null, etag: null, cacheControl: null, contentType: null },
-      ]],
-      ['GET', '%2e%2e/%2e%2e/%2e%2e/%2e%2e/ordinals/v1/brc-20/tokens/ordi', [
-        json(400, dotSegments),
-        json(404, routeNotFound('GET', `${root}%2e%2e/%2e%2e/%2e%2e/%2e%2e/ordinals/v1/brc-20/tokens/ordi`)),
-      ]],
-      ['DELETE', `%2e%2e/chainhooks/${uuid}`, [
-        json(400, dotSegments),
-        json(404, routeNotFound('DELETE', `${root}%2e%2e/chainhooks/${uuid}`)),
-      ]],
+      [
+        'GET',
+        'rest/%2E%2E/x',
+        [
+          json(400, dotSegments),
+          // resolved inside the root to bitcoin-node/x: the node's bare 404
+          { status: 404, body: null, etag: null, cacheControl: null, contentType: null },
+        ],
+      ],
+      [
+        'GET',
+        '%2e%2e/%2e%2e/%2e%2e/%2e%2e/ordinals/v1/brc-20/tokens/ordi',
+        [json(400, dotSegments), json(404, routeNotFound('GET', `${root}%2e%2e/%2e%2e/%2e%2e/%2e%2e/ordinals/v1/brc-20/tokens/ordi`))],
+      ],
+      [
+        'DELETE',
+        `%2e%2e/chainhooks/${uuid}`,
+        [json(400, dotSegments), json(404, routeNotFound('DELETE', `${root}%2e%2e/chainhooks/${uuid}`))],
+      ],
     ] as const)('traversal %s bitcoin-node/%s never leaves the node root', async (method, path, accepted) => {
       stack.sample.clearLog();
       const gateway = await raw(stack.gatewayUrl, root + path, method);

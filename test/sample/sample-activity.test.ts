@@ -19,7 +19,10 @@ async function get(path: string) {
 
 it('etch prepends new etchings in new blocks; the runes ETag follows the chain tip', async () => {
   const before = await get('/runes/v1/etchings?limit=2');
-  expect(before).toEqual({ etag: `"${RUNES_ETAG}"`, body: { limit: 2, offset: 0, total: sampleData.etchingsTotal, results: sampleData.etchings.slice(0, 2) } });
+  expect(before).toEqual({
+    etag: `"${RUNES_ETAG}"`,
+    body: { limit: 2, offset: 0, total: sampleData.etchingsTotal, results: sampleData.etchings.slice(0, 2) },
+  });
   expect((await get('/runes/v1/etchings?limit=2')).etag).toBe(`"${RUNES_ETAG}"`);
   const added = sample.activity.etch(2);
   expect(added.map((e) => [e.number, e.location.block_height])).toEqual([

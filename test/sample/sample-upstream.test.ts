@@ -18,8 +18,7 @@ import {
 } from '../../src/sample/data.js';
 import { SAMPLE_PLATFORM_KEY, startSampleUpstream, type SampleUpstream } from '../../src/sample/server.js';
 
-const example = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`../../src/sample/data/${name}.json`, import.meta.url), 'utf8'));
+const example = (name: string): unknown => JSON.parse(readFileSync(new URL(`../../src/sample/data/${name}.json`, import.meta.url), 'utf8'));
 
 let sample: SampleUpstream;
 beforeAll(async () => {
@@ -204,9 +203,7 @@ describe('BRC-20 tokens', () => {
 describe('inscription transfers', () => {
   it('reproduces the example pages', async () => {
     expect((await get(`${TRANSFERS}?block=775700`)).body).toEqual(example('transfers-block-775700'));
-    expect((await get(`${TRANSFERS}?block=775701&limit=1&offset=1`)).body).toEqual(
-      example('transfers-block-775701-limit1-offset1'),
-    );
+    expect((await get(`${TRANSFERS}?block=775701&limit=1&offset=1`)).body).toEqual(example('transfers-block-775701-limit1-offset1'));
     expect((await get(`${TRANSFERS}?block=775617`)).body).toEqual(example('transfers-block-775617-empty'));
   });
 
@@ -462,9 +459,14 @@ describe('profiles', () => {
       expect(prefixed.baseUrl).toBe(`${prefixed.url}/api`);
       prefixed.inject({ path: '/runes/v1/etchings', status: 503, body: 'busy' });
       const answers = await Promise.all(
-        ['/api/metadata/v1', '/api/metadata', `/api${platform('bitcoin-node/rest/chaininfo.json')}`, '/api/runes/v1/etchings', '/metadata/v1', '/apimetadata/v1'].map(
-          async (path) => (await fetch(prefixed.url + path)).status,
-        ),
+        [
+          '/api/metadata/v1',
+          '/api/metadata',
+          `/api${platform('bitcoin-node/rest/chaininfo.json')}`,
+          '/api/runes/v1/etchings',
+          '/metadata/v1',
+          '/apimetadata/v1',
+        ].map(async (path) => (await fetch(prefixed.url + path)).status),
       );
       expect(answers).toEqual([200, 200, 200, 503, 404, 404]);
       expect(prefixed.requests.map(({ method, url, path, received }) => ({ method, url, path, received }))).toEqual([

@@ -61,11 +61,16 @@ beforeEach(() => stack.sample.clearLog());
 
 /** The result of the victim's document, asked for as a browser would (fetch sets a valid Host). */
 async function victim(): Promise<unknown> {
-  const response = await fetch(`${stack.gatewayUrl}${VICTIM_TARGET}`, { headers: { 'x-graphql-yoga-csrf': '1', accept: 'application/json' } });
+  const response = await fetch(`${stack.gatewayUrl}${VICTIM_TARGET}`, {
+    headers: { 'x-graphql-yoga-csrf': '1', accept: 'application/json' },
+  });
   return { status: response.status, body: await response.json() };
 }
 
-const ORDI = { status: 200, body: { data: { brc20Token: { token: { ticker: 'ordi' }, supply: { holders: expect.any(Number) as number } } } } };
+const ORDI = {
+  status: 200,
+  body: { data: { brc20Token: { token: { ticker: 'ordi' }, supply: { holders: expect.any(Number) as number } } } },
+};
 
 describe('a Host that is not a valid authority', () => {
   const hostile = [
@@ -93,7 +98,9 @@ describe('a Host that is not a valid authority', () => {
   });
 
   test('two Host lines: 400 (RFC 9112 3.2)', async () => {
-    expect(await raw(port, get(VICTIM_TARGET, `Host: 127.0.0.1\r\nHost: x/graphql?query=${encodeURIComponent(TOKEN('pepe'))}&z=\r\n`))).toEqual({
+    expect(
+      await raw(port, get(VICTIM_TARGET, `Host: 127.0.0.1\r\nHost: x/graphql?query=${encodeURIComponent(TOKEN('pepe'))}&z=\r\n`)),
+    ).toEqual({
       status: 400,
       body: 'Bad Host header',
     });
@@ -101,7 +108,10 @@ describe('a Host that is not a valid authority', () => {
   });
 
   test('on REST paths too', async () => {
-    expect(await raw(port, `GET /ordinals/v1/brc-20/tokens/ordi HTTP/1.1\r\nHost: x/runes/v1/etchings?\r\n`)).toEqual({ status: 400, body: 'Bad Host header' });
+    expect(await raw(port, `GET /ordinals/v1/brc-20/tokens/ordi HTTP/1.1\r\nHost: x/runes/v1/etchings?\r\n`)).toEqual({
+      status: 400,
+      body: 'Bad Host header',
+    });
     expect(stack.upstreamCalls()).toEqual([]);
   });
 
@@ -112,19 +122,25 @@ describe('a Host that is not a valid authority', () => {
 });
 
 describe('a valid authority is served', () => {
-  test.each(['127.0.0.1', 'localhost:4000', 'api.example.com', 'EXAMPLE.com:65535', '[::1]', '[::1]:8080', '[2001:db8::1]'])('%j', async (host) => {
-    const answer = await raw(port, get(VICTIM_TARGET, `Host: ${host}\r\n`));
-    expect({ status: answer.status, body: JSON.parse(answer.body) as unknown }).toEqual(ORDI);
-  });
+  test.each(['127.0.0.1', 'localhost:4000', 'api.example.com', 'EXAMPLE.com:65535', '[::1]', '[::1]:8080', '[2001:db8::1]'])(
+    '%j',
+    async (host) => {
+      const answer = await raw(port, get(VICTIM_TARGET, `Host: ${host}\r\n`));
+      expect({ status: answer.status, body: JSON.parse(answer.body) as unknown }).toEqual(ORDI);
+    },
+  );
 
   test('HTTP/1.0 without Host (which it does not require)', async () => {
     const answer = await raw(port, get(VICTIM_TARGET, '', 'HTTP/1.0'));
     expect({ status: answer.status, body: JSON.parse(answer.body) as unknown }).toEqual(ORDI);
   });
 
-  test('whatever the Host, the result stored is the keyed document\'s: a new document asked under odd valid Hosts, then by a browser', async () => {
+  test("whatever the Host, the result stored is the keyed document's: a new document asked under odd valid Hosts, then by a browser", async () => {
     const target = `/graphql?query=${encodeURIComponent(TOKEN('sats'))}`;
-    const sats = { status: 200, body: { data: { brc20Token: { token: { ticker: 'sats' }, supply: { holders: expect.any(Number) as number } } } } };
+    const sats = {
+      status: 200,
+      body: { data: { brc20Token: { token: { ticker: 'sats' }, supply: { holders: expect.any(Number) as number } } } },
+    };
     for (const host of ['graphql', 'a.b', '[::ffff:127.0.0.1]:1']) {
       const answer = await raw(port, get(target, `Host: ${host}\r\n`));
       expect({ status: answer.status, body: JSON.parse(answer.body) as unknown }).toEqual(sats);

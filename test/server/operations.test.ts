@@ -97,7 +97,11 @@ describe('metrics, readiness and request ids', () => {
       const head = await fetch(stack.gatewayUrl + path, { method: 'HEAD', headers });
       const get = await fetch(stack.gatewayUrl + path, { headers });
       await get.arrayBuffer();
-      answers.push({ path, head: [head.status, head.headers.get('content-type'), await head.text()], get: [get.status, get.headers.get('content-type'), ''] });
+      answers.push({
+        path,
+        head: [head.status, head.headers.get('content-type'), await head.text()],
+        get: [get.status, get.headers.get('content-type'), ''],
+      });
     }
     expect(answers.map(({ path, head }) => [path, head[0]])).toEqual([
       ['/healthz', 200],
@@ -116,7 +120,8 @@ describe('access log lines', () => {
     const stack = await startStack({ CACHE_TTL_MS: '0', CACHE_NOT_FOUND_TTL_MS: '600000', STALE_IF_ERROR_MS: '600000' });
     try {
       // `holders` comes from each token's own route: one lookup per ticker.
-      const pair = 'query Pair { a: brc20Token(ticker: "ordi") { supply { holders } } b: brc20Token(ticker: "no-such-token") { supply { holders } } }';
+      const pair =
+        'query Pair { a: brc20Token(ticker: "ordi") { supply { holders } } b: brc20Token(ticker: "no-such-token") { supply { holders } } }';
       const withId = (id: string) => ({ 'x-request-id': id });
       await stack.graphql(pair, undefined, withId('first'));
       await stack.graphql(pair, undefined, withId('again'));
@@ -130,12 +135,25 @@ describe('access log lines', () => {
         const { time, pid, ms, ...rest } = lines.find((l) => l.requestId === requestId) ?? {};
         return [typeof time, typeof pid, typeof ms, rest];
       };
-      const common = (requestId: string, method: string, path: string) => ({ level: 'info', app: 'satgate', msg: 'request', requestId, method, path, status: 200 });
+      const common = (requestId: string, method: string, path: string) => ({
+        level: 'info',
+        app: 'satgate',
+        msg: 'request',
+        requestId,
+        method,
+        path,
+        status: 200,
+      });
       expect(['first', 'again', 'stale', 'uncached', 'health'].map(line)).toEqual([
         // ordi fetched, the unknown token fetched (404)
         ['string', 'number', 'number', { ...common('first', 'POST', '/graphql'), operationName: 'Pair', upstreamCalls: 2, cache: 'miss' }],
         // ordi confirmed by a 304, the 404 still fresh: no call for it
-        ['string', 'number', 'number', { ...common('again', 'POST', '/graphql'), operationName: 'Pair', upstreamCalls: 1, cache: 'revalidated' }],
+        [
+          'string',
+          'number',
+          'number',
+          { ...common('again', 'POST', '/graphql'), operationName: 'Pair', upstreamCalls: 1, cache: 'revalidated' },
+        ],
         // the upstream answered 500: the stored answer was served
         ['string', 'number', 'number', { ...common('stale', 'GET', '/ordinals/v1/brc-20/tokens/ordi'), upstreamCalls: 1, cache: 'stale' }],
         // platform answers are never cached: no cache outcome
@@ -170,18 +188,23 @@ describe('access log lines', () => {
  * when given: its status, Connection header and JSON body, and when its connection closed.
  */
 function ask(url: string, agent: Agent | false, body?: string) {
-  return new Promise<{ answer: { status: number; connection: string | undefined; body: unknown }; closed: Promise<void> }>((resolve, reject) => {
-    const req = httpRequest(url, { agent, method: body ? 'POST' : 'GET', headers: { 'content-type': 'application/json' } }, (res) => {
-      const closed = new Promise<void>((done) => res.socket.once('close', () => done()));
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () =>
-        resolve({ answer: { status: res.statusCode ?? 0, connection: res.headers.connection, body: text ? (JSON.parse(text) as unknown) : text }, closed }),
-      );
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+  return new Promise<{ answer: { status: number; connection: string | undefined; body: unknown }; closed: Promise<void> }>(
+    (resolve, reject) => {
+      const req = httpRequest(url, { agent, method: body ? 'POST' : 'GET', headers: { 'content-type': 'application/json' } }, (res) => {
+        const closed = new Promise<void>((done) => res.socket.once('close', () => done()));
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () =>
+          resolve({
+            answer: { status: res.statusCode ?? 0, connection: res.headers.connection, body: text ? (JSON.parse(text) as unknown) : text },
+            closed,
+          }),
+        );
+      });
+      req.on('error', reject);
+      req.end(body);
+    },
+  );
 }
 
 describe('graceful shutdown', () => {
@@ -286,7 +309,12 @@ async function etchingsCallAborted(stack: Stack, waitMs: number): Promise<boolea
   const deadline = Date.now() + waitMs;
   for (;;) {
     const metrics = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
-    if (/^satgate_upstream_request_duration_seconds_count\{service="runes",route="\/runes\/v1\/etchings",outcome="aborted"\} 1$/m.test(metrics)) return true;
+    if (
+      /^satgate_upstream_request_duration_seconds_count\{service="runes",route="\/runes\/v1\/etchings",outcome="aborted"\} 1$/m.test(
+        metrics,
+      )
+    )
+      return true;
     if (Date.now() >= deadline) return false;
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -328,9 +356,7 @@ describe('REQUEST_TIMEOUT_MS', () => {
       expect(answer).toEqual({
         status: 504,
         body: {
-          errors: [
-            { message: 'The request took longer than 1000 ms', extensions: { code: 'REQUEST_TIMEOUT', limit: 1000 } },
-          ],
+          errors: [{ message: 'The request took longer than 1000 ms', extensions: { code: 'REQUEST_TIMEOUT', limit: 1000 } }],
         },
       });
       // The process goes on serving.
@@ -345,7 +371,7 @@ describe('REQUEST_TIMEOUT_MS', () => {
     }
   });
 
-  test('a REST request past the deadline gets the upstream\'s 504 and its upstream call is cancelled', async () => {
+  test("a REST request past the deadline gets the upstream's 504 and its upstream call is cancelled", async () => {
     const stack = await startStack({ REQUEST_TIMEOUT_MS: '1000', UPSTREAM_TIMEOUT_MS: '8000' });
     try {
       stack.sample.inject({ path: '/runes/v1/etchings', hang: true });

@@ -25,7 +25,8 @@ const MAIN = join(ROOT, 'dist/src/main.js');
 function cleanEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   const base = { ...process.env };
   for (const name of Object.keys(base)) {
-    if (/^(PORT|HOST|WORKERS|LOG_|HIRO_|METADATA_|ORDINALS_|RUNES_|REDIS_|GRAPHIQL|PERSISTED_|READYZ_|NODE_OPTIONS$)/.test(name)) delete base[name];
+    if (/^(PORT|HOST|WORKERS|LOG_|HIRO_|METADATA_|ORDINALS_|RUNES_|REDIS_|GRAPHIQL|PERSISTED_|READYZ_|NODE_OPTIONS$)/.test(name))
+      delete base[name];
   }
   return { ...base, ...env };
 }
@@ -111,14 +112,25 @@ describe('npm start and npm run demo', () => {
       // The young generation's floor (docs/operating.md, Deploying): without it an idle gateway's first seconds of load cost twice the CPU.
       expect(readFileSync(`/proc/${gateway}/cmdline`, 'utf8').split('\0')).toContain('--min-semi-space-size=16');
       sample.inject({ path: '/runes/v1/etchings', delayMs: 800, times: 1 });
-      const inFlight = fetch(`http://127.0.0.1:${port}/runes/v1/etchings?limit=1`).then(async (r) => [r.status, ((await r.json()) as { total: number }).total > 0]);
+      const inFlight = fetch(`http://127.0.0.1:${port}/runes/v1/etchings?limit=1`).then(async (r) => [
+        r.status,
+        ((await r.json()) as { total: number }).total > 0,
+      ]);
       await new Promise((resolve) => setTimeout(resolve, 300));
       process.kill(npm.child.pid!, 'SIGTERM');
       expect(await inFlight).toEqual([200, true]);
       expect(await npm.exited).toEqual({ code: 0, signal: null });
       expect([alive(gateway), await connect(port)]).toEqual([false, 'ECONNREFUSED']);
-      const messages = npm.stdout().split('\n').filter((line) => line.startsWith('{')).map((line) => (JSON.parse(line) as { msg: string }).msg);
-      expect(messages.filter((msg) => msg !== 'request')).toEqual(['satgate listening', 'shutting down: draining in-flight requests', 'stopped']);
+      const messages = npm
+        .stdout()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => (JSON.parse(line) as { msg: string }).msg);
+      expect(messages.filter((msg) => msg !== 'request')).toEqual([
+        'satgate listening',
+        'shutting down: draining in-flight requests',
+        'stopped',
+      ]);
       // dist/ was current: this start compiled nothing.
       expect(npm.stderr()).not.toContain('building dist/');
     } finally {
@@ -139,7 +151,9 @@ describe('npm start and npm run demo', () => {
       expect([await connect(port), await connect(samplePort)]).toEqual(['ECONNREFUSED', 'ECONNREFUSED']);
       // Pretty lines at info by default: a newcomer sees each request.
       const plain = npm.stdout().replace(/\u001b\[[0-9;]*m/g, '');
-      expect(plain).toMatch(/INFO \(\d+\): request \{"requestId":"demo-1","method":"GET","path":"\/ordinals\/v1\/brc-20\/tokens\/ordi","status":200,/);
+      expect(plain).toMatch(
+        /INFO \(\d+\): request \{"requestId":"demo-1","method":"GET","path":"\/ordinals\/v1\/brc-20\/tokens\/ordi","status":200,/,
+      );
       expect(plain).toMatch(/INFO \(\d+\): stopped\n/);
     } finally {
       npm.child.kill('SIGKILL');
@@ -157,7 +171,12 @@ describe('start-up failures', () => {
   });
   afterAll(() => new Promise<void>((resolve) => busy.close(() => resolve())));
 
-  const gatewayEnv = (env: Record<string, string>) => ({ HOST: '127.0.0.1', HIRO_API_URL: sample.url, HIRO_PLATFORM_URL: sample.url, ...env });
+  const gatewayEnv = (env: Record<string, string>) => ({
+    HOST: '127.0.0.1',
+    HIRO_API_URL: sample.url,
+    HIRO_PLATFORM_URL: sample.url,
+    ...env,
+  });
 
   test.each([
     ['one process', '1'],
@@ -171,10 +190,12 @@ describe('start-up failures', () => {
     ]);
   });
 
-  test('an address that is not this machine\'s: one line on stderr, exit 1', async () => {
+  test("an address that is not this machine's: one line on stderr, exit 1", async () => {
     const gateway = run(process.execPath, [MAIN], gatewayEnv({ PORT: '4000', HOST: '192.0.2.1' }));
     expect(await gateway.exited).toEqual({ code: 1, signal: null });
-    expect(gateway.stderr()).toBe("satgate: cannot listen on 192.0.2.1:4000: the address is not one of this machine's; check HOST (EADDRNOTAVAIL)\n");
+    expect(gateway.stderr()).toBe(
+      "satgate: cannot listen on 192.0.2.1:4000: the address is not one of this machine's; check HOST (EADDRNOTAVAIL)\n",
+    );
   });
 
   // EACCES needs a user that may not listen on port 1, and running the gateway as another user
@@ -185,9 +206,9 @@ describe('start-up failures', () => {
     expect(new ListenError(loadConfig({ PORT: '1', HOST: '127.0.0.1' }), denied).message).toBe(
       'cannot listen on 127.0.0.1:1: this user may not listen there (ports below 1024 need privileges); choose a PORT from 1024 (EACCES)',
     );
-    expect(new ListenError(loadConfig({ PORT: '8080', HOST: '127.0.0.1' }), Object.assign(new Error('denied'), { code: 'EACCES' })).message).toBe(
-      'cannot listen on 127.0.0.1:8080: this user may not listen there (EACCES)',
-    );
+    expect(
+      new ListenError(loadConfig({ PORT: '8080', HOST: '127.0.0.1' }), Object.assign(new Error('denied'), { code: 'EACCES' })).message,
+    ).toBe('cannot listen on 127.0.0.1:8080: this user may not listen there (EACCES)');
   });
 
   test('a configuration error: one line on stderr, exit 1', async () => {
@@ -200,7 +221,13 @@ describe('start-up failures', () => {
 describe('the gateway process', () => {
   async function startGateway(env: Record<string, string> = {}) {
     const port = await freePort();
-    const gateway = run(process.execPath, [MAIN], { PORT: String(port), HOST: '127.0.0.1', HIRO_API_URL: sample.url, HIRO_PLATFORM_URL: sample.url, ...env });
+    const gateway = run(process.execPath, [MAIN], {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      HIRO_API_URL: sample.url,
+      HIRO_PLATFORM_URL: sample.url,
+      ...env,
+    });
     await gateway.waitFor(/satgate listening/);
     return { gateway, url: `http://127.0.0.1:${port}` };
   }
@@ -253,12 +280,21 @@ describe('a stdout nobody reads any more: SIGTERM stops the process within SHUTD
     expect(spawnSync('mkfifo', [fifo]).status).toBe(0);
     const [readEnd, writeEnd] = await Promise.all([reader(fifo), open(fifo, 'w')]);
     const port = await freePort();
-    const env = { PORT: String(port), HOST: '127.0.0.1', HIRO_API_URL: sample.url, HIRO_PLATFORM_URL: sample.url, LOG_FORMAT: format, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) };
+    const env = {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      HIRO_API_URL: sample.url,
+      HIRO_PLATFORM_URL: sample.url,
+      LOG_FORMAT: format,
+      SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
+    };
     const child = spawn(process.execPath, [MAIN], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', writeEnd.fd, 'pipe'] });
     await writeEnd.close();
     let stderr = '';
     child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     return { child, readEnd, exited, stderr: () => stderr, url: `http://127.0.0.1:${port}` };
   }
 
@@ -266,7 +302,9 @@ describe('a stdout nobody reads any more: SIGTERM stops the process within SHUTD
   async function terminate(gateway: { child: ChildProcess; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }) {
     gateway.child.kill('SIGTERM');
     let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'still running'>((resolve) => (timer = setTimeout(() => resolve('still running'), SHUTDOWN_TIMEOUT_MS + 1_000 + 4_000)));
+    const late = new Promise<'still running'>(
+      (resolve) => (timer = setTimeout(() => resolve('still running'), SHUTDOWN_TIMEOUT_MS + 1_000 + 4_000)),
+    );
     try {
       return await Promise.race([gateway.exited, late]);
     } finally {
@@ -275,35 +313,46 @@ describe('a stdout nobody reads any more: SIGTERM stops the process within SHUTD
     }
   }
 
-  test.each(['json', 'pretty'])('its reader leaves in the middle of the start-up line (LOG_FORMAT=%s)', async (format) => {
-    // `head -c 300 <fifo`: it reads the start of the first line and leaves; a write still in flight then fails with EPIPE.
-    const headOf = (fifo: string) => Promise.resolve(spawn('sh', ['-c', 'exec head -c 300 <"$0"', fifo], { stdio: ['ignore', 'pipe', 'inherit'] }));
-    const gateway = await gatewayOnFifo(`mid-line-${format}`, format, headOf);
-    const head = gateway.readEnd;
-    let seen = '';
-    head.stdout!.on('data', (chunk: Buffer) => (seen += chunk.toString()));
-    await new Promise((resolve) => head.once('exit', resolve));
-    expect(seen.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(format === 'json' ? /^\{"level":"info","time":"[^"]+","app":"satgate",/ : /INFO \(\d+\): satgate listening/);
-    expect(await terminate(gateway)).toEqual({ code: 0, signal: null });
-    expect(gateway.stderr()).toBe('');
-  }, 60_000);
-
-  test.each(['json', 'pretty'])('its reader stops reading once the pipe is full (LOG_FORMAT=%s)', async (format) => {
-    // A reader that opened the pipe and never reads: writes fail with EAGAIN once its 64 KiB are full.
-    const gateway = await gatewayOnFifo(`stuck-${format}`, format, (fifo) => open(fifo, 'r'));
-    try {
-      await until(() => connect(Number(new URL(gateway.url).port)).then((state) => state === 'answered 200'));
-      // 600 access lines of 200 bytes or more: more than the pipe's 64 KiB. Requests are still answered.
-      for (let i = 0; i < 60; i++) {
-        const statuses = await Promise.all(Array.from({ length: 10 }, () => fetch(`${gateway.url}/healthz`).then((r) => r.status)));
-        expect(statuses).toEqual(Array(10).fill(200));
-      }
+  test.each(['json', 'pretty'])(
+    'its reader leaves in the middle of the start-up line (LOG_FORMAT=%s)',
+    async (format) => {
+      // `head -c 300 <fifo`: it reads the start of the first line and leaves; a write still in flight then fails with EPIPE.
+      const headOf = (fifo: string) =>
+        Promise.resolve(spawn('sh', ['-c', 'exec head -c 300 <"$0"', fifo], { stdio: ['ignore', 'pipe', 'inherit'] }));
+      const gateway = await gatewayOnFifo(`mid-line-${format}`, format, headOf);
+      const head = gateway.readEnd;
+      let seen = '';
+      head.stdout!.on('data', (chunk: Buffer) => (seen += chunk.toString()));
+      await new Promise((resolve) => head.once('exit', resolve));
+      expect(seen.replace(/\u001b\[[0-9;]*m/g, '')).toMatch(
+        format === 'json' ? /^\{"level":"info","time":"[^"]+","app":"satgate",/ : /INFO \(\d+\): satgate listening/,
+      );
       expect(await terminate(gateway)).toEqual({ code: 0, signal: null });
       expect(gateway.stderr()).toBe('');
-    } finally {
-      await gateway.readEnd.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
+
+  test.each(['json', 'pretty'])(
+    'its reader stops reading once the pipe is full (LOG_FORMAT=%s)',
+    async (format) => {
+      // A reader that opened the pipe and never reads: writes fail with EAGAIN once its 64 KiB are full.
+      const gateway = await gatewayOnFifo(`stuck-${format}`, format, (fifo) => open(fifo, 'r'));
+      try {
+        await until(() => connect(Number(new URL(gateway.url).port)).then((state) => state === 'answered 200'));
+        // 600 access lines of 200 bytes or more: more than the pipe's 64 KiB. Requests are still answered.
+        for (let i = 0; i < 60; i++) {
+          const statuses = await Promise.all(Array.from({ length: 10 }, () => fetch(`${gateway.url}/healthz`).then((r) => r.status)));
+          expect(statuses).toEqual(Array(10).fill(200));
+        }
+        expect(await terminate(gateway)).toEqual({ code: 0, signal: null });
+        expect(gateway.stderr()).toBe('');
+      } finally {
+        await gateway.readEnd.close();
+      }
+    },
+    60_000,
+  );
 });
 
 async function until(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {

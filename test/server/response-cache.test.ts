@@ -11,7 +11,8 @@ import { startStack, type Stack } from '../harness.js';
 const TOKEN = 'query Token($ticker: String!) { brc20Token(ticker: $ticker) { token { ticker mintedSupply } supply { holders } } }';
 const TWO_OPS = `query A { a: brc20Token(ticker: "ordi") { token { ticker } supply { holders } } }
 query B { b: brc20Token(ticker: "ordi") { token { ticker } supply { holders } } }`;
-const TWO_TOKENS = '{ a: brc20Token(ticker: "ordi") { token { ticker mintedSupply } supply { holders } } b: brc20Token(ticker: "bitai") { token { ticker mintedSupply } supply { holders } } }';
+const TWO_TOKENS =
+  '{ a: brc20Token(ticker: "ordi") { token { ticker mintedSupply } supply { holders } } b: brc20Token(ticker: "bitai") { token { ticker mintedSupply } supply { holders } } }';
 
 /** The response cache's event counters and bytes, from /metrics. */
 async function responseCache(stack: Stack): Promise<{ hit: number; miss: number; stored: number; bytes: number }> {
@@ -45,7 +46,9 @@ function post(stack: Stack, body: unknown, headers: Record<string, string> = {},
 
 /** The access-log line of the request with this id. */
 function logLine(stack: Stack, requestId: string): Record<string, unknown> | undefined {
-  return stack.logs.map((line) => JSON.parse(line) as Record<string, unknown>).find((l) => l.msg === 'request' && l.requestId === requestId);
+  return stack.logs
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .find((l) => l.msg === 'request' && l.requestId === requestId);
 }
 
 async function settle(): Promise<void> {
@@ -81,7 +84,13 @@ describe('warm (upstream answers fresh for a minute)', () => {
       'access-control-expose-headers': expect.stringContaining('etag') as string,
       vary: 'Origin',
     });
-    expect(await responseCache(stack)).toEqual({ ...before, hit: before.hit + 1, miss: before.miss + 1, stored: before.stored + 1, bytes: expect.any(Number) as number });
+    expect(await responseCache(stack)).toEqual({
+      ...before,
+      hit: before.hit + 1,
+      miss: before.miss + 1,
+      stored: before.stored + 1,
+      bytes: expect.any(Number) as number,
+    });
     await settle();
     expect(logLine(stack, 'second-1')).toMatchObject({ operationName: 'Token', upstreamCalls: 0, cache: 'hit', status: 200 });
     // An origin not listed: no CORS header on the stored answer either, as yoga would answer.
@@ -106,7 +115,13 @@ describe('warm (upstream answers fresh for a minute)', () => {
       text: firstText,
       upstream: [],
     });
-    expect(await responseCache(stack)).toEqual({ ...before, hit: before.hit + 1, miss: before.miss + 1, stored: before.stored + 1, bytes: expect.any(Number) as number });
+    expect(await responseCache(stack)).toEqual({
+      ...before,
+      hit: before.hit + 1,
+      miss: before.miss + 1,
+      stored: before.stored + 1,
+      bytes: expect.any(Number) as number,
+    });
   });
 
   test('a GET with the CSRF header gets the ETag and Cache-Control yoga gives, and 304 on If-None-Match; without the header yoga refuses it', async () => {
@@ -125,13 +140,18 @@ describe('warm (upstream answers fresh for a minute)', () => {
     const notModified = await fetch(url, { headers: { ...csrf, 'if-none-match': etag! } });
     expect(notModified.status).toBe(304);
     expect(await notModified.text()).toBe('');
-    expect([notModified.headers.get('etag'), notModified.headers.get('cache-control')]).toEqual([etag, 'public, no-cache, must-revalidate']);
+    expect([notModified.headers.get('etag'), notModified.headers.get('cache-control')]).toEqual([
+      etag,
+      'public, no-cache, must-revalidate',
+    ]);
     expect(stack.upstreamCalls()).toEqual([]);
     expect((await responseCache(stack)).hit).toBe(before.hit + 2);
     // The same URL without the CSRF-prevention header: refused by yoga, never answered from the store.
     const refused = await fetch(url, { headers: { accept: 'application/json' } });
     expect(refused.status).toBe(403);
-    expect(((await refused.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe('CSRF_HEADER_REQUIRED');
+    expect(((await refused.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0]!.extensions.code).toBe(
+      'CSRF_HEADER_REQUIRED',
+    );
   });
 
   test('every media type yoga answers is stored apart and answered as a valid HTTP/1.1 message (fetch refuses Content-Length beside Transfer-Encoding)', async () => {
@@ -167,9 +187,22 @@ describe('warm (upstream answers fresh for a minute)', () => {
       ['an unknown parameter', (query) => ({ headers: json, body: JSON.stringify({ query, foo: 1 }) })],
       ['a __proto__ parameter', (query) => ({ headers: json, body: `{"query":${JSON.stringify(query)},"__proto__":{}}` })],
       ['variables a list', (query) => ({ headers: json, body: JSON.stringify({ query, variables: [] }) })],
-      ['content-type application/JSON', (query) => ({ headers: { ...json, 'content-type': 'application/JSON' }, body: JSON.stringify({ query }) })],
-      ['content-type application/jsonp', (query) => ({ headers: { ...json, 'content-type': 'application/jsonp' }, body: JSON.stringify({ query }) })],
-      ['a GET with an empty CSRF header', (query) => ({ method: 'GET', headers: { accept: 'application/json', 'apollo-require-preflight': '' }, search: `?query=${encodeURIComponent(query)}` })],
+      [
+        'content-type application/JSON',
+        (query) => ({ headers: { ...json, 'content-type': 'application/JSON' }, body: JSON.stringify({ query }) }),
+      ],
+      [
+        'content-type application/jsonp',
+        (query) => ({ headers: { ...json, 'content-type': 'application/jsonp' }, body: JSON.stringify({ query }) }),
+      ],
+      [
+        'a GET with an empty CSRF header',
+        (query) => ({
+          method: 'GET',
+          headers: { accept: 'application/json', 'apollo-require-preflight': '' },
+          search: `?query=${encodeURIComponent(query)}`,
+        }),
+      ],
     ];
     const seen: Array<[string, number, number]> = [];
     for (const [index, [name, variant]] of variants.entries()) {
@@ -222,7 +255,11 @@ describe('warm (upstream answers fresh for a minute)', () => {
     const before = await responseCache(stack);
     const body = `{"query":${JSON.stringify(TOKEN)},"variables":{"ticker":${'['.repeat(depth)}"ordi"${']'.repeat(depth)}}}`;
     const send = async () => {
-      const response = await fetch(`${stack.gatewayUrl}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
+      const response = await fetch(`${stack.gatewayUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body,
+      });
       return { status: response.status, body: await response.json() };
     };
     const expected = {
@@ -338,7 +375,11 @@ describe('revalidating (upstream answers never fresh: every request asks with If
     await new Promise((resolve) => setTimeout(resolve, 350));
     expect(await (await post(stack, body)).json()).toEqual(first);
     const after = await responseCache(stack);
-    expect({ hit: after.hit - counts.hit, miss: after.miss - counts.miss, stored: after.stored - counts.stored }).toEqual({ hit: 1, miss: 0, stored: 0 });
+    expect({ hit: after.hit - counts.hit, miss: after.miss - counts.miss, stored: after.stored - counts.stored }).toEqual({
+      hit: 1,
+      miss: 0,
+      stored: 0,
+    });
   });
 });
 

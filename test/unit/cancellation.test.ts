@@ -22,7 +22,7 @@ describe('ExchangeSignal', () => {
     expect(state(exchange)).toEqual({ aborted: true, timedOut: true, reason: 'TimeoutError' });
   });
 
-  test('aborts with the caller\'s reason when the caller cancels, already or later', () => {
+  test("aborts with the caller's reason when the caller cancels, already or later", () => {
     const later = new Cancellation();
     const exchange = new ExchangeSignal(10_000, later);
     later.abort('client left');

@@ -28,12 +28,11 @@ test('defaults are the public hosts, and each service can be overridden', () => 
 });
 
 test('BRC20_LIST_LOOKUPS is auto unless set to off (any case)', () => {
-  expect([{}, { BRC20_LIST_LOOKUPS: '' }, { BRC20_LIST_LOOKUPS: 'AUTO' }, { BRC20_LIST_LOOKUPS: 'Off' }].map((env) => loadConfig(env).brc20ListLookups)).toEqual([
-    'auto',
-    'auto',
-    'auto',
-    'off',
-  ]);
+  expect(
+    [{}, { BRC20_LIST_LOOKUPS: '' }, { BRC20_LIST_LOOKUPS: 'AUTO' }, { BRC20_LIST_LOOKUPS: 'Off' }].map(
+      (env) => loadConfig(env).brc20ListLookups,
+    ),
+  ).toEqual(['auto', 'auto', 'auto', 'off']);
 });
 
 test('an empty variable counts as unset', () => {
@@ -135,11 +134,11 @@ test('the start-up summary holds upstream origins and settings, never a key, a p
 });
 
 test('tracing: the standard OpenTelemetry variables, off without an endpoint', () => {
-  expect([{}, { OTEL_SERVICE_NAME: 'x' }, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318', OTEL_SDK_DISABLED: 'true' }].map((env) => loadConfig(env).tracing)).toEqual([
-    undefined,
-    undefined,
-    undefined,
-  ]);
+  expect(
+    [{}, { OTEL_SERVICE_NAME: 'x' }, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318', OTEL_SDK_DISABLED: 'true' }].map(
+      (env) => loadConfig(env).tracing,
+    ),
+  ).toEqual([undefined, undefined, undefined]);
   // The general endpoint gets the traces path appended; the traces endpoint is used as given, and wins.
   expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318' }).tracing).toEqual({
     url: 'http://otel:4318/v1/traces',
@@ -162,7 +161,10 @@ test('tracing: the standard OpenTelemetry variables, off without an endpoint', (
 test.each([
   [{ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel:4318' }, 'OTEL_EXPORTER_OTLP_ENDPOINT must use http or https, got "otel:"'],
   [{ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'not a url with a s3cret' }, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT must be an absolute http(s) URL'],
-  [{ OTEL_TRACES_SAMPLER: 'jaeger_remote' }, 'OTEL_TRACES_SAMPLER must be one of parentbased_always_on, parentbased_always_off, parentbased_traceidratio, always_on, always_off, traceidratio, got "jaeger_remote"'],
+  [
+    { OTEL_TRACES_SAMPLER: 'jaeger_remote' },
+    'OTEL_TRACES_SAMPLER must be one of parentbased_always_on, parentbased_always_off, parentbased_traceidratio, always_on, always_off, traceidratio, got "jaeger_remote"',
+  ],
   [{ OTEL_TRACES_SAMPLER_ARG: '1.5' }, 'OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1, got "1.5"'],
   [{ OTEL_SDK_DISABLED: 'yes' }, 'OTEL_SDK_DISABLED must be one of false, true, got "yes"'],
 ])('a malformed OpenTelemetry variable stops start-up: %j', (env, message) => {
@@ -188,19 +190,45 @@ test('.env.example names every variable config.ts reads, with its default, and s
 });
 
 test('subscription settings: defaults, the rate limit planned with, and malformed values', () => {
-  const pick = (c: ReturnType<typeof loadConfig>) => [c.livePollIntervalMs, c.liveQuotaShare, c.liveRateLimitPerMinute, c.maxSubscriptions, c.maxSubscriptionsPerConnection];
+  const pick = (c: ReturnType<typeof loadConfig>) => [
+    c.livePollIntervalMs,
+    c.liveQuotaShare,
+    c.liveRateLimitPerMinute,
+    c.maxSubscriptions,
+    c.maxSubscriptionsPerConnection,
+  ];
   expect(pick(loadConfig({}))).toEqual([5000, 0.2, 50, 10000, 100]);
-  expect(pick(loadConfig({ HIRO_API_KEY: 'k', LIVE_QUOTA_SHARE: '0.5', LIVE_POLL_INTERVAL_MS: '250' }))).toEqual([250, 0.5, 500, 10000, 100]);
-  expect(() => loadConfig({ LIVE_QUOTA_SHARE: '1.5' })).toThrow(new ConfigError('LIVE_QUOTA_SHARE must be a number above 0 and at most 1, got "1.5"'));
-  expect(() => loadConfig({ LIVE_QUOTA_SHARE: '0' })).toThrow(new ConfigError('LIVE_QUOTA_SHARE must be a number above 0 and at most 1, got "0"'));
-  expect(() => loadConfig({ MAX_SUBSCRIPTIONS: 'many' })).toThrow(new ConfigError('MAX_SUBSCRIPTIONS must be an integer from 0 to 1000000, got "many"'));
+  expect(pick(loadConfig({ HIRO_API_KEY: 'k', LIVE_QUOTA_SHARE: '0.5', LIVE_POLL_INTERVAL_MS: '250' }))).toEqual([
+    250, 0.5, 500, 10000, 100,
+  ]);
+  expect(() => loadConfig({ LIVE_QUOTA_SHARE: '1.5' })).toThrow(
+    new ConfigError('LIVE_QUOTA_SHARE must be a number above 0 and at most 1, got "1.5"'),
+  );
+  expect(() => loadConfig({ LIVE_QUOTA_SHARE: '0' })).toThrow(
+    new ConfigError('LIVE_QUOTA_SHARE must be a number above 0 and at most 1, got "0"'),
+  );
+  expect(() => loadConfig({ MAX_SUBSCRIPTIONS: 'many' })).toThrow(
+    new ConfigError('MAX_SUBSCRIPTIONS must be an integer from 0 to 1000000, got "many"'),
+  );
 });
 
 test('per-client subscription settings: defaults, values, and malformed values', () => {
-  const pick = (c: ReturnType<typeof loadConfig>) => [c.maxSubscriptionsPerClient, c.maxWatchedResourcesPerClient, c.maxWebSocketsPerClient];
+  const pick = (c: ReturnType<typeof loadConfig>) => [
+    c.maxSubscriptionsPerClient,
+    c.maxWatchedResourcesPerClient,
+    c.maxWebSocketsPerClient,
+  ];
   expect(pick(loadConfig({}))).toEqual([100, 50, 20]);
-  expect(pick(loadConfig({ MAX_SUBSCRIPTIONS_PER_CLIENT: '3', MAX_WATCHED_RESOURCES_PER_CLIENT: '2', MAX_WEBSOCKETS_PER_CLIENT: '1' }))).toEqual([3, 2, 1]);
-  expect(() => loadConfig({ MAX_SUBSCRIPTIONS_PER_CLIENT: '0' })).toThrow(new ConfigError('MAX_SUBSCRIPTIONS_PER_CLIENT must be an integer from 1 to 1000000, got "0"'));
-  expect(() => loadConfig({ MAX_WATCHED_RESOURCES_PER_CLIENT: '-1' })).toThrow(new ConfigError('MAX_WATCHED_RESOURCES_PER_CLIENT must be an integer from 1 to 1000000, got "-1"'));
-  expect(() => loadConfig({ MAX_WEBSOCKETS_PER_CLIENT: 'lots' })).toThrow(new ConfigError('MAX_WEBSOCKETS_PER_CLIENT must be an integer from 1 to 1000000, got "lots"'));
+  expect(
+    pick(loadConfig({ MAX_SUBSCRIPTIONS_PER_CLIENT: '3', MAX_WATCHED_RESOURCES_PER_CLIENT: '2', MAX_WEBSOCKETS_PER_CLIENT: '1' })),
+  ).toEqual([3, 2, 1]);
+  expect(() => loadConfig({ MAX_SUBSCRIPTIONS_PER_CLIENT: '0' })).toThrow(
+    new ConfigError('MAX_SUBSCRIPTIONS_PER_CLIENT must be an integer from 1 to 1000000, got "0"'),
+  );
+  expect(() => loadConfig({ MAX_WATCHED_RESOURCES_PER_CLIENT: '-1' })).toThrow(
+    new ConfigError('MAX_WATCHED_RESOURCES_PER_CLIENT must be an integer from 1 to 1000000, got "-1"'),
+  );
+  expect(() => loadConfig({ MAX_WEBSOCKETS_PER_CLIENT: 'lots' })).toThrow(
+    new ConfigError('MAX_WEBSOCKETS_PER_CLIENT must be an integer from 1 to 1000000, got "lots"'),
+  );
 });

@@ -13,7 +13,10 @@ import { rootPolicies, schema } from '../../src/graphql/schema/index.js';
 /** Each root type's fields with the policy their extensions hold (undefined where none). */
 function declared(types: Array<GraphQLObjectType | null | undefined>) {
   return Object.fromEntries(
-    types.map((type) => [type!.name, Object.fromEntries(Object.values(type!.getFields()).map((field) => [field.name, field.extensions.fieldPolicy]))]),
+    types.map((type) => [
+      type!.name,
+      Object.fromEntries(Object.values(type!.getFields()).map((field) => [field.name, field.extensions.fieldPolicy])),
+    ]),
   );
 }
 
@@ -57,7 +60,10 @@ function querySchema(fields: Record<string, FieldPolicy | undefined>): GraphQLSc
     type: GraphQLString,
     ...(policy && { extensions: { fieldPolicy: policy } }),
   });
-  const query = new GraphQLObjectType({ name: 'Query', fields: Object.fromEntries(Object.entries(fields).map(([name, policy]) => [name, config(policy)])) });
+  const query = new GraphQLObjectType({
+    name: 'Query',
+    fields: Object.fromEntries(Object.entries(fields).map(([name, policy]) => [name, config(policy)])),
+  });
   return new GraphQLSchema({ query });
 }
 
@@ -69,7 +75,9 @@ test('a root field without a policy stops start-up, named', () => {
 });
 
 test('the cost walk prices a field by the policy it declares, whatever its name', () => {
-  const policies = rootFieldPolicies(querySchema({ lookup: { cost: 'call', cache: 'none' }, list: { cost: 'page', cache: 'none' }, local: { cost: 'none', cache: 'none' } }));
+  const policies = rootFieldPolicies(
+    querySchema({ lookup: { cost: 'call', cache: 'none' }, list: { cost: 'page', cache: 'none' }, local: { cost: 'none', cache: 'none' } }),
+  );
   const measure = measureDocument(parse('{ lookup list(limit: 7) local a: lookup }'), policies);
   expect(measure).toEqual({ operations: [{ depth: 1, cost: 10 + 17 + 0 + 10 }], aliases: 1, directives: 0, comparisons: 4, cyclic: false });
 });
@@ -84,15 +92,14 @@ test("each root field is priced by its operation's root type, or its fragment's 
     cost('subscription { etchingAdded { id } } subscription S { status { status } }'),
     cost('{ ...F ...F } fragment F on Query { status { status } }'),
     cost('{ __typename unknown }'),
-  ]).toEqual([[30], [10 + 5 + (10 + 20) + (10 * 3 + 100)], [(10 + 60) + (10 * 2 + 2)], [10], [0, 10], [20], [0]]);
+  ]).toEqual([[30], [10 + 5 + (10 + 20) + (10 * 3 + 100)], [10 + 60 + (10 * 2 + 2)], [10], [0, 10], [20], [0]]);
 });
 
 test('HTTP caching marks a query by the cacheability its fields declare, whatever their names', () => {
   const policies = rootFieldPolicies(querySchema({ open: { cost: 'call', cache: 'public' }, mine: { cost: 'call', cache: 'private' } }));
-  expect(['{ open }', '{ open __typename }', '{ open mine }', '{ status }'].map((query) => isCacheableOperation(parse(query), undefined, policies))).toEqual([
-    true,
-    true,
-    false,
-    false,
-  ]);
+  expect(
+    ['{ open }', '{ open __typename }', '{ open mine }', '{ status }'].map((query) =>
+      isCacheableOperation(parse(query), undefined, policies),
+    ),
+  ).toEqual([true, true, false, false]);
 });

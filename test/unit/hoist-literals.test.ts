@@ -3,7 +3,18 @@
 // with its values the same answer as the client's document. The satgate schema has no input
 // objects or enums, so a schema of its own covers them here.
 import fc from 'fast-check';
-import { buildSchema, execute, Kind, parse, print, valueFromASTUntyped, visit, type ASTNode, type DocumentNode, type OperationDefinitionNode } from 'graphql';
+import {
+  buildSchema,
+  execute,
+  Kind,
+  parse,
+  print,
+  valueFromASTUntyped,
+  visit,
+  type ASTNode,
+  type DocumentNode,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { describe, expect, test } from 'vitest';
 import { hoistLiterals } from '../../src/graphql/hoist-literals.js';
 
@@ -27,11 +38,24 @@ function literalsIn(node: ASTNode): string[] {
   visit(node, {
     VariableDefinition: () => false, // visited below, on its own
     Argument: (argument) => {
-      visit(argument.value, { enter: (value) => void (value.kind !== Kind.VARIABLE && value.kind !== Kind.LIST && value.kind !== Kind.OBJECT && value.kind !== Kind.OBJECT_FIELD && value.kind !== Kind.NAME && literal(value)) });
+      visit(argument.value, {
+        enter: (value) =>
+          void (
+            value.kind !== Kind.VARIABLE &&
+            value.kind !== Kind.LIST &&
+            value.kind !== Kind.OBJECT &&
+            value.kind !== Kind.OBJECT_FIELD &&
+            value.kind !== Kind.NAME &&
+            literal(value)
+          ),
+      });
       return false;
     },
   });
-  visit(node, { VariableDefinition: (definition) => void (definition.defaultValue && definition.defaultValue.kind !== Kind.NULL && literal(definition.defaultValue)) });
+  visit(node, {
+    VariableDefinition: (definition) =>
+      void (definition.defaultValue && definition.defaultValue.kind !== Kind.NULL && literal(definition.defaultValue)),
+  });
   return found;
 }
 
@@ -40,8 +64,13 @@ function fromShape(shape: string): string {
   const [, definitions, ...lines] = shape.split('\n');
   const document = parse(lines.join('\n'));
   const [operation, ...rest] = document.definitions as [OperationDefinitionNode, ...DocumentNode['definitions']];
-  const added = definitions ? ((parse(`query(${definitions}) { __typename }`).definitions[0] as OperationDefinitionNode).variableDefinitions ?? []) : [];
-  return print({ ...document, definitions: [{ ...operation, variableDefinitions: [...(operation.variableDefinitions ?? []), ...added] }, ...rest] });
+  const added = definitions
+    ? ((parse(`query(${definitions}) { __typename }`).definitions[0] as OperationDefinitionNode).variableDefinitions ?? [])
+    : [];
+  return print({
+    ...document,
+    definitions: [{ ...operation, variableDefinitions: [...(operation.variableDefinitions ?? []), ...added] }, ...rest],
+  });
 }
 
 function hoisted(query: string, operationName?: string) {
@@ -134,7 +163,7 @@ describe('hoistLiterals', () => {
     expect(hoisted(twoOperations, 'A').shape).not.toBe(hoisted(twoOperations, 'B').shape);
   });
 
-  test('the names stay clear of the document\'s own variables; other operations are left out', () => {
+  test("the names stay clear of the document's own variables; other operations are left out", () => {
     const result = hoisted('query A($__literal0: Int, $__literal_x: Int) { echo(i: $__literal0, s: "x") } query B { echo(s: "y") }', 'A');
     expect(result.values).toEqual({ __literal__0: 'x' });
     expect(result.document.definitions).toHaveLength(1);
@@ -159,31 +188,49 @@ describe('hoistLiterals', () => {
   test('any literal in any position: no literal reaches the hoisted document, and graphql-js answers both alike', async () => {
     const text = fc.oneof(
       fc.string({ maxLength: 12 }),
-      fc.constantFrom('__MAGIC_DATE__33a9e76d_02e0_4128_8e92_3530ad3da74d(globalThis.hoistFuzz=1)', '__MAGIC_NAN__57f286b9_4c20_487f_b409_79804ddcb4f8'),
+      fc.constantFrom(
+        '__MAGIC_DATE__33a9e76d_02e0_4128_8e92_3530ad3da74d(globalThis.hoistFuzz=1)',
+        '__MAGIC_NAN__57f286b9_4c20_487f_b409_79804ddcb4f8',
+      ),
     );
     const str = text.map((s) => JSON.stringify(s));
     const int = fc.integer().map(String);
     const literalFor: Record<string, fc.Arbitrary<string>> = {
       s: str,
       i: int,
-      f: fc.oneof(int, fc.tuple(fc.integer({ min: -1e6, max: 1e6 }), fc.nat(999), fc.constantFrom('', 'e3', 'E-2', 'e+300')).map(([a, b, e]) => `${a}.${b}${e}`)),
+      f: fc.oneof(
+        int,
+        fc
+          .tuple(fc.integer({ min: -1e6, max: 1e6 }), fc.nat(999), fc.constantFrom('', 'e3', 'E-2', 'e+300'))
+          .map(([a, b, e]) => `${a}.${b}${e}`),
+      ),
       id: fc.oneof(str, fc.integer({ min: -1e6, max: 1e6 }).map(String)),
       b: fc.constantFrom('true', 'false'),
       e: fc.constantFrom('RED', 'GREEN'),
-      l: fc.oneof(str, fc.array(fc.oneof(str, fc.constant('null'), fc.constant('$s')), { maxLength: 3 }).map((items) => `[${items.join(', ')}]`)),
-      ll: fc.array(fc.array(fc.oneof(int, fc.constant('$i')), { maxLength: 2 }).map((items) => `[${items.join(' ')}]`), { maxLength: 2 }).map((items) => `[${items.join(' ')}]`),
-      o: fc.tuple(str, fc.oneof(int, fc.constant('$i')), fc.constantFrom('RED', 'GREEN')).map(([s, n, color]) => `{ inner: { s: ${s}, l: [${n}] }, color: ${color}, n: ${n === '$i' ? 1 : n} }`),
+      l: fc.oneof(
+        str,
+        fc.array(fc.oneof(str, fc.constant('null'), fc.constant('$s')), { maxLength: 3 }).map((items) => `[${items.join(', ')}]`),
+      ),
+      ll: fc
+        .array(
+          fc.array(fc.oneof(int, fc.constant('$i')), { maxLength: 2 }).map((items) => `[${items.join(' ')}]`),
+          { maxLength: 2 },
+        )
+        .map((items) => `[${items.join(' ')}]`),
+      o: fc
+        .tuple(str, fc.oneof(int, fc.constant('$i')), fc.constantFrom('RED', 'GREEN'))
+        .map(([s, n, color]) => `{ inner: { s: ${s}, l: [${n}] }, color: ${color}, n: ${n === '$i' ? 1 : n} }`),
       j: fc.oneof(str, int, fc.constant('{ a: [1, "x"], b: { c: null } }')),
     };
     const argument = fc.constantFrom(...Object.keys(literalFor)).chain((name) => literalFor[name]!.map((value) => `${name}: ${value}`));
-    const document = fc.tuple(fc.uniqueArray(argument, { maxLength: 4, selector: (a) => a.split(':')[0] }), fc.boolean(), fc.boolean()).map(
-      ([args, inFragment, skipped]) => {
+    const document = fc
+      .tuple(fc.uniqueArray(argument, { maxLength: 4, selector: (a) => a.split(':')[0] }), fc.boolean(), fc.boolean())
+      .map(([args, inFragment, skipped]) => {
         const field = `echo${args.length ? `(${args.join(', ')})` : ''} @skip(if: ${skipped})`;
         return inFragment
           ? `query($s: String = "d", $i: Int = 2) { nested { ...F } }\nfragment F on Query { ${field} }`
           : `query($s: String = "d", $i: Int = 2) { ${field} }`;
-      },
-    );
+      });
     await fc.assert(
       fc.asyncProperty(document, async (query) => {
         const result = hoistLiterals(schema, parse(query));
@@ -202,6 +249,9 @@ describe('hoistLiterals', () => {
   test('a parsed document without locations works too', () => {
     const document: DocumentNode = parse('{ echo(s: "x") }', { noLocation: true });
     const result = hoistLiterals(schema, document);
-    expect(result && { values: result.values, shape: result.shape }).toEqual({ values: { __literal0: 'x' }, shape: 'print\nquery ($__literal0: String) {\n  echo(s: $__literal0)\n}' });
+    expect(result && { values: result.values, shape: result.shape }).toEqual({
+      values: { __literal0: 'x' },
+      shape: 'print\nquery ($__literal0: String) {\n  echo(s: $__literal0)\n}',
+    });
   });
 });

@@ -174,9 +174,7 @@ describe('a global ETag', () => {
     const pepe = await stack.graphql(TOKEN_QUERY, { t: 'pepe' });
     expect([ordi.body, pepe.body]).toEqual([{ data: tokenData('ordi') }, { data: tokenData('pepe') }]);
     // ordi was revalidated (304); pepe carries the same global ETag, so it needed no call.
-    expect(stack.sample.requests.map((r) => [r.url, r.headers['if-none-match']])).toEqual([
-      [tokenPath('ordi'), `"${ORDINALS_ETAG}"`],
-    ]);
+    expect(stack.sample.requests.map((r) => [r.url, r.headers['if-none-match']])).toEqual([[tokenPath('ordi'), `"${ORDINALS_ETAG}"`]]);
   });
 });
 

@@ -35,7 +35,10 @@ interface Outcome {
   calls: string[];
 }
 
-const serverError = { status: 500, body: { statusCode: 500, error: 'Internal Server Error', message: 'An internal server error occurred' } };
+const serverError = {
+  status: 500,
+  body: { statusCode: 500, error: 'Internal Server Error', message: 'An internal server error occurred' },
+};
 const faults: Array<[name: string, fault: Omit<Fault, 'path'>, outcomes: Record<'hiro' | 'documented', Outcome>]> = [
   [
     'a 500',
@@ -73,7 +76,11 @@ const faults: Array<[name: string, fault: Omit<Fault, 'path'>, outcomes: Record<
   ],
   [
     'truncated JSON in a 200',
-    { status: 200, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"limit":60,"offset":0,"total":2,"results":[{"id":"' },
+    {
+      status: 200,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      body: '{"limit":60,"offset":0,"total":2,"results":[{"id":"',
+    },
     {
       hiro: { extensions: { code: 'UPSTREAM_ERROR', service: 'ordinals', httpStatus: 200 }, calls: [LIST, ...TOKENS] },
       documented: { extensions: { code: 'UPSTREAM_ERROR', service: 'ordinals', httpStatus: 200 }, calls: [LIST, ...TOKENS] },
@@ -107,7 +114,12 @@ describe.each<'hiro' | 'documented'>(['hiro', 'documented'])('BRC-20 lookups wit
       const made = stack.upstreamCalls().filter((call) => !SIBLING_CALLS.includes(call));
       expect(made[0]).toBe(LIST);
       expect(made.sort()).toEqual([...calls].sort());
-      expect(stack.upstreamCalls().filter((call) => SIBLING_CALLS.includes(call)).sort()).toEqual(SIBLING_CALLS.sort());
+      expect(
+        stack
+          .upstreamCalls()
+          .filter((call) => SIBLING_CALLS.includes(call))
+          .sort(),
+      ).toEqual(SIBLING_CALLS.sort());
     });
   });
 });
@@ -121,7 +133,10 @@ describe('every root field fails alone (status, etchings and deleteChainhook are
   afterEach(() => stack.sample.reset());
 
   const READS = '{ status { status } etchings(limit: 1) { total } brc20Token(ticker: "ordi") { token { ticker } supply { holders } } }';
-  const ordi = { token: { ticker: 'ordi' }, supply: { holders: sampleData.brc20Tokens.find((t) => t.token.ticker === 'ordi')!.supply.holders } };
+  const ordi = {
+    token: { ticker: 'ordi' },
+    supply: { holders: sampleData.brc20Tokens.find((t) => t.token.ticker === 'ordi')!.supply.holders },
+  };
   const answers = { status: { status: 'ready' }, etchings: { total: sampleData.etchingsTotal }, brc20Token: ordi };
 
   it.each([
@@ -147,7 +162,12 @@ describe('every root field fails alone (status, etchings and deleteChainhook are
 
   it('an upstream error in one deleteChainhook leaves the other its data', async () => {
     const [failing, deleted] = [DELETABLE_CHAINHOOK_UUIDS[0]!, DELETABLE_CHAINHOOK_UUIDS[1]!];
-    stack.sample.inject({ method: 'DELETE', path: `/v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${failing}`, status: 500, body: { status: 'error' } });
+    stack.sample.inject({
+      method: 'DELETE',
+      path: `/v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${failing}`,
+      status: 500,
+      body: { status: 'error' },
+    });
     const { body } = await stack.graphql(
       `mutation { a: deleteChainhook(uuid: "${failing}") { status chainhookUuid } b: deleteChainhook(uuid: "${deleted}") { status chainhookUuid } }`,
       undefined,

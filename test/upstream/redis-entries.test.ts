@@ -40,8 +40,7 @@ let nextTicker = 0;
 const takeTicker = () => tickers[nextTicker++]!;
 
 const tokenPath = (ticker: string) => `/ordinals/v1/brc-20/tokens/${ticker}`;
-const query = (ticker: string) =>
-  `{ t: brc20Token(ticker: ${JSON.stringify(ticker)}) { token { ticker maxSupply } supply { holders } } }`;
+const query = (ticker: string) => `{ t: brc20Token(ticker: ${JSON.stringify(ticker)}) { token { ticker maxSupply } supply { holders } } }`;
 
 /** What the upstream answers for `ticker`, as the query reads it. */
 function upstreamData(ticker: string) {
@@ -54,7 +53,9 @@ function rewrittenBody(ticker: string): string {
   const token = sampleData.brc20Tokens.find((t) => t.token.ticker === ticker)!;
   return JSON.stringify({ ...token, token: { ...token.token, max_supply: '1' }, supply: { ...token.supply, max_supply: '1' } });
 }
-const REWRITTEN_DATA = (ticker: string) => ({ t: { token: { ticker, maxSupply: '1' }, supply: { holders: upstreamData(ticker).t.supply.holders } } });
+const REWRITTEN_DATA = (ticker: string) => ({
+  t: { token: { ticker, maxSupply: '1' }, supply: { holders: upstreamData(ticker).t.supply.holders } },
+});
 
 const HEADERS = { 'content-type': 'application/json; charset=utf-8', etag: '"rewritten"' };
 
@@ -125,36 +126,39 @@ const malformed: Array<[string, () => unknown]> = [
   ['a head that is not JSON', () => 'not json {'],
 ];
 
-test.each(malformed)('an entry with %s is dropped: never served, even when the upstream fails, and answered from the upstream', async (_, head) => {
-  const ticker = takeTicker();
-  const rejectedBefore = await rejectedCount();
+test.each(malformed)(
+  'an entry with %s is dropped: never served, even when the upstream fails, and answered from the upstream',
+  async (_, head) => {
+    const ticker = takeTicker();
+    const rejectedBefore = await rejectedCount();
 
-  // The upstream fails: the rewritten entry is not served as a stale answer either.
-  await writeEntry(ticker, head());
-  stack.sample.inject({ path: tokenPath(ticker), times: 1, status: 503, body: { error: 'unavailable' } });
-  expect(await stack.graphql(query(ticker))).toEqual({ status: 200, body: UPSTREAM_503 });
-  expect(stack.upstreamCalls()).toEqual([`GET ${tokenPath(ticker)}`]);
-  // Dropped from Redis as well, so that no other replica reads it again.
-  expect(await until(async () => (await storedEntry(ticker)) === null)).toBe(true);
+    // The upstream fails: the rewritten entry is not served as a stale answer either.
+    await writeEntry(ticker, head());
+    stack.sample.inject({ path: tokenPath(ticker), times: 1, status: 503, body: { error: 'unavailable' } });
+    expect(await stack.graphql(query(ticker))).toEqual({ status: 200, body: UPSTREAM_503 });
+    expect(stack.upstreamCalls()).toEqual([`GET ${tokenPath(ticker)}`]);
+    // Dropped from Redis as well, so that no other replica reads it again.
+    expect(await until(async () => (await storedEntry(ticker)) === null)).toBe(true);
 
-  // The upstream answers: its data, not the rewritten entry's.
-  stack.sample.clearLog();
-  await writeEntry(ticker, head());
-  expect(await stack.graphql(query(ticker))).toEqual({ status: 200, body: { data: upstreamData(ticker) } });
-  expect(stack.upstreamCalls()).toEqual([`GET ${tokenPath(ticker)}`]);
+    // The upstream answers: its data, not the rewritten entry's.
+    stack.sample.clearLog();
+    await writeEntry(ticker, head());
+    expect(await stack.graphql(query(ticker))).toEqual({ status: 200, body: { data: upstreamData(ticker) } });
+    expect(stack.upstreamCalls()).toEqual([`GET ${tokenPath(ticker)}`]);
 
-  // Counted every time, logged once (with why) for the life of the process.
-  expect((await rejectedCount()) - rejectedBefore).toBe(2);
-  const lines = stack.logs.filter((line) => line.includes('Redis cache entry rejected'));
-  expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
-    {
-      level: 'warn',
-      time: expect.any(String),
-      app: 'satgate',
-      pid: process.pid,
-      component: 'cache',
-      reason: expect.any(String),
-      msg: 'Redis cache entry rejected: answered from the upstream; further rejections are only counted',
-    },
-  ]);
-});
+    // Counted every time, logged once (with why) for the life of the process.
+    expect((await rejectedCount()) - rejectedBefore).toBe(2);
+    const lines = stack.logs.filter((line) => line.includes('Redis cache entry rejected'));
+    expect(lines.map((line) => JSON.parse(line) as unknown)).toEqual([
+      {
+        level: 'warn',
+        time: expect.any(String),
+        app: 'satgate',
+        pid: process.pid,
+        component: 'cache',
+        reason: expect.any(String),
+        msg: 'Redis cache entry rejected: answered from the upstream; further rejections are only counted',
+      },
+    ]);
+  },
+);

@@ -66,9 +66,7 @@ describe('retries (UPSTREAM_RETRIES=2)', () => {
   test('malformed JSON in a 200 is not retried (the upstream answered) and is UPSTREAM_ERROR', async () => {
     stack.sample.inject({ path: ORDI_PATH, times: 1, status: 200, body: '{"token": {"id": "x"' });
     const answer = await stack.graphql(ORDI_QUERY);
-    expect(answer.body.errors?.map((e) => e.extensions)).toEqual([
-      { code: 'UPSTREAM_ERROR', service: 'ordinals', httpStatus: 200 },
-    ]);
+    expect(answer.body.errors?.map((e) => e.extensions)).toEqual([{ code: 'UPSTREAM_ERROR', service: 'ordinals', httpStatus: 200 }]);
     expect(stack.upstreamCalls()).toEqual([`GET ${ORDI_PATH}`]);
   });
 
@@ -76,9 +74,7 @@ describe('retries (UPSTREAM_RETRIES=2)', () => {
     const uuid = sampleData.chainhookUuids[0]!;
     stack.sample.inject({ method: 'DELETE', path: '/v1/ext/*', status: 503, body: { status: 'error' } });
     const answer = await stack.graphql(`mutation { deleteChainhook(uuid: "${uuid}", apiKey: "k") { status } }`);
-    expect(answer.body.errors?.map((e) => e.extensions)).toEqual([
-      { code: 'UPSTREAM_ERROR', service: 'platform', httpStatus: 503 },
-    ]);
+    expect(answer.body.errors?.map((e) => e.extensions)).toEqual([{ code: 'UPSTREAM_ERROR', service: 'platform', httpStatus: 503 }]);
     expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/k/chainhooks/${uuid}`]);
   });
 });
@@ -234,9 +230,7 @@ describe('quota awareness', () => {
     stack.sample.clearLog();
     // The quota is spent: the next request is answered without asking, GraphQL and REST alike.
     const again = await stack.graphql('{ transfers(block: 775700) { total } }');
-    expect(again.body.errors?.map((e) => [e.extensions?.code, e.extensions?.retryAfter])).toEqual([
-      ['RATE_LIMITED', expect.any(Number)],
-    ]);
+    expect(again.body.errors?.map((e) => [e.extensions?.code, e.extensions?.retryAfter])).toEqual([['RATE_LIMITED', expect.any(Number)]]);
     const restAnswer = await fetch(`${stack.gatewayUrl}${ORDI_PATH}`);
     expect([restAnswer.status, await restAnswer.json(), Number(restAnswer.headers.get('retry-after')) > 25]).toEqual([
       429,
@@ -289,9 +283,9 @@ describe('an upstream that is down, then back', () => {
     const down = await round(200);
     gc?.();
     const after = process.memoryUsage().heapUsed;
-    expect(new Set(down.map((a) => JSON.stringify([a.status, a.body.data?.status, a.body.errors?.map((e) => e.extensions?.code)])))).toEqual(
-      new Set([JSON.stringify([200, { status: 'ready' }, ['UPSTREAM_UNAVAILABLE']])]),
-    );
+    expect(
+      new Set(down.map((a) => JSON.stringify([a.status, a.body.data?.status, a.body.errors?.map((e) => e.extensions?.code)]))),
+    ).toEqual(new Set([JSON.stringify([200, { status: 'ready' }, ['UPSTREAM_UNAVAILABLE']])]));
     // 200 failed requests must not leave anything behind (a leak would grow with every request).
     expect(after - before).toBeLessThan(8 * 1024 * 1024);
     stack.sample.clearFaults();
@@ -300,7 +294,7 @@ describe('an upstream that is down, then back', () => {
   });
 });
 
-describe('answers that one client\'s input decides (BREAKER_THRESHOLD=5, CLIENT_UPSTREAM_CALLS_PER_MINUTE=50)', () => {
+describe("answers that one client's input decides (BREAKER_THRESHOLD=5, CLIENT_UPSTREAM_CALLS_PER_MINUTE=50)", () => {
   // A stack per case: what one case cached cannot answer for the next.
   let stack: Stack;
   beforeEach(async () => {
@@ -336,68 +330,75 @@ describe('answers that one client\'s input decides (BREAKER_THRESHOLD=5, CLIENT_
       },
       {},
     ],
-  ])('50 requests answered %s cost their client its share and open no breaker: every other route is served', async (_name, fault, attacker, restFailure, status) => {
-    stack.sample.inject({ ...byHash, ...fault });
-    const from = (address: string) => ({ 'x-forwarded-for': address });
-    for (let i = 0; i < 50; i += 2) {
-      const graphql = await stack.graphql(`{ transfers(block: "${hash(i)}") { total } }`, undefined, from(attacker));
-      expect(graphql.body).toEqual({
-        data: { transfers: null },
-        errors: [fieldError(['transfers'], { code: 'UPSTREAM_ERROR', service: 'ordinals', ...status })],
+  ])(
+    '50 requests answered %s cost their client its share and open no breaker: every other route is served',
+    async (_name, fault, attacker, restFailure, status) => {
+      stack.sample.inject({ ...byHash, ...fault });
+      const from = (address: string) => ({ 'x-forwarded-for': address });
+      for (let i = 0; i < 50; i += 2) {
+        const graphql = await stack.graphql(`{ transfers(block: "${hash(i)}") { total } }`, undefined, from(attacker));
+        expect(graphql.body).toEqual({
+          data: { transfers: null },
+          errors: [fieldError(['transfers'], { code: 'UPSTREAM_ERROR', service: 'ordinals', ...status })],
+        });
+        const answer = await rest(`${stack.gatewayUrl}${TRANSFERS}?block=${hash(i + 1)}`, { headers: from(attacker) });
+        expect({ status: answer.status, body: answer.body }).toEqual(restFailure);
+      }
+      // Each reached the upstream once: an answer is not retried, and nothing was refused.
+      expect(callsOf(stack.sample).map(({ path, query }) => `${path} ${query.block}`)).toEqual(
+        Array.from({ length: 50 }, (_, i) => `${TRANSFERS} ${hash(i)}`),
+      );
+      stack.sample.clearLog();
+
+      // The 50 calls were the attacker's own share: its next call is refused, without calling.
+      const ordiQuery = `{ brc20Token(ticker: "ordi") { ${TOKEN_FIELDS} } }`;
+      expect((await stack.graphql(ordiQuery, undefined, from(attacker))).body).toEqual({
+        data: { brc20Token: null },
+        errors: [fieldError(['brc20Token'], { code: 'RATE_LIMITED', service: 'ordinals', retryAfter: expect.any(Number), limit: 50 })],
       });
-      const answer = await rest(`${stack.gatewayUrl}${TRANSFERS}?block=${hash(i + 1)}`, { headers: from(attacker) });
-      expect({ status: answer.status, body: answer.body }).toEqual(restFailure);
-    }
-    // Each reached the upstream once: an answer is not retried, and nothing was refused.
-    expect(callsOf(stack.sample).map(({ path, query }) => `${path} ${query.block}`)).toEqual(
-      Array.from({ length: 50 }, (_, i) => `${TRANSFERS} ${hash(i)}`),
-    );
-    stack.sample.clearLog();
+      expect(stack.upstreamCalls()).toEqual([]);
 
-    // The 50 calls were the attacker's own share: its next call is refused, without calling.
-    const ordiQuery = `{ brc20Token(ticker: "ordi") { ${TOKEN_FIELDS} } }`;
-    expect((await stack.graphql(ordiQuery, undefined, from(attacker))).body).toEqual({
-      data: { brc20Token: null },
-      errors: [fieldError(['brc20Token'], { code: 'RATE_LIMITED', service: 'ordinals', retryAfter: expect.any(Number), limit: 50 })],
-    });
-    expect(stack.upstreamCalls()).toEqual([]);
-
-    // Another client: every route is served, a 404 is a 404, and a 503 is still retried.
-    const victim = from('198.51.100.7');
-    stack.sample.inject({ path: ORDI_PATH, times: 1, status: 503, body: { message: 'busy' } });
-    const block = sampleData.transferBlocks.find((b) => b.height === 775700)!;
-    const everything = await stack.graphql(
-      `{ brc20Token(ticker: "ordi") { ${TOKEN_FIELDS} } missing: brc20Token(ticker: "zzzz") { ${TOKEN_FIELDS} }
+      // Another client: every route is served, a 404 is a 404, and a 503 is still retried.
+      const victim = from('198.51.100.7');
+      stack.sample.inject({ path: ORDI_PATH, times: 1, status: 503, body: { message: 'busy' } });
+      const block = sampleData.transferBlocks.find((b) => b.height === 775700)!;
+      const everything = await stack.graphql(
+        `{ brc20Token(ticker: "ordi") { ${TOKEN_FIELDS} } missing: brc20Token(ticker: "zzzz") { ${TOKEN_FIELDS} }
          transfers(block: 775700, limit: 1) { total } etchings(limit: 1) { total } status { status } }`,
-      undefined,
-      victim,
-    );
-    expect(everything.body).toEqual({
-      data: {
-        brc20Token: { token: { ticker: 'ordi' }, supply: { holders: ordi.supply.holders } },
-        missing: null,
-        transfers: { total: block.transfers.length },
-        etchings: { total: sampleData.etchingsTotal },
-        status: { status: 'ready' },
-      },
-    });
-    const notFound = await rest(`${stack.gatewayUrl}/ordinals/v1/brc-20/tokens/zzzz`, { headers: victim });
-    expect({ status: notFound.status, body: notFound.body }).toEqual({ status: 404, body: { error: 'Not found' } });
-    const transfers = await rest(`${stack.gatewayUrl}${TRANSFERS}?block=775700&limit=1`, { headers: victim });
-    expect([transfers.status, (transfers.body as { total: number }).total]).toEqual([200, block.transfers.length]);
-    expect(callsOf(stack.sample).map(({ path, query }) => [path, query.block ?? null]).sort()).toEqual(
-      [
-        [ORDI_PATH, null],
-        [ORDI_PATH, null],
-        ['/ordinals/v1/brc-20/tokens/zzzz', null],
-        ['/ordinals/v1/brc-20/tokens/zzzz', null],
-        [TRANSFERS, '775700'],
-        [TRANSFERS, '775700'],
-        ['/runes/v1/etchings', null],
-        ['/metadata/v1', null],
-      ].sort(),
-    );
-    const ready = await rest(`${stack.gatewayUrl}/readyz`);
-    expect(ready.body).toMatchObject({ services: { ordinals: { breaker: 'closed' } } });
-  });
+        undefined,
+        victim,
+      );
+      expect(everything.body).toEqual({
+        data: {
+          brc20Token: { token: { ticker: 'ordi' }, supply: { holders: ordi.supply.holders } },
+          missing: null,
+          transfers: { total: block.transfers.length },
+          etchings: { total: sampleData.etchingsTotal },
+          status: { status: 'ready' },
+        },
+      });
+      const notFound = await rest(`${stack.gatewayUrl}/ordinals/v1/brc-20/tokens/zzzz`, { headers: victim });
+      expect({ status: notFound.status, body: notFound.body }).toEqual({ status: 404, body: { error: 'Not found' } });
+      const transfers = await rest(`${stack.gatewayUrl}${TRANSFERS}?block=775700&limit=1`, { headers: victim });
+      expect([transfers.status, (transfers.body as { total: number }).total]).toEqual([200, block.transfers.length]);
+      expect(
+        callsOf(stack.sample)
+          .map(({ path, query }) => [path, query.block ?? null])
+          .sort(),
+      ).toEqual(
+        [
+          [ORDI_PATH, null],
+          [ORDI_PATH, null],
+          ['/ordinals/v1/brc-20/tokens/zzzz', null],
+          ['/ordinals/v1/brc-20/tokens/zzzz', null],
+          [TRANSFERS, '775700'],
+          [TRANSFERS, '775700'],
+          ['/runes/v1/etchings', null],
+          ['/metadata/v1', null],
+        ].sort(),
+      );
+      const ready = await rest(`${stack.gatewayUrl}/readyz`);
+      expect(ready.body).toMatchObject({ services: { ordinals: { breaker: 'closed' } } });
+    },
+  );
 });

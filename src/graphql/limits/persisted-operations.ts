@@ -22,8 +22,12 @@ export const PERSISTED_ERRORS = {
  * The document persisted-only mode runs for `params`, or its refusal, decided as yoga's
  * usePersistedOperations decides over HTTP: graphql-ws operations never pass yoga's onParams.
  */
-export function persistedDocument(params: { query?: unknown; extensions?: unknown }, operations: ReadonlyMap<string, string>): string | GraphQLError {
-  const refusal = (kind: keyof typeof PERSISTED_ERRORS) => new GraphQLError(PERSISTED_ERRORS[kind].message, { extensions: PERSISTED_ERRORS[kind].extensions });
+export function persistedDocument(
+  params: { query?: unknown; extensions?: unknown },
+  operations: ReadonlyMap<string, string>,
+): string | GraphQLError {
+  const refusal = (kind: keyof typeof PERSISTED_ERRORS) =>
+    new GraphQLError(PERSISTED_ERRORS[kind].message, { extensions: PERSISTED_ERRORS[kind].extensions });
   if (params.query) return refusal('persistedQueryOnly');
   const id = defaultExtractPersistedOperationId(params as GraphQLParams, undefined as unknown as Request, {});
   if (id == null) return refusal('keyNotFound');

@@ -18,14 +18,16 @@ const CACHE_CONTROL = 'public, no-cache, must-revalidate';
  * gateway answers it, the same for every client). Validated documents only: every root-level field
  * is one of the query type's.
  */
-export function isCacheableOperation(document: DocumentNode, operationName?: string | null, policies: RootFieldPolicies = rootPolicies): boolean {
+export function isCacheableOperation(
+  document: DocumentNode,
+  operationName?: string | null,
+  policies: RootFieldPolicies = rootPolicies,
+): boolean {
   const operation = getOperationAST(document, operationName);
   if (!operation || operation.operation !== 'query') return false;
   const fields = policies.byType.get(policies.rootType.query ?? '');
   const isPublic = (name: string) => name === '__typename' || fields?.get(name)?.cache === 'public';
-  const fragments = new Map(
-    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
-  );
+  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
   const seen = new Set<string>();
   const allCacheable = (selectionSet: SelectionSetNode): boolean =>
     selectionSet.selections.every((selection) => {

@@ -49,7 +49,10 @@ export function useGraphQLTracing(): Plugin {
         onExecuteDone({ result }) {
           const errors = Symbol.asyncIterator in result ? undefined : result.errors;
           // Error codes are the contract's constants; messages are not recorded.
-          if (errors?.length) span.set('satgate.graphql.error_codes', [...new Set(errors.map((e) => String(e.extensions?.code ?? 'UNKNOWN')))]).fail('graphql');
+          if (errors?.length)
+            span
+              .set('satgate.graphql.error_codes', [...new Set(errors.map((e) => String(e.extensions?.code ?? 'UNKNOWN')))])
+              .fail('graphql');
           span.end();
         },
       };

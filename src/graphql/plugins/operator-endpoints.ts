@@ -41,10 +41,7 @@ export function useOperations({ upstreams, metrics, isDraining, requiredUpstream
         const unavailable = requiredUpstreams.filter((name) => services[name]?.breaker !== 'closed');
         const status = isDraining() ? 'draining' : unavailable.length ? 'unready' : 'ready';
         return endResponse(
-          Response.json(
-            { status, ...(unavailable.length ? { unavailable } : {}), services },
-            { status: status === 'ready' ? 200 : 503 },
-          ),
+          Response.json({ status, ...(unavailable.length ? { unavailable } : {}), services }, { status: status === 'ready' ? 200 : 503 }),
         );
       }
     },

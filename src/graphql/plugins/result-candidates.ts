@@ -19,8 +19,7 @@ export function useResultCandidates(): Plugin {
     onResultProcess({ result, serverContext }) {
       const candidate = (serverContext as { candidate?: ResultCandidate }).candidate;
       if (!candidate) return;
-      candidate.clean =
-        !Array.isArray(result) && !(Symbol.asyncIterator in result) && !result.errors?.length && !result.extensions?.stale;
+      candidate.clean = !Array.isArray(result) && !(Symbol.asyncIterator in result) && !result.errors?.length && !result.extensions?.stale;
     },
   };
 }

@@ -13,7 +13,7 @@ const PAGING =
   'first/last 1..500 (default 20 when neither is given), not both; spans as many upstream pages as needed. ' +
   'Cursors are opaque and survive new items: a malformed one is BAD_USER_INPUT (reason CURSOR_INVALID), ' +
   'one whose item is gone is BAD_USER_INPUT (reason CURSOR_EXPIRED). ' +
-  'totalCount is the upstream\'s total';
+  "totalCount is the upstream's total";
 
 /** `totalCount` beside the plugin's edges and pageInfo, and the contract's type names. */
 function connectionTypes<T>(node: ObjectRef<Types, T>, name: string) {

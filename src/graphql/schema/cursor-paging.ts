@@ -98,7 +98,10 @@ function expired(argument: 'after' | 'before'): GraphQLError {
 export function connectionRequest(kind: ListKind, args: ConnectionArgs): ConnectionRequest {
   const { first, last } = args;
   if (first != null && last != null) throw badUserInput('first and last cannot be used together', 'last');
-  for (const [name, value] of [['first', first], ['last', last]] as const) {
+  for (const [name, value] of [
+    ['first', first],
+    ['last', last],
+  ] as const) {
     if (value != null && (value < 1 || value > MAX_CONNECTION_ITEMS)) {
       throw badUserInput(`${name} must be from 1 to ${MAX_CONNECTION_ITEMS}, got ${value}`, name);
     }
@@ -202,7 +205,10 @@ function plan<T>(source: ListSource<T>, view: ListView<T>, request: ConnectionRe
   if (request.after || request.before) {
     const length = view.total ?? view.end;
     if (length === Infinity) return { need: [0] };
-    for (const [anchor, argument] of [[request.after, 'after'], [request.before, 'before']] as const) {
+    for (const [anchor, argument] of [
+      [request.after, 'after'],
+      [request.before, 'before'],
+    ] as const) {
       if (anchor && anchor.pos >= length) throw expired(argument);
     }
   }

@@ -59,7 +59,10 @@ export function rootFieldPolicies(schema: GraphQLSchema): RootFieldPolicies {
     const fields = new Map<string, FieldPolicy>();
     for (const field of Object.values(type.getFields())) {
       const declared = field.extensions.fieldPolicy;
-      if (!declared) throw new Error(`${type.name}.${field.name} declares no policy: give it ...policy({ cost, cache }) (graphql/schema/field-policy.ts)`);
+      if (!declared)
+        throw new Error(
+          `${type.name}.${field.name} declares no policy: give it ...policy({ cost, cache }) (graphql/schema/field-policy.ts)`,
+        );
       fields.set(field.name, declared);
     }
     byType.set(type.name, fields);

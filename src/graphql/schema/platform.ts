@@ -17,7 +17,7 @@ function platformKey(apiKey: string | null | undefined, context: GraphQLContext)
 }
 
 const apiKeyArg = {
-  description: 'The Hiro Platform API key. Defaults to the request\'s x-api-key header.',
+  description: "The Hiro Platform API key. Defaults to the request's x-api-key header.",
 } as const;
 
 builder.queryField('bitcoinNode', (t) =>
