@@ -10,9 +10,10 @@
  * by the plan (poll-plan.ts), so a new subscription's first value may come later, never outside
  * it. Waiting polls take turns by client (a first poll is the paying client's; re-polls are the
  * process's, one more turn), so one client's backlog delays only itself. Until a poller has its
- * value, its calls are charged to the client of the oldest subscriber waiting for it (CLIENT_UPSTREAM_CALLS_PER_MINUTE, through the upstream layer's client windows);
- * a client whose share is spent gets RATE_LIMITED with retryAfter on that subscription, which then
- * ends, as a query's field would. Unknown tickers are remembered (unknown-resources.ts), and each
+ * value, its calls are charged to the client of the oldest subscriber waiting for it
+ * (CLIENT_UPSTREAM_CALLS_PER_MINUTE, through the upstream layer's client windows); a client whose
+ * share is spent gets RATE_LIMITED with retryAfter on that subscription, which then ends, as a
+ * query's field would. Unknown tickers are remembered (unknown-resources.ts), and each
  * client's subscriptions and watched resources are bounded (client-seats.ts). Polling pauses,
  * without ending subscriptions, while the service's quota is spent or its breaker is open. With
  * several replicas a Coordinator (Redis) lets one of them poll each resource and hands the changes
@@ -192,7 +193,8 @@ class Poller {
         hub.events.poll(def.kind, 'paused');
         return;
       }
-      // A first poll waits in the turn of the client it will be charged to; re-polls in the process's.
+      // A first poll waits in the turn of the client it will be charged to, re-polls in the process's.
+      // A client has at most one waiting per resource it watches: MAX_WATCHED_RESOURCES_PER_CLIENT.
       const slot = await hub.plan.admit(signal, this.last ? REPOLLS : this.payer());
       // Until the value is known the call is made for the subscribers waiting for it: the oldest one's client pays.
       const payer = this.last ? undefined : this.payer();

@@ -1,8 +1,9 @@
 // Subscriptions live within the quotas: a new poller is charged to the subscribing client
 // (CLIENT_UPSTREAM_CALLS_PER_MINUTE) and admitted through the polling plan (LIVE_QUOTA_SHARE); an
-// unknown ticker is remembered as unknown; a client's distinct watched resources are bounded. Real
-// graphql-sse and graphql-ws clients, told apart by X-Forwarded-For (TRUST_PROXY=1); the sample
-// upstream's request log says what reached the upstream.
+// unknown ticker is remembered as unknown; a client's distinct watched resources are bounded; one
+// client's waiting polls do not hold back another's. Real graphql-sse and graphql-ws clients, told
+// apart by X-Forwarded-For (TRUST_PROXY=1); the sample upstream's request log says what reached the
+// upstream.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startStack, type Stack } from '../harness.js';
@@ -135,6 +136,41 @@ describe('new pollers are admitted through the polling plan', () => {
     const metrics = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
     expect(metrics).toMatch(/^satgate_subscriptions_active 8$/m);
   });
+});
+
+describe('waiting polls take turns by client', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    // A plan of 5 polls a minute, no per-client limit: only the plan holds calls back.
+    stack = await startStack({
+      ...QUIET,
+      LIVE_RATE_LIMIT_PER_MINUTE: '10',
+      LIVE_QUOTA_SHARE: '0.5',
+      CLIENT_UPSTREAM_CALLS_PER_MINUTE: '0',
+    });
+  });
+  afterAll(() => stack.close());
+
+  it("a client's backlog of first polls delays only itself: another client's new ticker goes next", async () => {
+    const client = wsClient(stack.gatewayUrl, A);
+    const tickers = Array.from({ length: 15 }, (_, i) => `zr${String(i).padStart(2, '0')}`);
+    const watches = tickers.map((ticker) => ws(client, TOKEN_SUBSCRIPTION(ticker)));
+    await until(() => paths(stack).length === 5, "A's first five polls");
+    await sleep(500);
+    expect(paths(stack)).toHaveLength(5);
+    // A's other 10 wait two minutes of the plan; B subscribes after them.
+    const b = sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('zrb0'), B);
+    // The plan's first free slots come a minute after A's first polls. Before: B waited behind A's
+    // 10 (two more minutes).
+    await until(() => b.results.length > 0, "B's first value", 90_000);
+    await until(() => paths(stack).length === 10, 'the rest of the freed minute', 5_000);
+    await sleep(500);
+    const aCalls = paths(stack).filter((path) => path !== `GET ${tokenPath('zrb0')}`);
+    expect([b.results, b.completed, paths(stack).length - aCalls.length]).toEqual([[NULL_TOKEN], false, 1]);
+    // Of the freed minute's 5 slots, B took one and A four: 6 of A's first values still wait.
+    expect(aCalls.sort()).toEqual(tickers.filter((_, i) => watches[i]!.results.length > 0).map((t) => `GET ${tokenPath(t)}`));
+    expect(watches.filter((w) => w.results.length === 0)).toHaveLength(6);
+  }, 120_000);
 });
 
 describe('unknown tickers are remembered as unknown', () => {
