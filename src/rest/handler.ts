@@ -90,7 +90,7 @@ function upstreamFailure(error: UpstreamError): RestAnswer {
     });
     return answer;
   }
-  if (error.status === 429) {
+  if (error.status === 429 || error.kind === 'quota') {
     const answer = fastifyError(429, 'Rate limit exceeded: retry later');
     if (error.retryAfter !== undefined) answer.headers['retry-after'] = String(error.retryAfter);
     return answer;
@@ -98,7 +98,7 @@ function upstreamFailure(error: UpstreamError): RestAnswer {
   return fastifyError(502, error.message);
 }
 
-const MIRRORED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after'] as const;
+const MIRRORED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after', 'x-data-source'] as const;
 
 /** The upstream's status, body, ETag and Cache-Control, as the client would have got them. */
 function mirror(response: UpstreamResponse): RestAnswer {

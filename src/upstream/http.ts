@@ -178,6 +178,13 @@ export interface ServiceOptions {
   baseUrl: URL;
   /** Sent as `x-api-key` when set. */
   apiKey?: string;
+  /** Sent with every attempt (a data source's own credentials, e.g. `authorization`); never logged. */
+  headers?: Record<string, string>;
+  /**
+   * Awaited before each attempt is sent (a data source's calls-per-second budget): it may wait until
+   * `deadline` (epoch ms), or throw an UpstreamError; nothing is sent then.
+   */
+  beforeAttempt?: (signal: AbortSignal, deadline: number) => Promise<void>;
   timeoutMs: number;
   logger: Logger;
   /** The pool's connection cap: requests beyond it queue in the pool. */
@@ -651,6 +658,7 @@ export class UpstreamService {
     const method = req.method ?? 'GET';
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
+    if (this.options.headers) Object.assign(headers, this.options.headers);
     if (req.ifNoneMatch) headers['if-none-match'] = req.ifNoneMatch;
     if (req.requestId) headers['x-request-id'] = req.requestId;
     // The upstream continues the trace from this attempt's span.
@@ -666,6 +674,17 @@ export class UpstreamService {
       SpanKind.CLIENT,
     );
     span?.inject(headers);
+    if (this.options.beforeAttempt) {
+      try {
+        await this.options.beforeAttempt(signal, exchange.deadline);
+      } catch (error) {
+        // Nothing was sent: a probe this would have been lets the next request probe instead.
+        breaker.abandon();
+        span?.fail('refused').end();
+        if (req.signal?.aborted) throw req.signal.reason ?? error;
+        throw error;
+      }
+    }
     const started = performance.now();
     let outcome = 'unavailable';
     if (req.stats) req.stats.upstreamCalls++;
