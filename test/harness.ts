@@ -35,7 +35,8 @@ export interface GraphQLBody {
 }
 
 export async function startStack(
-  env: Record<string, string> = {},
+  /** Or a function of the started sample (e.g. to point a data source's URL at it). */
+  env: Record<string, string> | ((sample: SampleUpstream) => Record<string, string>) = {},
   sampleOptions: SampleOptions = {},
 ): Promise<Stack> {
   const sample = await startSampleUpstream(sampleOptions);
@@ -64,7 +65,7 @@ export async function startStack(
       STALE_IF_ERROR_MS: '0',
       // The `response-cache-off` vitest project re-runs the GraphQL suites without the fast path.
       ...(process.env.TEST_RESPONSE_CACHE ? { RESPONSE_CACHE: process.env.TEST_RESPONSE_CACHE } : {}),
-      ...env,
+      ...(typeof env === 'function' ? env(sample) : env),
     },
     { logDestination },
   );

@@ -8,6 +8,7 @@ import { requestIdOf } from '../http/request-id.js';
 import type { RequestStats } from '../http/request-stats.js';
 import { ResponseBudget, type CallOptions } from '../upstream/http.js';
 import type { Upstreams } from '../upstream/index.js';
+import { SourcesUsed } from '../sources/provenance.js';
 
 export interface GraphQLContext {
   loaders: Loaders;
@@ -23,6 +24,8 @@ export interface GraphQLContext {
   stale: { ageSeconds: number | undefined };
   /** Subscriptions: the process's pollers and fan-out. */
   live: LiveHub;
+  /** The data sources other than hiro this request used (extensions.sources). */
+  sources: SourcesUsed;
 }
 
 export interface ContextOptions extends LoaderLimits {
@@ -53,8 +56,10 @@ export function createContext(upstreams: Upstreams, { maxResponseBytes, trustPro
       client: req ? clientIdOf(req, trustProxy) : undefined,
       budget: new ResponseBudget(maxResponseBytes),
     };
+    const sources = new SourcesUsed();
     return {
-      loaders: createLoaders(upstreams, call, limits),
+      loaders: createLoaders(upstreams, call, limits, sources),
+      sources,
       upstreams,
       call,
       apiKeyHeader: request.headers.get('x-api-key')?.trim() || undefined,

@@ -19,6 +19,7 @@ import { createCompiledExecution } from './compiled-execution.js';
 import { causeOf, maskError } from '../errors.js';
 import { DEFAULT_QUERY, renderGraphiQL, useGraphiQLAssets } from './graphiql.js';
 import { useHttpCaching } from './plugins/http-caching.js';
+import { useSourceProvenance } from './plugins/sources.js';
 import { PERSISTED_ERRORS, useQueryLimits, useRequestParseErrors, useSecretScrubbing } from './limits/query-limits.js';
 import { errorFields } from '../observe/logger.js';
 import type { Metrics } from '../observe/metrics.js';
@@ -134,6 +135,7 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
       useGraphQLMetrics(metrics),
       ...(tracing ? [useGraphQLTracing()] : []),
       useStaleMarker(),
+      useSourceProvenance(),
       // Last: it reads the result as the client gets it (errors masked, stale marked).
       useResultCandidates(),
     ],

@@ -195,8 +195,15 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
     const local = route.local?.({ params, query, rest });
     if (local) return local;
     try {
-      const [service, upstreamRequest] = route.upstream(upstreams, { params, query, rest });
-      const response = await service.request(merged(upstreamRequest, call));
+      const input = { params, query, rest };
+      // A data source other than hiro answers in hiro's shape; hiro's answers are mirrored as they are.
+      const sourced = route.sourced?.(upstreams, input, call);
+      let response: UpstreamResponse;
+      if (sourced) response = await sourced;
+      else {
+        const [service, upstreamRequest] = route.upstream(upstreams, input);
+        response = await service.request(merged(upstreamRequest, call));
+      }
       const ifNoneMatch = headers['if-none-match'];
       if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : null, response.headers.etag)) {
         // As the upstream's cache hook answers: 304, empty body, only Cache-Control.

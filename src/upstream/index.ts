@@ -12,6 +12,7 @@ import { createMetadataClient } from './metadata.js';
 import { createOrdinalsClient } from './ordinals.js';
 import { createPlatformClient } from './platform.js';
 import { createRunesClient } from './runes.js';
+import { createSources } from '../sources/index.js';
 
 /** Redis, when configured, is a cache and a signal board only: it may be down, and must never stall a request. */
 function createRedis(url: URL): Redis {
@@ -86,18 +87,21 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
   const [metadata, ordinals, runes, platform] = services;
   // Per-tenant state stays in each process: only service-wide signals are shared.
   shared?.start(services.flatMap(({ name, guards }) => (guards ? [{ name, ...guards }] : [])));
+  // Where each read operation takes its data when not from hiro (src/sources/).
+  const sources = createSources({ config, logger, store, events, redis });
   return {
     metadata: createMetadataClient(metadata),
     ordinals: createOrdinalsClient(ordinals, { listLookups: config.brc20ListLookups }),
     runes: createRunesClient(runes),
     platform: createPlatformClient(platform),
+    sources,
     store,
     services,
     /** Settles once clients are hashed alike in every process of the group (bounded): await before serving. */
     ready: hashSecret?.ready ?? Promise.resolve(),
     async close() {
       shared?.stop();
-      await Promise.all(services.map((s) => s.close()));
+      await Promise.all([...services.map((s) => s.close()), sources.close()]);
       await store.close();
     },
   };

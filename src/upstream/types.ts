@@ -23,7 +23,7 @@ export interface Brc20Token {
   deploy_timestamp: number;
   minted_supply: string;
   tx_count: number;
-  self_mint?: boolean;
+  self_mint?: boolean | null;
 }
 
 export interface Brc20Supply {

@@ -7,6 +7,7 @@ import './runes.js';
 import './platform.js';
 import './connections.js';
 import './live.js';
+import { withSourceMarks } from './source-marks.js';
 
 /** Assembles the domain files into the schema; nothing else happens here. */
-export const schema = builder.toSchema({ sortSchema: true });
+export const schema = withSourceMarks(builder.toSchema({ sortSchema: true }));

@@ -1,0 +1,78 @@
+/**
+ * The source layer: between the loaders (and the REST routes, and the live pollers) and the
+ * upstream clients, each read operation asks its configured source for Hiro-shaped data
+ * (docs/data-sources.md). `hiro` is no source object here: callers keep asking the hiro clients
+ * exactly as before, so hiro's answers stay byte for byte what they were.
+ */
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { ServiceName } from '../errors.js';
+import type { UpstreamEvents } from '../observe/metrics.js';
+import type { CacheStore } from '../upstream/cache.js';
+import type { CallOptions, UpstreamService } from '../upstream/http.js';
+import type { PageQuery } from '../upstream/ordinals.js';
+import type { Brc20TokenDetailsResponse, Page, SourcedInscriptionTransfer, SourcedRuneEtching } from '../upstream/types.js';
+import { asOperationError } from './errors.js';
+import type { SourceName } from './provenance.js';
+import { createUnisatBrc20 } from './unisat/brc20.js';
+import { createUnisatClient } from './unisat/client.js';
+
+/** One read operation served by a source other than hiro. */
+export interface SourcedOperation<A extends unknown[], T> {
+  source: SourceName;
+  /** The operation's service, named in its errors' `extensions.service`. */
+  service: ServiceName;
+  run(...args: [...A, CallOptions]): Promise<T>;
+}
+
+export interface DataSources {
+  brc20?: SourcedOperation<[ticker: string], Brc20TokenDetailsResponse | null>;
+  transfers?: SourcedOperation<[block: string, page: PageQuery], Page<SourcedInscriptionTransfer> | null>;
+  etchings?: SourcedOperation<[page: PageQuery], Page<SourcedRuneEtching>>;
+  /** The pools behind them, for shutdown and /readyz. */
+  services: UpstreamService[];
+  close(): Promise<void>;
+}
+
+export interface SourceDeps {
+  config: Config;
+  logger: Logger;
+  store: CacheStore;
+  events?: UpstreamEvents;
+  redis?: Redis;
+}
+
+/** Errors come out as the operation's, naming the source. */
+function operation<A extends unknown[], T>(
+  source: SourceName,
+  service: ServiceName,
+  run: (...args: [...A, CallOptions]) => Promise<T>,
+): SourcedOperation<A, T> {
+  return {
+    source,
+    service,
+    run: (...args) =>
+      run(...args).catch((error: unknown) => {
+        throw asOperationError(error, service, source);
+      }),
+  };
+}
+
+export function createSources(deps: SourceDeps): DataSources {
+  const { sources } = deps.config;
+  const uses = (name: SourceName) => sources.brc20 === name || sources.transfers === name || sources.etchings === name;
+  const unisat = uses('unisat') ? createUnisatClient(deps) : undefined;
+  const services = [unisat?.service].filter((s): s is UpstreamService => s !== undefined);
+  const result: DataSources = {
+    services,
+    async close() {
+      await Promise.all(services.map((s) => s.close()));
+    },
+  };
+  if (unisat && sources.brc20 === 'unisat') {
+    const brc20 = createUnisatBrc20(unisat);
+    result.brc20 = operation('unisat', 'ordinals', (ticker: string, call: CallOptions) => brc20.token(ticker, call));
+  }
+  return result;
+}
