@@ -17,6 +17,7 @@ import { asOperationError } from './errors.js';
 import type { SourceName } from './provenance.js';
 import { createUnisatBrc20 } from './unisat/brc20.js';
 import { createUnisatClient } from './unisat/client.js';
+import { createUnisatTransfers } from './unisat/transfers.js';
 
 /** One read operation served by a source other than hiro. */
 export interface SourcedOperation<A extends unknown[], T> {
@@ -73,6 +74,12 @@ export function createSources(deps: SourceDeps): DataSources {
   if (unisat && sources.brc20 === 'unisat') {
     const brc20 = createUnisatBrc20(unisat);
     result.brc20 = operation('unisat', 'ordinals', (ticker: string, call: CallOptions) => brc20.token(ticker, call));
+  }
+  if (unisat && sources.transfers === 'unisat') {
+    const transfers = createUnisatTransfers(unisat);
+    result.transfers = operation('unisat', 'ordinals', (block: string, page: PageQuery, call: CallOptions) =>
+      transfers.transfers(block, page, call),
+    );
   }
   return result;
 }
