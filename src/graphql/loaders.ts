@@ -8,7 +8,7 @@ import { MAX_PARAM_LENGTH } from '../upstream/paths.js';
 import { keyedHash } from '../upstream/resilience.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, Page } from '../upstream/types.js';
 import type { SourcedOperation } from '../sources/index.js';
-import { SourcesUsed } from '../sources/provenance.js';
+import { SourcesUsed, markOf } from '../sources/provenance.js';
 
 export interface LoaderLimits {
   /** Distinct upstream lookups one GraphQL request may cause. */
@@ -29,7 +29,12 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
     <A extends unknown[], T>(operation: SourcedOperation<A, T>) =>
     (...args: [...A, CallOptions]): Promise<T> => {
       used.used(operation.source, null);
-      return operation.run(...args);
+      return operation.run(...args).then((value) => {
+        // A source that knows its indexed height marks its answer with it.
+        const mark = markOf(value);
+        if (mark) used.used(mark.source, mark.height);
+        return value;
+      });
     };
   /**
    * A batch function run under its own span when the request is traced (the operation's span is

@@ -18,6 +18,9 @@ import type { SourceName } from './provenance.js';
 import { createUnisatBrc20 } from './unisat/brc20.js';
 import { createUnisatClient } from './unisat/client.js';
 import { createUnisatTransfers } from './unisat/transfers.js';
+import { createUnisatEtchings } from './unisat/runes.js';
+import { createOrdClient } from './ord/client.js';
+import { createOrdEtchings } from './ord/runes.js';
 
 /** One read operation served by a source other than hiro. */
 export interface SourcedOperation<A extends unknown[], T> {
@@ -64,7 +67,8 @@ export function createSources(deps: SourceDeps): DataSources {
   const { sources } = deps.config;
   const uses = (name: SourceName) => sources.brc20 === name || sources.transfers === name || sources.etchings === name;
   const unisat = uses('unisat') ? createUnisatClient(deps) : undefined;
-  const services = [unisat?.service].filter((s): s is UpstreamService => s !== undefined);
+  const ord = uses('ord') ? createOrdClient(deps) : undefined;
+  const services = [unisat?.service, ord?.service].filter((s): s is UpstreamService => s !== undefined);
   const result: DataSources = {
     services,
     async close() {
@@ -80,6 +84,14 @@ export function createSources(deps: SourceDeps): DataSources {
     result.transfers = operation('unisat', 'ordinals', (block: string, page: PageQuery, call: CallOptions) =>
       transfers.transfers(block, page, call),
     );
+  }
+  if (unisat && sources.etchings === 'unisat') {
+    const etchings = createUnisatEtchings(unisat);
+    result.etchings = operation('unisat', 'runes', (page: PageQuery, call: CallOptions) => etchings.etchings(page, call));
+  }
+  if (ord && sources.etchings === 'ord') {
+    const etchings = createOrdEtchings(ord);
+    result.etchings = operation('ord', 'runes', (page: PageQuery, call: CallOptions) => etchings.etchings(page, call));
   }
   return result;
 }
