@@ -27,6 +27,8 @@ export interface SourcedOperation<A extends unknown[], T> {
   source: SourceName;
   /** The operation's service, named in its errors' `extensions.service`. */
   service: ServiceName;
+  /** The source's pool (its health pauses live polling). */
+  backend: UpstreamService;
   run(...args: [...A, CallOptions]): Promise<T>;
 }
 
@@ -51,11 +53,13 @@ export interface SourceDeps {
 function operation<A extends unknown[], T>(
   source: SourceName,
   service: ServiceName,
+  backend: UpstreamService,
   run: (...args: [...A, CallOptions]) => Promise<T>,
 ): SourcedOperation<A, T> {
   return {
     source,
     service,
+    backend,
     run: (...args) =>
       run(...args).catch((error: unknown) => {
         throw asOperationError(error, service, source);
@@ -77,21 +81,21 @@ export function createSources(deps: SourceDeps): DataSources {
   };
   if (unisat && sources.brc20 === 'unisat') {
     const brc20 = createUnisatBrc20(unisat);
-    result.brc20 = operation('unisat', 'ordinals', (ticker: string, call: CallOptions) => brc20.token(ticker, call));
+    result.brc20 = operation('unisat', 'ordinals', unisat.service, (ticker: string, call: CallOptions) => brc20.token(ticker, call));
   }
   if (unisat && sources.transfers === 'unisat') {
     const transfers = createUnisatTransfers(unisat);
-    result.transfers = operation('unisat', 'ordinals', (block: string, page: PageQuery, call: CallOptions) =>
+    result.transfers = operation('unisat', 'ordinals', unisat.service, (block: string, page: PageQuery, call: CallOptions) =>
       transfers.transfers(block, page, call),
     );
   }
   if (unisat && sources.etchings === 'unisat') {
     const etchings = createUnisatEtchings(unisat);
-    result.etchings = operation('unisat', 'runes', (page: PageQuery, call: CallOptions) => etchings.etchings(page, call));
+    result.etchings = operation('unisat', 'runes', unisat.service, (page: PageQuery, call: CallOptions) => etchings.etchings(page, call));
   }
   if (ord && sources.etchings === 'ord') {
     const etchings = createOrdEtchings(ord);
-    result.etchings = operation('ord', 'runes', (page: PageQuery, call: CallOptions) => etchings.etchings(page, call));
+    result.etchings = operation('ord', 'runes', ord.service, (page: PageQuery, call: CallOptions) => etchings.etchings(page, call));
   }
   return result;
 }
