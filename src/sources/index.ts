@@ -73,6 +73,17 @@ export function createSources(deps: SourceDeps): DataSources {
   const unisat = uses('unisat') ? createUnisatClient(deps) : undefined;
   const ord = uses('ord') ? createOrdClient(deps) : undefined;
   const services = [unisat?.service, ord?.service].filter((s): s is UpstreamService => s !== undefined);
+  if (unisat || ord) {
+    // Origins only, and whether a key or password is set: never their values.
+    deps.logger.info(
+      {
+        sources: { brc20: sources.brc20, transfers: sources.transfers, etchings: sources.etchings },
+        unisat: unisat ? { origin: sources.unisatUrl.origin, apiKey: sources.unisatApiKey !== undefined, perSecond: sources.unisatRatePerSecond } : undefined,
+        ord: ord ? { origin: sources.ordUrl?.origin, auth: sources.ordAuth !== undefined } : undefined,
+      },
+      'data sources',
+    );
+  }
   const result: DataSources = {
     services,
     async close() {
