@@ -10,7 +10,9 @@ import { Writable } from 'node:stream';
 import { start } from '../src/main.js';
 import { sampleData } from '../src/sample/data.js';
 import type { SampleUpstream } from '../src/sample/server.js';
-import { LocalWindow } from '../src/sources/unisat/call-budget.js';
+import { Redis } from 'ioredis';
+import { UpstreamError } from '../src/errors.js';
+import { LocalWindow, RedisWindow, createCallBudget } from '../src/sources/unisat/call-budget.js';
 import { freePort, startStack, type Stack } from './harness.js';
 import { startRedis, stopRedis } from './redis.js';
 import { fieldError } from './support.js';
@@ -32,6 +34,31 @@ describe('the window itself', () => {
     expect([window.take(0), window.take(10), window.take(20), window.take(999)]).toEqual([0, 0, 980, 1]);
     // At 1000 the call of 0 has left the window; the one of 10 leaves at 1010.
     expect([window.take(1000), window.take(1005), window.take(1010), window.take(1011)]).toEqual([0, 5, 0, 989]);
+  });
+});
+
+describe('the budget without Redis', () => {
+  test('each of WORKERS processes keeps its share; a wait past the deadline is refused at once', async () => {
+    const take = createCallBudget({ perSecond: 5, workers: 2, service: 'unisat' });
+    const signal = new AbortController().signal;
+    const soon = () => Date.now() + 200;
+    await take(signal, soon());
+    await take(signal, soon());
+    const refused = await take(signal, soon()).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(UpstreamError);
+    expect(refused).toMatchObject({ service: 'unisat', kind: 'quota', retryAfter: 1, limit: 5 });
+  });
+
+  test('Redis that cannot answer leaves the decision to the local share', async () => {
+    const port = await freePort();
+    const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: false, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    redis.on('error', () => {});
+    try {
+      const window = new RedisWindow(redis, 'satgate:test:window', 5, new LocalWindow(1));
+      expect([await window.take(), (await window.take()) > 0]).toEqual([0, true]);
+    } finally {
+      redis.disconnect();
+    }
   });
 });
 
