@@ -188,6 +188,17 @@ describe.each([
     }
   });
 
+  test('a failing page and a failing height at once fail the field alone, and nothing else', async () => {
+    stack.sample.inject({ path: '/runes/0', status: 401, body: '', times: 1 });
+    stack.sample.inject({ path: '/blockheight', status: 500, body: 'index error', times: 1 });
+    const failed = await stack.graphql(`{ etchings { total } }`);
+    expect(failed.body.errors).toEqual([fieldError(['etchings'], { code: 'UNAUTHENTICATED', service: 'runes', source: 'ord', httpStatus: 401 })]);
+    // The height's failure, asked beside the page, was no unhandled rejection: the gateway goes on.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { body } = await stack.graphql(`{ etchings(limit: 1) { total } }`);
+    expect(body).toEqual({ data: { etchings: { total: all.length } }, extensions: { sources: [{ source: 'ord', height: ORD_HEIGHT, unavailable: [] }] } });
+  });
+
   test('ord refusing the credentials is UNAUTHENTICATED naming runes and ord; the password is nowhere', async () => {
     stack.sample.inject({ path: '/runes/0', status: 401, body: '' });
     const { body } = await stack.graphql(`{ etchings { total } }`);

@@ -104,6 +104,8 @@ export function createOrdEtchings(client: OrdClient) {
   return {
     async etchings({ offset, limit }: PageQuery, call: CallOptions): Promise<Page<SourcedRuneEtching>> {
       const heightAnswer = client.get({ path: '/blockheight', route: '/blockheight' }, isHeight, call);
+      // Asked beside the pages; awaited below, or dropped when a page fails first (never unhandled).
+      heightAnswer.catch(() => {});
       const first = await runesPage(0, call);
       const newest = first.entries[0]?.[1].number;
       if (newest === undefined) return { limit, offset, total: 0, results: [] };
