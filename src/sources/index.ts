@@ -1,7 +1,7 @@
 /**
  * The source layer: between the loaders (and the REST routes, and the live pollers) and the
  * upstream clients, each read operation asks its configured source for Hiro-shaped data
- * (docs/data-sources.md). `hiro` is no source object here: callers keep asking the hiro clients
+ * (docs/data-sources.md; the seam the callers see is upstream/sourced.ts). `hiro` is no source object here: callers keep asking the hiro clients
  * exactly as before, so hiro's answers stay byte for byte what they were.
  */
 import type { Redis } from 'ioredis';
@@ -11,35 +11,15 @@ import type { ServiceName } from '../errors.js';
 import type { UpstreamEvents } from '../observe/metrics.js';
 import type { CacheStore } from '../upstream/cache.js';
 import type { CallOptions, UpstreamService } from '../upstream/http.js';
+import type { DataSources, SourceName, SourcedOperation } from '../upstream/sourced.js';
 import type { PageQuery } from '../upstream/ordinals.js';
-import type { Brc20TokenDetailsResponse, Page, SourcedInscriptionTransfer, SourcedRuneEtching } from '../upstream/types.js';
 import { asOperationError } from './errors.js';
-import type { SourceName } from './provenance.js';
 import { createUnisatBrc20 } from './unisat/brc20.js';
 import { createUnisatClient } from './unisat/client.js';
 import { createUnisatTransfers } from './unisat/transfers.js';
 import { createUnisatEtchings } from './unisat/runes.js';
 import { createOrdClient } from './ord/client.js';
 import { createOrdEtchings } from './ord/runes.js';
-
-/** One read operation served by a source other than hiro. */
-export interface SourcedOperation<A extends unknown[], T> {
-  source: SourceName;
-  /** The operation's service, named in its errors' `extensions.service`. */
-  service: ServiceName;
-  /** The source's pool (its health pauses live polling). */
-  backend: UpstreamService;
-  run(...args: [...A, CallOptions]): Promise<T>;
-}
-
-export interface DataSources {
-  brc20?: SourcedOperation<[ticker: string], Brc20TokenDetailsResponse | null>;
-  transfers?: SourcedOperation<[block: string, page: PageQuery], Page<SourcedInscriptionTransfer> | null>;
-  etchings?: SourcedOperation<[page: PageQuery], Page<SourcedRuneEtching>>;
-  /** The pools behind them, for shutdown and /readyz. */
-  services: UpstreamService[];
-  close(): Promise<void>;
-}
 
 export interface SourceDeps {
   config: Config;
@@ -110,3 +90,5 @@ export function createSources(deps: SourceDeps): DataSources {
   }
   return result;
 }
+
+export type { DataSources, SourcedOperation };

@@ -6,8 +6,9 @@
  * themselves stay as they are.
  */
 
-/** A data source other than hiro. */
-export type SourceName = 'unisat' | 'ord';
+import type { SourceName } from '../upstream/sourced.js';
+
+export type { SourceName };
 
 export interface Mark {
   source: SourceName;
