@@ -305,11 +305,12 @@ function tracing(env: Env): TracingConfig | undefined {
   const disabled = oneOf(env, 'OTEL_SDK_DISABLED', ['false', 'true'], 'false') === 'true';
   const traces = read(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
   const general = read(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
-  const url = traces !== undefined
-    ? otlpUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces)
-    : general !== undefined
-      ? otlpUrl('OTEL_EXPORTER_OTLP_ENDPOINT', general.replace(/\/*$/, '/v1/traces'))
-      : undefined;
+  const url =
+    traces !== undefined
+      ? otlpUrl('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', traces)
+      : general !== undefined
+        ? otlpUrl('OTEL_EXPORTER_OTLP_ENDPOINT', general.replace(/\/*$/, '/v1/traces'))
+        : undefined;
   if (url === undefined || disabled) return undefined;
   return { url, serviceName: read(env, 'OTEL_SERVICE_NAME'), sampler, samplerRatio: ratio === undefined ? 1 : Number(ratio) };
 }
@@ -345,7 +346,10 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
 
 /** A comma-separated list of shared upstream service names, each at most once. */
 function serviceList(env: Env, name: string): ServiceName[] {
-  const names = (read(env, name) ?? '').split(',').map((n) => n.trim().toLowerCase()).filter(Boolean);
+  const names = (read(env, name) ?? '')
+    .split(',')
+    .map((n) => n.trim().toLowerCase())
+    .filter(Boolean);
   for (const service of names) {
     if (!SHARED_SERVICES.includes(service as ServiceName)) {
       throw new ConfigError(`${name} must be a comma-separated list of ${SHARED_SERVICES.join(', ')}, got "${service}"`);
@@ -381,7 +385,10 @@ function trustProxy(env: Env): number {
 }
 
 function corsOrigins(env: Env): string[] {
-  const origins = (read(env, 'CORS_ORIGINS') ?? '*').split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = (read(env, 'CORS_ORIGINS') ?? '*')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   for (const origin of origins) {
     if (origin !== '*' && !/^https?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(origin)) {
       throw new ConfigError(`CORS_ORIGINS must be * or a comma-separated list of origins like https://app.example, got "${origin}"`);

@@ -152,7 +152,8 @@ export function maskError(error: unknown, message: string): Error {
       // A variable's error stops the whole request, with no data: 400 where the client accepts
       // application/graphql-response+json, 200 for application/json (`spec`), as the GraphQL over
       // HTTP spec says. The compiled executor, like graphql-js, gives it no status of its own.
-      const http = node.kind === Kind.VARIABLE_DEFINITION ? { http: { ...(error.extensions.http as object), spec: true, status: 400 } } : {};
+      const http =
+        node.kind === Kind.VARIABLE_DEFINITION ? { http: { ...(error.extensions.http as object), spec: true, status: 400 } } : {};
       return located(error, { extensions: { ...error.extensions, ...http, code: 'BAD_USER_INPUT' satisfies ErrorCode } });
     }
     // graphql-js's own execution errors (a list that is not a list, a value a scalar cannot

@@ -40,7 +40,9 @@ export async function start(env: Record<string, string | undefined> = process.en
   // The OpenTelemetry SDK is loaded only here, and only when an OTLP endpoint is set.
   const tracing = config.tracing ? await createTracing(config.tracing, logger) : undefined;
   const metrics = createMetrics({ clustered: cluster.isWorker });
-  const upstreams = createUpstreams(config, logger, metrics.upstream, (shared) => createSources({ config, logger, events: metrics.upstream, ...shared }));
+  const upstreams = createUpstreams(config, logger, metrics.upstream, (shared) =>
+    createSources({ config, logger, events: metrics.upstream, ...shared }),
+  );
   const drain = createDrain();
   const live = createLiveHub({
     upstreams,
@@ -52,7 +54,14 @@ export async function start(env: Record<string, string | undefined> = process.en
   });
   const yoga = createServer({ config, upstreams, metrics, logger, isDraining: () => drain.draining, persistedOperations, live, tracing });
   const cors = corsPolicy(config);
-  const rest = createRestHandler({ upstreams, logger, metrics, cors, requestTimeoutMs: config.requestTimeoutMs, trustProxy: config.trustProxy });
+  const rest = createRestHandler({
+    upstreams,
+    logger,
+    metrics,
+    cors,
+    requestTimeoutMs: config.requestTimeoutMs,
+    trustProxy: config.trustProxy,
+  });
   const responses =
     config.responseCache === 'on'
       ? createResponseCache({
@@ -78,14 +87,19 @@ export async function start(env: Record<string, string | undefined> = process.en
   // Answering is bounded by REQUEST_TIMEOUT_MS too (504 on GraphQL and REST). The idle-socket
   // timeout stays above it, or it could close the connection before the 504 is written.
   http.timeout = config.requestTimeoutMs + SOCKET_TIMEOUT_MARGIN_MS;
-  const webSockets = attachWebSockets(http, yoga, {
-    maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
-    maxWebSocketsPerClient: config.maxWebSocketsPerClient,
-    trustProxy: config.trustProxy,
-    maxPayloadBytes: config.maxBodyBytes,
-    origins: config.corsOrigins,
-    persistedOperations,
-  }, logger);
+  const webSockets = attachWebSockets(
+    http,
+    yoga,
+    {
+      maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
+      maxWebSocketsPerClient: config.maxWebSocketsPerClient,
+      trustProxy: config.trustProxy,
+      maxPayloadBytes: config.maxBodyBytes,
+      origins: config.corsOrigins,
+      persistedOperations,
+    },
+    logger,
+  );
   // With Redis, clients are hashed alike in every worker and replica before any is counted.
   await upstreams.ready;
   try {
@@ -156,7 +170,7 @@ export class ListenError extends Error {
         : code === 'EACCES'
           ? `this user may not listen there${config.port < 1024 ? ' (ports below 1024 need privileges); choose a PORT from 1024' : ''}`
           : code === 'EADDRNOTAVAIL'
-            ? 'the address is not one of this machine\'s; check HOST'
+            ? "the address is not one of this machine's; check HOST"
             : (cause as Error).message;
     super(`cannot listen on ${where}: ${why} (${code})`);
   }

@@ -31,7 +31,11 @@ function toEtching(e: Etching) {
   const amount = (value: string) => formatUnits(units(value, div), div);
   const t = e.mint_terms;
   const cap = t.cap === null ? null : units(t.cap, div);
-  const [minted, burned, premine] = [e.supply.minted, e.supply.burned, e.supply.premine].map((v) => units(v, div)) as [bigint, bigint, bigint];
+  const [minted, burned, premine] = [e.supply.minted, e.supply.burned, e.supply.premine].map((v) => units(v, div)) as [
+    bigint,
+    bigint,
+    bigint,
+  ];
   return toHiroEtching({
     ...e,
     mint_terms: {
@@ -73,7 +77,10 @@ async function everyPage(stack: Stack) {
 function pagesOf(expected: unknown[], sources: unknown) {
   const pages = [];
   for (let offset = 0; offset < all.length; offset += 60) {
-    pages.push({ data: { etchings: { limit: 60, offset, total: all.length, results: expected.slice(offset, offset + 60) } }, extensions: { sources } });
+    pages.push({
+      data: { etchings: { limit: 60, offset, total: all.length, results: expected.slice(offset, offset + 60) } },
+      extensions: { sources },
+    });
   }
   return pages;
 }
@@ -82,7 +89,12 @@ describe('UniSat', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack(
-      (sample) => ({ ETCHINGS_SOURCE: 'unisat', UNISAT_API_URL: sample.baseUrl, UNISAT_API_KEY: UNISAT_KEY, UNISAT_RATE_LIMIT_PER_SECOND: '1000' }),
+      (sample) => ({
+        ETCHINGS_SOURCE: 'unisat',
+        UNISAT_API_URL: sample.baseUrl,
+        UNISAT_API_KEY: UNISAT_KEY,
+        UNISAT_RATE_LIMIT_PER_SECOND: '1000',
+      }),
       { sources: { unisat: { apiKey: UNISAT_KEY } } },
     );
   });
@@ -111,7 +123,9 @@ describe('UniSat', () => {
     const response = await fetch(`${stack.gatewayUrl}/runes/v1/etchings?offset=3&limit=2`);
     expect(response.headers.get('x-data-source')).toBe('unisat');
     // (Neither is the constructed fixture: hiro's body is restated as it is.)
-    const expected = all.slice(3, 5).map((e) => ({ ...e, turbo: null, supply: { ...e.supply, total_burns: null }, location: { ...e.location, block_hash: null } }));
+    const expected = all
+      .slice(3, 5)
+      .map((e) => ({ ...e, turbo: null, supply: { ...e.supply, total_burns: null }, location: { ...e.location, block_hash: null } }));
     expect(await response.json()).toEqual({ limit: 2, offset: 3, total: all.length, results: expected });
     const past = await fetch(`${stack.gatewayUrl}/runes/etchings?offset=5000`);
     expect(await past.json()).toEqual({ limit: 20, offset: 5000, total: 0, results: [] });
@@ -145,7 +159,13 @@ const fromOrd = (e: Etching) => {
   const current = minted + units(e.supply.burned, div) + units(e.supply.premine, div);
   return {
     ...hiro,
-    supply: { ...hiro.supply, minted: formatUnits(minted, div), current: formatUnits(current, div), totalBurns: null, mintable: ordMintable(e) },
+    supply: {
+      ...hiro.supply,
+      minted: formatUnits(minted, div),
+      current: formatUnits(current, div),
+      totalBurns: null,
+      mintable: ordMintable(e),
+    },
     location: { ...hiro.location, blockHash: blockHash(e.location.block_height) },
   };
 };
@@ -175,15 +195,23 @@ describe.each([
   test('a window across ord’s pages asks the pages that cover it, with basic auth and JSON', async () => {
     const { body } = await stack.graphql(`{ etchings(offset: 95, limit: 10) { ${ETCHING_PAGE_FIELDS} } }`);
     expect(body.data).toEqual({ etchings: { limit: 10, offset: 95, total: all.length, results: all.slice(95, 105).map(fromOrd) } });
-    const runesPages = callsOf(stack.sample).filter((c) => c.path.startsWith('/runes/')).map((c) => c.path);
+    const runesPages = callsOf(stack.sample)
+      .filter((c) => c.path.startsWith('/runes/'))
+      .map((c) => c.path);
     // Page 0 tells the size and the newest rune; then the pages over 95..104.
     expect(runesPages).toEqual(pageSize === 50 ? ['/runes/0', '/runes/1', '/runes/2'] : ['/runes/0', '/runes/1']);
     const blocks = [...new Set(all.slice(95, 105).map((e) => e.location.block_height))];
-    expect(callsOf(stack.sample).filter((c) => !c.path.startsWith('/runes/')).map((c) => c.path).sort()).toEqual(
-      ['/blockheight', ...blocks.map((b) => `/r/blockhash/${b}`)].sort(),
-    );
+    expect(
+      callsOf(stack.sample)
+        .filter((c) => !c.path.startsWith('/runes/'))
+        .map((c) => c.path)
+        .sort(),
+    ).toEqual(['/blockheight', ...blocks.map((b) => `/r/blockhash/${b}`)].sort());
     for (const request of stack.sample.requests) {
-      expect(request.headers).toMatchObject({ authorization: `Basic ${Buffer.from(ORD_AUTH).toString('base64')}`, accept: 'application/json' });
+      expect(request.headers).toMatchObject({
+        authorization: `Basic ${Buffer.from(ORD_AUTH).toString('base64')}`,
+        accept: 'application/json',
+      });
       expect(request.headers['x-api-key']).toBeUndefined();
     }
   });
@@ -192,11 +220,16 @@ describe.each([
     stack.sample.inject({ path: '/runes/0', status: 401, body: '', times: 1 });
     stack.sample.inject({ path: '/blockheight', status: 500, body: 'index error', times: 1 });
     const failed = await stack.graphql(`{ etchings { total } }`);
-    expect(failed.body.errors).toEqual([fieldError(['etchings'], { code: 'UNAUTHENTICATED', service: 'runes', source: 'ord', httpStatus: 401 })]);
+    expect(failed.body.errors).toEqual([
+      fieldError(['etchings'], { code: 'UNAUTHENTICATED', service: 'runes', source: 'ord', httpStatus: 401 }),
+    ]);
     // The height's failure, asked beside the page, was no unhandled rejection: the gateway goes on.
     await new Promise((resolve) => setTimeout(resolve, 50));
     const { body } = await stack.graphql(`{ etchings(limit: 1) { total } }`);
-    expect(body).toEqual({ data: { etchings: { total: all.length } }, extensions: { sources: [{ source: 'ord', height: ORD_HEIGHT, unavailable: [] }] } });
+    expect(body).toEqual({
+      data: { etchings: { total: all.length } },
+      extensions: { sources: [{ source: 'ord', height: ORD_HEIGHT, unavailable: [] }] },
+    });
   });
 
   test('ord refusing the credentials is UNAUTHENTICATED naming runes and ord; the password is nowhere', async () => {

@@ -13,7 +13,13 @@ describe('brc20Token subscription with BRC20_SOURCE=unisat', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack(
-      (sample) => ({ BRC20_SOURCE: 'unisat', UNISAT_API_URL: sample.baseUrl, UNISAT_API_KEY: UNISAT_KEY, UNISAT_RATE_LIMIT_PER_SECOND: '50', LIVE_POLL_INTERVAL_MS: '100' }),
+      (sample) => ({
+        BRC20_SOURCE: 'unisat',
+        UNISAT_API_URL: sample.baseUrl,
+        UNISAT_API_KEY: UNISAT_KEY,
+        UNISAT_RATE_LIMIT_PER_SECOND: '50',
+        LIVE_POLL_INTERVAL_MS: '100',
+      }),
       { sources: { unisat: { apiKey: UNISAT_KEY } } },
     );
   });
@@ -24,10 +30,17 @@ describe('brc20Token subscription with BRC20_SOURCE=unisat', () => {
 
   test('the first event is UniSat’s token in hiro’s shape; every poll went to UniSat', async () => {
     const ordi = sampleData.brc20Tokens.find((t) => t.token.ticker === 'ordi')!;
-    const watch = sse(stack.gatewayUrl, 'subscription { brc20Token(ticker: "ORDI") { token { id ticker selfMint mintedSupply } supply { holders } } }', '203.0.113.9');
+    const watch = sse(
+      stack.gatewayUrl,
+      'subscription { brc20Token(ticker: "ORDI") { token { id ticker selfMint mintedSupply } supply { holders } } }',
+      '203.0.113.9',
+    );
     await until(() => watch.results.length >= 1, 'the first event');
     expect(watch.results[0]!.data).toEqual({
-      brc20Token: { token: { id: ordi.token.id, ticker: 'ordi', selfMint: null, mintedSupply: ordi.token.minted_supply }, supply: { holders: ordi.supply.holders } },
+      brc20Token: {
+        token: { id: ordi.token.id, ticker: 'ordi', selfMint: null, mintedSupply: ordi.token.minted_supply },
+        supply: { holders: ordi.supply.holders },
+      },
     });
     await until(() => stack.sample.requests.length >= 3, 'more polls');
     watch.stop();

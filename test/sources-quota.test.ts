@@ -21,7 +21,11 @@ const tickers = sampleData.brc20Tokens.map((t) => t.token.ticker).filter((t) => 
 const lookups = (list: string[]) => `{ ${list.map((t, i) => `t${i}: brc20Token(ticker: "${t}") { token { id } }`).join(' ')} }`;
 
 /** Arrival times at the sample's UniSat routes, in order. */
-const unisatTimes = (sample: SampleUpstream) => sample.requests.filter((r) => r.path.startsWith('/v1/indexer/')).map((r) => r.at).sort((a, b) => a - b);
+const unisatTimes = (sample: SampleUpstream) =>
+  sample.requests
+    .filter((r) => r.path.startsWith('/v1/indexer/'))
+    .map((r) => r.at)
+    .sort((a, b) => a - b);
 
 /** In any `limit + 1` consecutive calls, the first and the last are (nearly) a second apart. */
 function expectSliding(times: number[], limit: number) {
@@ -51,7 +55,14 @@ describe('the budget without Redis', () => {
 
   test('Redis that cannot answer leaves the decision to the local share', async () => {
     const port = await freePort();
-    const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: false, enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const redis = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: false,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     redis.on('error', () => {});
     try {
       const window = new RedisWindow(redis, 'satgate:test:window', 5, new LocalWindow(1));
@@ -66,7 +77,12 @@ describe('one gateway', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack(
-      (sample) => ({ BRC20_SOURCE: 'unisat', UNISAT_API_URL: sample.baseUrl, UNISAT_RATE_LIMIT_PER_SECOND: '2', UPSTREAM_TIMEOUT_MS: '10000' }),
+      (sample) => ({
+        BRC20_SOURCE: 'unisat',
+        UNISAT_API_URL: sample.baseUrl,
+        UNISAT_RATE_LIMIT_PER_SECOND: '2',
+        UPSTREAM_TIMEOUT_MS: '10000',
+      }),
       { sources: { unisat: {} } },
     );
   });
@@ -88,7 +104,12 @@ describe('a call that cannot fit its deadline', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack(
-      (sample) => ({ BRC20_SOURCE: 'unisat', UNISAT_API_URL: sample.baseUrl, UNISAT_RATE_LIMIT_PER_SECOND: '1', UPSTREAM_TIMEOUT_MS: '1500' }),
+      (sample) => ({
+        BRC20_SOURCE: 'unisat',
+        UNISAT_API_URL: sample.baseUrl,
+        UNISAT_RATE_LIMIT_PER_SECOND: '1',
+        UPSTREAM_TIMEOUT_MS: '1500',
+      }),
       { sources: { unisat: {} } },
     );
   });
@@ -101,7 +122,9 @@ describe('a call that cannot fit its deadline', () => {
     expect(answered).toHaveLength(2);
     expect(body.errors).toHaveLength(2);
     for (const error of body.errors!) {
-      expect(error).toEqual(fieldError([error.path![0]!], { code: 'RATE_LIMITED', service: 'ordinals', source: 'unisat', retryAfter: 1, limit: 1 }));
+      expect(error).toEqual(
+        fieldError([error.path![0]!], { code: 'RATE_LIMITED', service: 'ordinals', source: 'unisat', retryAfter: 1, limit: 1 }),
+      );
     }
     expect(unisatTimes(stack.sample)).toHaveLength(2);
   });
@@ -123,7 +146,15 @@ describe('two replicas sharing REDIS_URL', () => {
     });
     stack = await startStack(env, { sources: { unisat: {} } });
     replica = await start(
-      { PORT: '0', HOST: '127.0.0.1', HIRO_API_URL: stack.sample.baseUrl, LOG_LEVEL: 'silent', CACHE_TTL_MS: '0', UPSTREAM_RETRIES: '0', ...env(stack.sample) },
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        HIRO_API_URL: stack.sample.baseUrl,
+        LOG_LEVEL: 'silent',
+        CACHE_TTL_MS: '0',
+        UPSTREAM_RETRIES: '0',
+        ...env(stack.sample),
+      },
       { logDestination: new Writable({ write: (_chunk, _encoding, done) => done() }) },
     );
   });
@@ -136,10 +167,15 @@ describe('two replicas sharing REDIS_URL', () => {
   test('spend one budget: six calls from both take three seconds’ windows, not one', async () => {
     stack.sample.reset();
     const ask = (url: string, list: string[]) =>
-      fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: lookups(list) }) }).then(
-        (r) => r.json() as Promise<{ errors?: unknown }>,
-      );
-    const answers = await Promise.all([ask(stack.gatewayUrl, tickers.slice(0, 3)), ask(`http://127.0.0.1:${replica.port}`, tickers.slice(3, 6))]);
+      fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: lookups(list) }),
+      }).then((r) => r.json() as Promise<{ errors?: unknown }>);
+    const answers = await Promise.all([
+      ask(stack.gatewayUrl, tickers.slice(0, 3)),
+      ask(`http://127.0.0.1:${replica.port}`, tickers.slice(3, 6)),
+    ]);
     expect(answers.map((a) => a.errors)).toEqual([undefined, undefined]);
     const times = unisatTimes(stack.sample);
     expect(times).toHaveLength(6);

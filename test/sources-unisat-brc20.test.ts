@@ -23,7 +23,12 @@ const infoPath = (segment: string) => `/v1/indexer/brc20/${segment}/info`;
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack(
-    (sample) => ({ BRC20_SOURCE: 'unisat', UNISAT_API_URL: sample.baseUrl, UNISAT_API_KEY: UNISAT_KEY, UNISAT_RATE_LIMIT_PER_SECOND: '1000' }),
+    (sample) => ({
+      BRC20_SOURCE: 'unisat',
+      UNISAT_API_URL: sample.baseUrl,
+      UNISAT_API_KEY: UNISAT_KEY,
+      UNISAT_RATE_LIMIT_PER_SECOND: '1000',
+    }),
     { sources: { unisat: { apiKey: UNISAT_KEY } } },
   );
 });
@@ -70,14 +75,18 @@ describe('BRC-20 token details from UniSat', () => {
     stack.sample.inject({ path: infoPath('ordi'), status: 200, body: { code: -1, msg: 'server busy', data: { ticker: 'ordi' } } });
     const { body } = await stack.graphql(`{ brc20Token(ticker: "ordi") { token { id } } }`);
     expect(body.data).toEqual({ brc20Token: null });
-    expect(body.errors).toEqual([fieldError(['brc20Token'], { code: 'UPSTREAM_ERROR', service: 'ordinals', source: 'unisat', httpStatus: 200 })]);
+    expect(body.errors).toEqual([
+      fieldError(['brc20Token'], { code: 'UPSTREAM_ERROR', service: 'ordinals', source: 'unisat', httpStatus: 200 }),
+    ]);
     expect(JSON.stringify(body)).not.toContain('server busy');
   });
 
   test('UniSat refusing the key is UNAUTHENTICATED; the key is in no answer and no log line', async () => {
     stack.sample.inject({ path: infoPath('ordi'), status: 401, body: 'Invalid API Key' });
     const { body } = await stack.graphql(`{ brc20Token(ticker: "ordi") { token { id } } }`);
-    expect(body.errors).toEqual([fieldError(['brc20Token'], { code: 'UNAUTHENTICATED', service: 'ordinals', source: 'unisat', httpStatus: 401 })]);
+    expect(body.errors).toEqual([
+      fieldError(['brc20Token'], { code: 'UNAUTHENTICATED', service: 'ordinals', source: 'unisat', httpStatus: 401 }),
+    ]);
     const answer = await rest(`${stack.gatewayUrl}/ordinals/v1/brc-20/tokens/ordi`);
     expectNoSecrets(JSON.stringify([body, answer]) + stack.logs.join('\n'), [UNISAT_KEY]);
   });

@@ -33,7 +33,12 @@ function hiroNewestFirst(height: number) {
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack(
-    (sample) => ({ TRANSFERS_SOURCE: 'unisat', UNISAT_API_URL: sample.baseUrl, UNISAT_API_KEY: UNISAT_KEY, UNISAT_RATE_LIMIT_PER_SECOND: '1000' }),
+    (sample) => ({
+      TRANSFERS_SOURCE: 'unisat',
+      UNISAT_API_URL: sample.baseUrl,
+      UNISAT_API_KEY: UNISAT_KEY,
+      UNISAT_RATE_LIMIT_PER_SECOND: '1000',
+    }),
     { sources: { unisat: { apiKey: UNISAT_KEY, eventsPageSize: 48 } } },
   );
 });
@@ -56,7 +61,10 @@ describe('transfers per block from UniSat', () => {
     expect(all).toHaveLength(78);
     const query = `query ($o: Int!) { transfers(block: ${BIG_TRANSFER_BLOCK}, offset: $o, limit: 60) { ${TRANSFER_PAGE_FIELDS} } }`;
     const first = await stack.graphql(query, { o: 0 });
-    expect(first.body).toEqual({ data: { transfers: { limit: 60, offset: 0, total: 78, results: all.slice(0, 60) } }, extensions: { sources: SOURCES } });
+    expect(first.body).toEqual({
+      data: { transfers: { limit: 60, offset: 0, total: 78, results: all.slice(0, 60) } },
+      extensions: { sources: SOURCES },
+    });
     const second = await stack.graphql(query, { o: 60 });
     expect(second.body.data).toEqual({ transfers: { limit: 60, offset: 60, total: 78, results: all.slice(60) } });
     // The inscription moved twice is two transfers.
@@ -67,7 +75,9 @@ describe('transfers per block from UniSat', () => {
     expect(cursors).toEqual([0, 48, 96]);
     const oneAnswer = [blockCall(BIG_TRANSFER_BLOCK), ...cursors.map((c) => eventsCall(BIG_TRANSFER_BLOCK, c))];
     expect(callsOf(stack.sample)).toEqual([...oneAnswer, ...oneAnswer]);
-    expect(stack.sample.requests.every((r) => r.headers.authorization === `Bearer ${UNISAT_KEY}` && r.headers['x-api-key'] === undefined)).toBe(true);
+    expect(
+      stack.sample.requests.every((r) => r.headers.authorization === `Bearer ${UNISAT_KEY}` && r.headers['x-api-key'] === undefined),
+    ).toBe(true);
   });
 
   test('an ordinary block agrees with hiro on every field UniSat gives; by hash as by height', async () => {
@@ -77,11 +87,15 @@ describe('transfers per block from UniSat', () => {
     stack.sample.clearLog();
     const byHash = await stack.graphql(`{ transfers(block: "${blockHash(800000)}", offset: 2, limit: 5) { ${TRANSFER_PAGE_FIELDS} } }`);
     expect(byHash.body.data).toEqual(byHeight.body.data);
-    expect(callsOf(stack.sample)).toEqual([{ method: 'GET', path: `/v1/indexer/block/id/${blockHash(800000)}`, query: {} }, eventsCall(800000, 0)]);
+    expect(callsOf(stack.sample)).toEqual([
+      { method: 'GET', path: `/v1/indexer/block/id/${blockHash(800000)}`, query: {} },
+      eventsCall(800000, 0),
+    ]);
   });
 
   test('a block without transfers, past the end, or unknown to UniSat is an empty page, as on hiro', async () => {
-    const page = (block: number | string, offset = 0) => stack.graphql(`{ transfers(block: ${JSON.stringify(block)}, offset: ${offset}) { limit offset total results { id } } }`);
+    const page = (block: number | string, offset = 0) =>
+      stack.graphql(`{ transfers(block: ${JSON.stringify(block)}, offset: ${offset}) { limit offset total results { id } } }`);
     const empty = (offset = 0) => ({ transfers: { limit: 20, offset, total: 0, results: [] } });
     // Block 775617 holds only genesis reveals: UniSat lists no transfer there.
     expect((await page(775617)).body.data).toEqual(empty());

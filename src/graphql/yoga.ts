@@ -45,12 +45,24 @@ export interface ServerDeps {
   tracing?: Tracing;
 }
 
-export function createServer({ config, upstreams, metrics, logger, isDraining = () => false, persistedOperations, live, tracing }: ServerDeps) {
+export function createServer({
+  config,
+  upstreams,
+  metrics,
+  logger,
+  isDraining = () => false,
+  persistedOperations,
+  live,
+  tracing,
+}: ServerDeps) {
   const caches = createDocumentCaches({ documentBytes: config.documentCacheMaxBytes, apqBytes: config.apqCacheMaxBytes });
   metrics.watchCacheBytes('documents', () => caches.parsed.bytes);
   metrics.watchCacheBytes('apq', () => caches.apq.bytes);
   // Compiled queries accompany parsed documents: the same bound.
-  const compiled = createCompiledExecution({ maxBytes: config.documentCacheMaxBytes, onExecution: (engine) => metrics.graphqlExecution(engine) });
+  const compiled = createCompiledExecution({
+    maxBytes: config.documentCacheMaxBytes,
+    onExecution: (engine) => metrics.graphqlExecution(engine),
+  });
   metrics.watchCacheBytes('compiled', () => compiled.bytes);
   const trusted: Plugin = persistedOperations
     ? usePersistedOperations({
@@ -64,12 +76,16 @@ export function createServer({ config, upstreams, metrics, logger, isDraining = 
   const graphiql = config.graphiql === 'on' || (config.graphiql === 'auto' && !persistedOperations);
   return createYoga({
     schema,
-    context: createContext(upstreams, {
-      maxCalls: config.maxUpstreamCallsPerRequest,
-      maxConcurrent: config.maxConcurrentUpstreamCallsPerRequest,
-      maxResponseBytes: config.maxResponseBytesPerRequest,
-      trustProxy: config.trustProxy,
-    }, live),
+    context: createContext(
+      upstreams,
+      {
+        maxCalls: config.maxUpstreamCallsPerRequest,
+        maxConcurrent: config.maxConcurrentUpstreamCallsPerRequest,
+        maxResponseBytes: config.maxResponseBytesPerRequest,
+        trustProxy: config.trustProxy,
+      },
+      live,
+    ),
     graphqlEndpoint: '/graphql',
     healthCheckEndpoint: '/healthz',
     landingPage: false,
@@ -163,7 +179,11 @@ export type CorsPolicy = (origin: string | null | undefined, preflight: boolean)
 export function corsPolicy(config: Config): CorsPolicy {
   const granted = (origin: string, vary: Record<string, string>) => {
     const simple = Object.freeze({ 'access-control-allow-origin': origin, 'access-control-expose-headers': CORS_EXPOSED_HEADERS, ...vary });
-    const preflight = Object.freeze({ ...simple, 'access-control-allow-methods': CORS_METHODS, 'access-control-allow-headers': CORS_REQUEST_HEADERS });
+    const preflight = Object.freeze({
+      ...simple,
+      'access-control-allow-methods': CORS_METHODS,
+      'access-control-allow-headers': CORS_REQUEST_HEADERS,
+    });
     return [simple, preflight] as const;
   };
   if (config.corsOrigins.includes('*')) {

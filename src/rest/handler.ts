@@ -144,12 +144,7 @@ type RouteCall = CallOptions & { signal: Cancellation; requestId: string };
 
 export function createRestHandler({ upstreams, logger, metrics, cors, requestTimeoutMs, trustProxy }: RestDeps) {
   /** What the upstream would answer for this raw request target; `call` goes with its upstream calls. */
-  async function answer(
-    method: string,
-    target: string,
-    headers: IncomingMessage['headers'],
-    call: RouteCall,
-  ): Promise<RestAnswer> {
+  async function answer(method: string, target: string, headers: IncomingMessage['headers'], call: RouteCall): Promise<RestAnswer> {
     // Where the upstream's router (find-my-way) ends the path: at the first `?`, `;` or `#` after
     // the leading slash; all that follows is the query string (`/x;a=1?b=2` asks with a=1?b=2).
     const queryStart = target.slice(1).search(/[?;#]/) + 1;

@@ -72,8 +72,7 @@ export const routes: RestRoute[] = [
     method: 'GET',
     paths: versioned('ordinals', '/brc-20/tokens/:ticker'),
     // No token is named `.` or `..`, and those segments are not safe to send on.
-    local: ({ params }) =>
-      isDotSegment(params.ticker ?? '') ? jsonAnswer(404, { error: 'Not found' }) : undefined,
+    local: ({ params }) => (isDotSegment(params.ticker ?? '') ? jsonAnswer(404, { error: 'Not found' }) : undefined),
     upstream: ({ ordinals }, { params }) => [ordinals.service, ordinals.brc20TokenRequest(params.ticker ?? '')],
     sourced: ({ sources: { brc20 } }, { params }, call) =>
       brc20?.run(params.ticker ?? '', call).then((value) => hiroAnswer(value, brc20.source)),
@@ -95,10 +94,7 @@ export const routes: RestRoute[] = [
     paths: versioned('runes', '/etchings'),
     query: querystringValidator(PageQuerySchema),
     local: nonFinitePage,
-    upstream: ({ runes }, { query: { offset = 0, limit = 20 } }) => [
-      runes.service,
-      runes.etchingsRequest({ offset, limit }),
-    ],
+    upstream: ({ runes }, { query: { offset = 0, limit = 20 } }) => [runes.service, runes.etchingsRequest({ offset, limit })],
     sourced: ({ sources: { etchings } }, { query: { offset = 0, limit = 20 } }, call) =>
       etchings?.run({ offset, limit }, call).then((value) => hiroAnswer(value, etchings.source)),
   }),
@@ -117,10 +113,7 @@ export const routes: RestRoute[] = [
     method: 'GET',
     paths: ['/v1/ext/:apiKey/bitcoin-node/*'],
     local: badKey,
-    upstream: ({ platform }, { params, rest }) => [
-      platform.service,
-      platform.bitcoinNodeRequest(params.apiKey ?? '', rest),
-    ],
+    upstream: ({ platform }, { params, rest }) => [platform.service, platform.bitcoinNodeRequest(params.apiKey ?? '', rest)],
   }),
 ];
 

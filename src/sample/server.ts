@@ -173,8 +173,8 @@ export async function startSampleUpstream(opts: SampleOptions = {}): Promise<Sam
           res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': 4096 });
           res.write('{"token":{"id":"');
           setImmediate(() => req.socket.destroy());
-        }
-        else if (fault.hang) return; // close() destroys the socket
+        } else if (fault.hang)
+          return; // close() destroys the socket
         else if (fault.status !== undefined) sendFault(fault, res);
         else handler(req, res);
       };

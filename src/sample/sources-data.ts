@@ -52,7 +52,9 @@ function unisatBrc20(details: Brc20TokenDetails): UnisatBrc20Info {
   // Mints in the mempool: totalMinted runs ahead of what confirmed blocks hold (hiro's minted_supply).
   const pending = token.mint_limit && supply.minted_supply !== supply.max_supply ? units(token.mint_limit, token.decimals) : 0n;
   const total = units(supply.minted_supply, token.decimals) + pending;
-  const totalText = unisatAmount(`${total / 10n ** BigInt(token.decimals)}.${(total % 10n ** BigInt(token.decimals)).toString().padStart(token.decimals, '0')}`);
+  const totalText = unisatAmount(
+    `${total / 10n ** BigInt(token.decimals)}.${(total % 10n ** BigInt(token.decimals)).toString().padStart(token.decimals, '0')}`,
+  );
   return {
     ticker: UPPERCASE_DEPLOYS.has(token.ticker) ? token.ticker.toUpperCase() : token.ticker,
     creator: token.address,
@@ -172,7 +174,14 @@ function blockEvents(height: number): UnisatInscriptionEvent[] {
     const first = events.find((e) => e.isTransfer && e.inscriptionId === transfers[MOVED_TWICE_INDEX]!.id)!;
     const owner = address(`unisat-owner:twice:${first.inscriptionId}`);
     first.address = owner;
-    events.push({ ...first, address: owner, satoshi: 330, vout: 1, txidx: events.length * 2 + 1, pkScript: '5120' + hex('unisat-pk:twice') });
+    events.push({
+      ...first,
+      address: owner,
+      satoshi: 330,
+      vout: 1,
+      txidx: events.length * 2 + 1,
+      pkScript: '5120' + hex('unisat-pk:twice'),
+    });
   }
   return events;
 }
@@ -218,14 +227,17 @@ function unisatRune(e: Etching): UnisatRuneEntry {
   const premine = units(e.supply.premine, div);
   const minted = units(e.supply.minted, div);
   const cap = e.mint_terms.cap === null ? undefined : units(e.mint_terms.cap, div);
-  const terms = e.mint_terms.amount === null && cap === undefined ? undefined : {
-    ...(e.mint_terms.amount === null ? {} : { amount: units(e.mint_terms.amount, div).toString() }),
-    ...(cap === undefined ? {} : { cap: cap.toString() }),
-    ...(e.mint_terms.height_start === null ? {} : { heightStart: e.mint_terms.height_start }),
-    ...(e.mint_terms.height_end === null ? {} : { heightEnd: e.mint_terms.height_end }),
-    ...(e.mint_terms.offset_start === null ? {} : { offsetStart: e.mint_terms.offset_start }),
-    ...(e.mint_terms.offset_end === null ? {} : { offsetEnd: e.mint_terms.offset_end }),
-  };
+  const terms =
+    e.mint_terms.amount === null && cap === undefined
+      ? undefined
+      : {
+          ...(e.mint_terms.amount === null ? {} : { amount: units(e.mint_terms.amount, div).toString() }),
+          ...(cap === undefined ? {} : { cap: cap.toString() }),
+          ...(e.mint_terms.height_start === null ? {} : { heightStart: e.mint_terms.height_start }),
+          ...(e.mint_terms.height_end === null ? {} : { heightEnd: e.mint_terms.height_end }),
+          ...(e.mint_terms.offset_start === null ? {} : { offsetStart: e.mint_terms.offset_start }),
+          ...(e.mint_terms.offset_end === null ? {} : { offsetEnd: e.mint_terms.offset_end }),
+        };
   return {
     runeid: e.id,
     rune: e.name,
@@ -266,7 +278,12 @@ export interface OrdRuneEntry {
   premine: bigint;
   spaced_rune: string;
   symbol: string | null;
-  terms: { amount: bigint | null; cap: bigint | null; height: [bigint | null, bigint | null]; offset: [bigint | null, bigint | null] } | null;
+  terms: {
+    amount: bigint | null;
+    cap: bigint | null;
+    height: [bigint | null, bigint | null];
+    offset: [bigint | null, bigint | null];
+  } | null;
   timestamp: bigint;
   turbo: boolean;
 }

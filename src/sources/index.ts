@@ -58,7 +58,9 @@ export function createSources(deps: SourceDeps): DataSources {
     deps.logger.info(
       {
         sources: { brc20: sources.brc20, transfers: sources.transfers, etchings: sources.etchings },
-        unisat: unisat ? { origin: sources.unisatUrl.origin, apiKey: sources.unisatApiKey !== undefined, perSecond: sources.unisatRatePerSecond } : undefined,
+        unisat: unisat
+          ? { origin: sources.unisatUrl.origin, apiKey: sources.unisatApiKey !== undefined, perSecond: sources.unisatRatePerSecond }
+          : undefined,
         ord: ord ? { origin: sources.ordUrl?.origin, auth: sources.ordAuth !== undefined } : undefined,
       },
       'data sources',

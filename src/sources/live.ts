@@ -15,7 +15,9 @@ export function liveSource<A extends unknown[], T>(operation: SourcedOperation<A
   return {
     health: (now?: number): ServiceHealth => backend.health(now),
     request: (req: UpstreamRequest): Promise<UpstreamResponse> =>
-      operation.run(...args, { signal: req.signal, client: req.client, requestId: req.requestId }).then((value) => hiroAnswer(value, operation.source)),
+      operation
+        .run(...args, { signal: req.signal, client: req.client, requestId: req.requestId })
+        .then((value) => hiroAnswer(value, operation.source)),
     parse: <V>(response: UpstreamResponse): V => response.parsed as V,
     statusError: (response: UpstreamResponse) => backend.statusError(response),
   };

@@ -17,7 +17,14 @@ export interface RawRune {
   divisibility: number;
   symbol: string | null;
   turbo: boolean | null;
-  terms: { amount: bigint | null; cap: bigint | null; heightStart: number | null; heightEnd: number | null; offsetStart: number | null; offsetEnd: number | null } | null;
+  terms: {
+    amount: bigint | null;
+    cap: bigint | null;
+    heightStart: number | null;
+    heightEnd: number | null;
+    offsetStart: number | null;
+    offsetEnd: number | null;
+  } | null;
   mints: bigint;
   minted: bigint;
   premine: bigint;

@@ -219,9 +219,7 @@ export interface Guards {
 }
 
 /** What /readyz says of a service. */
-export type ServiceHealth =
-  | { breaker: BreakerState; quotaWaitSeconds: number }
-  | ({ breaker: 'per-tenant' } & TenantCounts);
+export type ServiceHealth = { breaker: BreakerState; quotaWaitSeconds: number } | ({ breaker: 'per-tenant' } & TenantCounts);
 
 /**
  * Tenants whose guards are kept. An entry is a 43-character key and three small fixed-size
@@ -395,9 +393,7 @@ export class UpstreamService {
         cancellation,
         client: req.client,
         trace: req.trace,
-        promise: this.throughCache(key, cache, merged(req, { signal: cancellation })).finally(() =>
-          this.inflight.delete(key),
-        ),
+        promise: this.throughCache(key, cache, merged(req, { signal: cancellation })).finally(() => this.inflight.delete(key)),
       };
       this.inflight.set(key, call);
       shared = call;
@@ -727,11 +723,7 @@ export class UpstreamService {
       }
       const code = errorCode(error);
       const kind =
-        code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE'
-          ? 'too-large'
-          : exchange.timedOut || TIMEOUT_CODES.has(code)
-            ? 'timeout'
-            : 'unavailable';
+        code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE' ? 'too-large' : exchange.timedOut || TIMEOUT_CODES.has(code) ? 'timeout' : 'unavailable';
       outcome = kind;
       span?.fail(kind);
       // An answer too large is an answer (to this request's input); no answer is the service's failure.

@@ -22,7 +22,11 @@ const RuneSupply = builder.objectRef<RuneEtching['supply']>('RuneSupply').implem
     mintPercentage: t.expose('mint_percentage', { type: 'Decimal' }),
     mintable: t.exposeBoolean('mintable'),
     burned: t.expose('burned', { type: 'Decimal' }),
-    totalBurns: t.expose('total_burns', { type: 'Decimal', nullable: true, description: 'Null where the data source does not count burns.' }),
+    totalBurns: t.expose('total_burns', {
+      type: 'Decimal',
+      nullable: true,
+      description: 'Null where the data source does not count burns.',
+    }),
     premine: t.expose('premine', { type: 'Decimal' }),
   }),
 });

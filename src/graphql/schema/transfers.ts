@@ -37,8 +37,7 @@ builder.queryField('transfers', (t) =>
   t.field({
     type: InscriptionTransferPage,
     nullable: true,
-    description:
-      'Newest first. limit 1..60, offset >= 0. Null when the upstream reports the block unknown (404).',
+    description: 'Newest first. limit 1..60, offset >= 0. Null when the upstream reports the block unknown (404).',
     args: { block: t.arg({ type: 'BlockId', required: true }), ...pageArgs(t.arg) },
     resolve: (_root, { block, offset, limit }, { loaders }) =>
       loaders.transfers.load(merged({ block: parseBlockId(block) }, pageQuery({ offset, limit }))),

@@ -42,7 +42,13 @@ export function createOrdClient({ config, logger, store, events }: OrdDeps) {
       breakerCooldownMs: config.breakerCooldownMs,
       maxWaitMs: config.maxUpstreamWaitMs,
     },
-    cache: { store, ttlMs: config.cacheTtlMs, notFoundTtlMs: config.cacheNotFoundTtlMs, staleIfErrorMs: config.staleIfErrorMs, globalEtag: false },
+    cache: {
+      store,
+      ttlMs: config.cacheTtlMs,
+      notFoundTtlMs: config.cacheNotFoundTtlMs,
+      staleIfErrorMs: config.staleIfErrorMs,
+      globalEtag: false,
+    },
     events,
   });
 

@@ -99,7 +99,10 @@ export function createOrdEtchings(client: OrdClient) {
   /** Runes per page, as the last full page 0 showed it. */
   let pageSize = CODE_PAGE_SIZE;
   const runesPage = async (index: number, call: CallOptions) =>
-    (await client.get({ path: joinPath('runes', String(index)), route: '/runes/:page' }, isRunesPage, call)) ?? { entries: [], more: false };
+    (await client.get({ path: joinPath('runes', String(index)), route: '/runes/:page' }, isRunesPage, call)) ?? {
+      entries: [],
+      more: false,
+    };
 
   return {
     async etchings({ offset, limit }: PageQuery, call: CallOptions): Promise<Page<SourcedRuneEtching>> {
@@ -121,7 +124,7 @@ export function createOrdEtchings(client: OrdClient) {
       place(first);
       let more = first.more;
       // Pages until the window is covered: each one's first entry says where it starts.
-      for (let position = first.entries.length; more && position <= last && !placed.has(last); ) {
+      for (let position = first.entries.length; more && position <= last && !placed.has(last);) {
         const wanted = Math.max(position, offset);
         let index = Math.floor(wanted / pageSize);
         let page = await runesPage(index, call);

@@ -109,5 +109,9 @@ function toHiro(info: Brc20InfoItem): Brc20TokenDetailsResponse {
     null,
     ['selfMint'],
   );
-  return marked({ token, supply: marked({ max_supply: max, minted_supply: minted, holders: info.holdersCount }, 'unisat', null) }, 'unisat', null);
+  return marked(
+    { token, supply: marked({ max_supply: max, minted_supply: minted, holders: info.holdersCount }, 'unisat', null) },
+    'unisat',
+    null,
+  );
 }

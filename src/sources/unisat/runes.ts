@@ -28,7 +28,14 @@ interface RuneEntry {
   symbol?: string | null;
   etching: string;
   premine: string;
-  terms?: { amount?: string | null; cap?: string | null; heightStart?: number | null; heightEnd?: number | null; offsetStart?: number | null; offsetEnd?: number | null } | null;
+  terms?: {
+    amount?: string | null;
+    cap?: string | null;
+    heightStart?: number | null;
+    heightEnd?: number | null;
+    offsetStart?: number | null;
+    offsetEnd?: number | null;
+  } | null;
   mints: string;
   burned: string;
   supply: string;

@@ -78,7 +78,10 @@ export function createUnisatTransfers(client: UnisatClient) {
     }
     const height = Number(id);
     if (!Number.isSafeInteger(height)) return undefined;
-    const info = await block({ path: joinPath('v1', 'indexer', 'height', String(height), 'block'), route: '/v1/indexer/height/:height/block' }, call);
+    const info = await block(
+      { path: joinPath('v1', 'indexer', 'height', String(height), 'block'), route: '/v1/indexer/height/:height/block' },
+      call,
+    );
     return info?.height === height ? info : undefined;
   }
 
