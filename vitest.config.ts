@@ -17,13 +17,16 @@ export default defineConfig({
     execArgv: ['--expose-gc'],
     projects: [
       // Each project names its files (an `include` here would be merged into the project's own).
-      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'] } },
+      // Pure modules: no ports, no processes; `npm run test:unit` runs them alone in seconds.
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      // The suites that drive the real gateway over HTTP, in folders that mirror src/.
+      { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'], exclude: ['test/unit/**', '**/node_modules/**'] } },
       // The GraphQL suites a second time with the response fast path off: both paths keep the contract.
       {
         extends: true,
         test: {
           name: 'response-cache-off',
-          include: ['test/graphql-operations.test.ts', 'test/errors.test.ts'],
+          include: ['test/graphql/graphql-operations.test.ts', 'test/graphql/errors.test.ts'],
           env: { TEST_RESPONSE_CACHE: 'off' },
         },
       },

@@ -57,7 +57,9 @@ export async function runSubscribers(sample: SampleProcess, subscribers = 1000, 
           const event = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const data = /^data: (.*)$/m.exec(event)?.[1];
-          const txCount = data ? (JSON.parse(data) as { data?: { brc20Token?: { token: { txCount: number } } } }).data?.brc20Token?.token.txCount : undefined;
+          const txCount = data
+            ? (JSON.parse(data) as { data?: { brc20Token?: { token: { txCount: number } } } }).data?.brc20Token?.token.txCount
+            : undefined;
           if (txCount !== undefined) seen.set(txCount, performance.now());
         }
       }

@@ -8,7 +8,10 @@ const answer = JSON.stringify({
   data: {
     brc20Token: {
       token: { ticker: 'ordi', maxSupply: '21000000.000000000000000000', deployTimestamp: 1678248991000 },
-      holders: Array.from({ length: 20 }, (_, i) => ({ address: `bc1q${'x'.repeat(38)}${i}`, overallBalance: `${i}12345678.901234567890123456` })),
+      holders: Array.from({ length: 20 }, (_, i) => ({
+        address: `bc1q${'x'.repeat(38)}${i}`,
+        overallBalance: `${i}12345678.901234567890123456`,
+      })),
     },
   },
 });

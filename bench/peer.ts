@@ -42,13 +42,24 @@ function plain(name: string, fields: Record<string, [key: string, type: 'String'
 }
 
 const Token = plain('Brc20Token', {
-  id: ['id', 'String'], number: ['number', 'Int'], blockHeight: ['block_height', 'Int'], txId: ['tx_id', 'String'],
-  address: ['address', 'String'], ticker: ['ticker', 'String'], maxSupply: ['max_supply', 'String'],
-  mintLimit: ['mint_limit', 'String'], decimals: ['decimals', 'Int'], deployTimestamp: ['deploy_timestamp', 'Float'],
-  mintedSupply: ['minted_supply', 'String'], txCount: ['tx_count', 'Int'], selfMint: ['self_mint', 'Boolean'],
+  id: ['id', 'String'],
+  number: ['number', 'Int'],
+  blockHeight: ['block_height', 'Int'],
+  txId: ['tx_id', 'String'],
+  address: ['address', 'String'],
+  ticker: ['ticker', 'String'],
+  maxSupply: ['max_supply', 'String'],
+  mintLimit: ['mint_limit', 'String'],
+  decimals: ['decimals', 'Int'],
+  deployTimestamp: ['deploy_timestamp', 'Float'],
+  mintedSupply: ['minted_supply', 'String'],
+  txCount: ['tx_count', 'Int'],
+  selfMint: ['self_mint', 'Boolean'],
 });
 const Supply = plain('Brc20Supply', {
-  maxSupply: ['max_supply', 'String'], mintedSupply: ['minted_supply', 'String'], holders: ['holders', 'Int'],
+  maxSupply: ['max_supply', 'String'],
+  mintedSupply: ['minted_supply', 'String'],
+  holders: ['holders', 'Int'],
 });
 const TokenDetails = builder.objectRef<Json>('Brc20TokenDetails').implement({
   fields: (t) => ({
@@ -58,9 +69,15 @@ const TokenDetails = builder.objectRef<Json>('Brc20TokenDetails').implement({
 });
 
 const Location = plain('InscriptionLocation', {
-  blockHeight: ['block_height', 'Int'], blockHash: ['block_hash', 'String'], address: ['address', 'String'],
-  txId: ['tx_id', 'String'], location: ['location', 'String'], output: ['output', 'String'],
-  value: ['value', 'String'], offset: ['offset', 'String'], timestamp: ['timestamp', 'Float'],
+  blockHeight: ['block_height', 'Int'],
+  blockHash: ['block_hash', 'String'],
+  address: ['address', 'String'],
+  txId: ['tx_id', 'String'],
+  location: ['location', 'String'],
+  output: ['output', 'String'],
+  value: ['value', 'String'],
+  offset: ['offset', 'String'],
+  timestamp: ['timestamp', 'Float'],
 });
 const Transfer = builder.objectRef<Json>('InscriptionTransfer').implement({
   fields: (t) => ({
@@ -72,13 +89,22 @@ const Transfer = builder.objectRef<Json>('InscriptionTransfer').implement({
 });
 
 const MintTerms = plain('RuneMintTerms', {
-  amount: ['amount', 'String'], cap: ['cap', 'String'], heightStart: ['height_start', 'Int'], heightEnd: ['height_end', 'Int'],
-  offsetStart: ['offset_start', 'Int'], offsetEnd: ['offset_end', 'Int'],
+  amount: ['amount', 'String'],
+  cap: ['cap', 'String'],
+  heightStart: ['height_start', 'Int'],
+  heightEnd: ['height_end', 'Int'],
+  offsetStart: ['offset_start', 'Int'],
+  offsetEnd: ['offset_end', 'Int'],
 });
 const RuneSupply = plain('RuneSupply', {
-  current: ['current', 'String'], minted: ['minted', 'String'], totalMints: ['total_mints', 'String'],
-  mintPercentage: ['mint_percentage', 'String'], mintable: ['mintable', 'Boolean'], burned: ['burned', 'String'],
-  totalBurns: ['total_burns', 'String'], premine: ['premine', 'String'],
+  current: ['current', 'String'],
+  minted: ['minted', 'String'],
+  totalMints: ['total_mints', 'String'],
+  mintPercentage: ['mint_percentage', 'String'],
+  mintable: ['mintable', 'Boolean'],
+  burned: ['burned', 'String'],
+  totalBurns: ['total_burns', 'String'],
+  premine: ['premine', 'String'],
 });
 const RuneLocation = builder.objectRef<Json>('RuneLocation').implement({
   fields: (t) => ({
@@ -121,8 +147,7 @@ const TransferPage = page('InscriptionTransferPage', Transfer);
 
 const Counts = (name: string, keys: Record<string, string>) =>
   builder.objectRef<Json>(name).implement({
-    fields: (t) =>
-      Object.fromEntries(Object.entries(keys).map(([field, key]) => [field, t.int({ resolve: (c) => c[key] ?? 0 })])),
+    fields: (t) => Object.fromEntries(Object.entries(keys).map(([field, key]) => [field, t.int({ resolve: (c) => c[key] ?? 0 })])),
   });
 const Status = builder.objectRef<Json>('Status').implement({
   fields: (t) => ({
@@ -138,7 +163,11 @@ const Status = builder.objectRef<Json>('Status').implement({
       nullable: true,
       resolve: (s) => s.chain_tip ?? null,
     }),
-    tokens: t.field({ type: Counts('TokenCounts', { ft: 'ft', nft: 'nft', sft: 'sft' }), nullable: true, resolve: (s) => s.tokens ?? null }),
+    tokens: t.field({
+      type: Counts('TokenCounts', { ft: 'ft', nft: 'nft', sft: 'sft' }),
+      nullable: true,
+      resolve: (s) => s.tokens ?? null,
+    }),
     tokenContracts: t.field({
       type: Counts('TokenContractCounts', { sip009: 'sip-009', sip010: 'sip-010', sip013: 'sip-013' }),
       nullable: true,

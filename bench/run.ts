@@ -164,18 +164,16 @@ function requestsOf(target: Target, workload: Workload) {
   };
 }
 
-async function measure(
-  sample: SampleProcess,
-  phase: string,
-  connections: number,
-  target: Target,
-  workload: Workload,
-): Promise<Row> {
+async function measure(sample: SampleProcess, phase: string, connections: number, target: Target, workload: Workload): Promise<Row> {
   const { body: expected, problem } = await sanityCheck(target, workload);
   // One load run: the connections open and warm up (filling the warm gateway's cache, warming the
   // JIT), then the measured window; CPU and upstream calls are read at its edges.
-  let cpuBefore = 0, cpuAfter = 0, countBefore = 0, countAfter = 0;
-  let stealBefore: number[] = [], stealAfter: number[] = [];
+  let cpuBefore = 0,
+    cpuAfter = 0,
+    countBefore = 0,
+    countAfter = 0;
+  let stealBefore: number[] = [],
+    stealAfter: number[] = [];
   const result = await load({
     ...requestsOf(target, workload),
     connections,
@@ -227,7 +225,9 @@ function share(ofOneCore: number | undefined): string {
 
 /** The server's CPU in its row's slowest and fastest half second: busy in both, it ran slower; idle in the slowest, it waited. */
 function busyShares(row: Row): string {
-  return row.serverBusy ? `server busy ${share(row.serverBusy.slowest)} in the slowest half second, ${share(row.serverBusy.fastest)} in the fastest` : 'server CPU per half second not read';
+  return row.serverBusy
+    ? `server busy ${share(row.serverBusy.slowest)} in the slowest half second, ${share(row.serverBusy.fastest)} in the fastest`
+    : 'server CPU per half second not read';
 }
 
 const CPU_OF: Record<TargetKind, Row['cpuOf']> = {
@@ -289,15 +289,18 @@ function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, 
   const find = (phase: string, workload: string, target: TargetKind) =>
     rows.find((r) => r.phase === phase && r.workload === workload && r.target === target);
   const checks: TargetCheck[] = [];
-  const check = (target: string, measured: string, pass: boolean | undefined) =>
-    checks.push({ target, measured, pass: pass ?? false });
+  const check = (target: string, measured: string, pass: boolean | undefined) => checks.push({ target, measured, pass: pass ?? false });
 
   const proxy = find(mainPhase, 'W1-REST', 'proxy');
   const restCold = find(mainPhase, 'W1-REST', 'cold');
   const restWarm = find(mainPhase, 'W1-REST', 'warm');
   if (proxy && restCold) {
     const ratio = restCold.rps / proxy.rps;
-    check('W1 REST cold ≥ 80% of pass-through rps', `${fmt(restCold.rps, 0)} vs ${fmt(proxy.rps, 0)} rps = ${fmt(ratio * 100, 0)}%`, ratio >= 0.8);
+    check(
+      'W1 REST cold ≥ 80% of pass-through rps',
+      `${fmt(restCold.rps, 0)} vs ${fmt(proxy.rps, 0)} rps = ${fmt(ratio * 100, 0)}%`,
+      ratio >= 0.8,
+    );
   }
   if (proxy && restWarm) {
     const ratio = restWarm.rps / proxy.rps;
@@ -307,9 +310,17 @@ function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, 
   const gqlWarm = find(mainPhase, 'W1-GraphQL', 'warm');
   if (gqlWarm && restWarm) {
     const ratio = gqlWarm.cpuUsPerRequest / restWarm.cpuUsPerRequest;
-    check('W1 GraphQL warm CPU/request ≤ 1.5× REST warm', `${fmt(gqlWarm.cpuUsPerRequest, 0)} vs ${fmt(restWarm.cpuUsPerRequest, 0)} µs = ${fmt(ratio, 2)}×`, ratio <= 1.5);
+    check(
+      'W1 GraphQL warm CPU/request ≤ 1.5× REST warm',
+      `${fmt(gqlWarm.cpuUsPerRequest, 0)} vs ${fmt(restWarm.cpuUsPerRequest, 0)} µs = ${fmt(ratio, 2)}×`,
+      ratio <= 1.5,
+    );
   }
-  for (const [workload, times] of [['W1-GraphQL', 4], ['W2b', 15], ['W3', 10]] as const) {
+  for (const [workload, times] of [
+    ['W1-GraphQL', 4],
+    ['W2b', 15],
+    ['W3', 10],
+  ] as const) {
     const warm = find(mainPhase, workload, 'warm');
     if (warm?.rpsVsPeer !== undefined) {
       check(`${warm.workloadLabel} warm ≥ ${times}× the yoga peer's req/s`, `${fmt(warm.rpsVsPeer, 2)}×`, warm.rpsVsPeer >= times);
@@ -329,7 +340,7 @@ function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, 
   }
   const w3Miss = find(mainPhase, 'W3-miss', 'warm');
   if (w3Miss?.cpuVsPeer !== undefined) {
-    check('W3 misses (upstream cached) CPU/request ≤ 0.6× the yoga peer\'s', `${fmt(w3Miss.cpuVsPeer, 2)}×`, w3Miss.cpuVsPeer <= 0.6);
+    check("W3 misses (upstream cached) CPU/request ≤ 0.6× the yoga peer's", `${fmt(w3Miss.cpuVsPeer, 2)}×`, w3Miss.cpuVsPeer <= 0.6);
   }
   const main = rows.filter((r) => r.phase === mainPhase && r.target !== 'direct' && r.target !== 'proxy' && r.target !== 'peer');
   const flat = main.filter((r) => r.p99 > 3 * r.p50);
@@ -342,9 +353,15 @@ function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, 
   const serverSteal = main.map((r) => r.steal[0]).filter((share) => share !== undefined);
   check(
     'p99 ≤ 3× p50 in every gateway row at the main phase',
-    (flat.length ? flat.map((r) => `${r.workloadLabel} ${r.target} ${fmt(r.p99 / r.p50, 1)}× (swing ${fmt(r.rateSwing, 1)}×, ${busyShares(r)})`).join(', ') : 'all rows') +
+    (flat.length
+      ? flat
+          .map((r) => `${r.workloadLabel} ${r.target} ${fmt(r.p99 / r.p50, 1)}× (swing ${fmt(r.rateSwing, 1)}×, ${busyShares(r)})`)
+          .join(', ')
+      : 'all rows') +
       (references.length ? `; W1 REST ${references.join(', ')}` : '') +
-      (serverSteal.length ? `; VM steal on CPU 0 ${share(Math.min(...serverSteal))}–${share(Math.max(...serverSteal))} of the gateway rows' windows` : '') +
+      (serverSteal.length
+        ? `; VM steal on CPU 0 ${share(Math.min(...serverSteal))}–${share(Math.max(...serverSteal))} of the gateway rows' windows`
+        : '') +
       `; a fixed loop alone on that CPU, no load: swing ${fmt(machineSwing, 1)}×`,
     flat.length === 0,
   );
@@ -354,10 +371,15 @@ function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, 
     slowWarm.length ? slowWarm.map((r) => `${r.workloadLabel} ${fmt(r.p99, 0)} ms`).join(', ') : 'all warm rows',
     slowWarm.length === 0,
   );
-  for (const [workload, coldMax] of [['W2', 5], ['W2b', 20], ['W2c', 1]] as const) {
+  for (const [workload, coldMax] of [
+    ['W2', 5],
+    ['W2b', 20],
+    ['W2c', 1],
+  ] as const) {
     const cold = find(mainPhase, workload, 'cold');
     const warm = find(mainPhase, workload, 'warm');
-    if (cold) check(`${workload} cold ≤ ${coldMax} upstream calls/request`, fmt(cold.upstreamPerRequest, 2), cold.upstreamPerRequest <= coldMax);
+    if (cold)
+      check(`${workload} cold ≤ ${coldMax} upstream calls/request`, fmt(cold.upstreamPerRequest, 2), cold.upstreamPerRequest <= coldMax);
     if (warm) check(`${workload} warm 0 upstream calls/request`, fmt(warm.upstreamPerRequest, 4), warm.upstreamPerRequest === 0);
   }
   const c1 = find(mainPhase, 'C1', 'cold');
@@ -391,18 +413,49 @@ function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, 
 
 function table(rows: Row[]): string {
   const header = [
-    'phase', 'workload', 'target', 'req/s', 'p50 ms', 'p99 ms', 'CPU µs/req', 'upstream/req',
-    'non-2xx', 'failed', 'bad body', 'rps ÷ direct', 'rps ÷ proxy', 'rps ÷ peer', 'CPU ÷ peer', 'load generator CPU', 'VM steal by CPU', 'req/s swing (0.5 s)', 'server busy: slowest / fastest 0.5 s',
+    'phase',
+    'workload',
+    'target',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'CPU µs/req',
+    'upstream/req',
+    'non-2xx',
+    'failed',
+    'bad body',
+    'rps ÷ direct',
+    'rps ÷ proxy',
+    'rps ÷ peer',
+    'CPU ÷ peer',
+    'load generator CPU',
+    'VM steal by CPU',
+    'req/s swing (0.5 s)',
+    'server busy: slowest / fastest 0.5 s',
   ];
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
   for (const r of rows) {
     const cpu = `${fmt(r.cpuUsPerRequest, 0)}${r.cpuOf === 'gateway' ? '' : r.cpuOf === 'sample upstream' ? ' (sample)' : r.cpuOf === 'yoga peer' ? ' (peer)' : ' (proxy)'}`;
     lines.push(
       `| ${[
-        r.phase, r.workloadLabel, TARGET_LABEL[r.target] + (r.sanity ? ' ⚠' : ''), fmt(r.rps, 0), fmt(r.p50, 2), fmt(r.p99, 2),
-        cpu, fmt(r.upstreamPerRequest, 3), String(r.non2xx), String(r.failed), String(r.mismatched),
-        fmt(r.rpsVsDirect, 2), fmt(r.rpsVsProxy, 2), fmt(r.rpsVsPeer, 2), fmt(r.cpuVsPeer, 2),
-        share(r.clientCpu), r.steal.length ? r.steal.map(share).join(' / ') : '–', r.rateSwing === undefined ? '–' : `${fmt(r.rateSwing, 1)}×`,
+        r.phase,
+        r.workloadLabel,
+        TARGET_LABEL[r.target] + (r.sanity ? ' ⚠' : ''),
+        fmt(r.rps, 0),
+        fmt(r.p50, 2),
+        fmt(r.p99, 2),
+        cpu,
+        fmt(r.upstreamPerRequest, 3),
+        String(r.non2xx),
+        String(r.failed),
+        String(r.mismatched),
+        fmt(r.rpsVsDirect, 2),
+        fmt(r.rpsVsProxy, 2),
+        fmt(r.rpsVsPeer, 2),
+        fmt(r.cpuVsPeer, 2),
+        share(r.clientCpu),
+        r.steal.length ? r.steal.map(share).join(' / ') : '–',
+        r.rateSwing === undefined ? '–' : `${fmt(r.rateSwing, 1)}×`,
         r.serverBusy ? `${share(r.serverBusy.slowest)} / ${share(r.serverBusy.fastest)}` : '–',
       ].join(' | ')} |`,
     );
@@ -470,13 +523,21 @@ async function runBench(): Promise<void> {
   }
 
   const gql = (id: string, label: string, query: string): Workload => ({
-    id, label, protocol: 'GraphQL', path: '/graphql', body: graphqlBody(query),
+    id,
+    label,
+    protocol: 'GraphQL',
+    path: '/graphql',
+    body: graphqlBody(query),
   });
   const w1Rest: Workload = { id: 'W1-REST', label: 'W1 REST token', protocol: 'REST', path: restToken('ordi') };
   const w1Gql = gql('W1-GraphQL', 'W1 GraphQL token', brc20Query('ordi'));
   /** Distinct variables on every request: every answer is executed, from the upstream cache. */
   const misses = (id: string, label: string, query: string): Workload => ({
-    id: `${id}-miss`, label: `${label} misses`, protocol: 'GraphQL', path: '/graphql', bodyFor: distinctBody(query),
+    id: `${id}-miss`,
+    label: `${label} misses`,
+    protocol: 'GraphQL',
+    path: '/graphql',
+    bodyFor: distinctBody(query),
   });
   const GQL: TargetKind[] = ['peer', 'cold', 'warm'];
   const plan: Array<[Workload, TargetKind[]]> = [
@@ -520,10 +581,7 @@ async function runBench(): Promise<void> {
   }
 
   console.error('coalescing');
-  const coalescing = [
-    await coalesce(sample, warm, 'GraphQL', FRESH_TICKERS[0]),
-    await coalesce(sample, warm, 'REST', FRESH_TICKERS[1]),
-  ];
+  const coalescing = [await coalesce(sample, warm, 'GraphQL', FRESH_TICKERS[0]), await coalesce(sample, warm, 'REST', FRESH_TICKERS[1])];
 
   // The cold gateway revalidates every request (CACHE_TTL_MS=0): each of its answers waits for the upstream.
   console.error(`phase: ${latencyPhase}`);
@@ -551,18 +609,19 @@ async function runBench(): Promise<void> {
     }
   }
   const checks = [...evaluate(rows, coalescing, mainPhase, latencyPhase, machine.swing), stderrCheck(gateways)];
-  if (live) checks.push({ target: live.target.text, measured: `p99 ${fmt(live.p99Ms, 0)} ms, ${live.missed} missed`, pass: live.target.pass });
+  if (live)
+    checks.push({ target: live.target.text, measured: `p99 ${fmt(live.p99Ms, 0)} ms, ${live.missed} missed`, pass: live.target.pass });
 
   const out: string[] = [];
   out.push(`## satgate benchmark — ${startedAt}`);
   out.push('');
   out.push(
     `${DURATION} s per row, ${CONNECTIONS} connections unless the phase says otherwise, loopback, ${cpus().length} CPUs, node ${process.version}. ` +
-      'CPU µs/req is the gateway\'s (the sample\'s on direct rows, the proxy\'s on pass-through rows). ' +
+      "CPU µs/req is the gateway's (the sample's on direct rows, the proxy's on pass-through rows). " +
       `Every row opens its connections and warms up (${WARMUP_S} s) before its measured window: p50/p99 are the latencies of the answers completed inside the window, on connections already open. ` +
       `CPUs: ${pinned}. ` +
       `Before the rows, with every server idle, a fixed piece of work repeated alone on the server's CPU for ${DURATION} s (bench/machine-probe.mjs) swung ${fmt(machine.swing, 2)}× between half seconds: ` +
-      'the machine\'s own share of every row\'s req/s swing. ' +
+      "the machine's own share of every row's req/s swing. " +
       'Ratios are req/s against the W1 REST row of the direct upstream / pass-through proxy in the same phase.',
   );
   out.push('');

@@ -89,8 +89,10 @@ function classifyRest(status: number, headers: Record<string, string | string[] 
 
 export async function runSoak({ onStopping }: { onStopping: () => void }): Promise<void> {
   const startedAt = new Date().toISOString();
-  console.error(`soak: ${SOAK_SECONDS} s, ${CONNECTIONS} connections, ~${ERROR_RATE * 100}% upstream faults, ` +
-    `${OUTAGE_LENGTH_S} s outage every ${OUTAGE_EVERY_S} s from t=${OUTAGE_FIRST_S} s`);
+  console.error(
+    `soak: ${SOAK_SECONDS} s, ${CONNECTIONS} connections, ~${ERROR_RATE * 100}% upstream faults, ` +
+      `${OUTAGE_LENGTH_S} s outage every ${OUTAGE_EVERY_S} s from t=${OUTAGE_FIRST_S} s`,
+  );
   const sample = await startSample(Number(process.env.BENCH_UPSTREAM_DELAY_MS?.trim() || 0) || 0);
   const gateway = await startGateway(sample.url, { CACHE_TTL_MS: '1000', STALE_IF_ERROR_MS: '300000' });
   let gatewayDied: string | undefined;
@@ -128,16 +130,19 @@ export async function runSoak({ onStopping }: { onStopping: () => void }): Promi
         outages.push({ kind, fromS: elapsedS(), toS: NaN });
         void sample.setOutage(kind).catch(() => {});
       }, at * 1000),
-      setTimeout(() => {
-        void sample.setOutage(null).then(
-          () => {
-            inOutage = false;
-            const last = outages.at(-1);
-            if (last) last.toS = elapsedS();
-          },
-          () => {},
-        );
-      }, (at + OUTAGE_LENGTH_S) * 1000),
+      setTimeout(
+        () => {
+          void sample.setOutage(null).then(
+            () => {
+              inOutage = false;
+              const last = outages.at(-1);
+              if (last) last.toS = elapsedS();
+            },
+            () => {},
+          );
+        },
+        (at + OUTAGE_LENGTH_S) * 1000,
+      ),
     );
   }
   const sampler = setInterval(() => {
@@ -149,8 +154,10 @@ export async function runSoak({ onStopping }: { onStopping: () => void }): Promi
   }, 1000);
   const progress = setInterval(() => {
     const all = sum(counts.GraphQL, counts.REST);
-    console.error(`  t=${fmt(elapsedS(), 0)} s: data ${all.data}, stale ${all.stale}, error ${all.error}, dropped ${all.dropped}` +
-      (inOutage ? ' (outage)' : ''));
+    console.error(
+      `  t=${fmt(elapsedS(), 0)} s: data ${all.data}, stale ${all.stale}, error ${all.error}, dropped ${all.dropped}` +
+        (inOutage ? ' (outage)' : ''),
+    );
   }, 5000);
 
   const record = (spec: Spec, outcome: Outcome, reason?: string) => {
@@ -227,9 +234,16 @@ export async function runSoak({ onStopping }: { onStopping: () => void }): Promi
   out.push('|---|---|---|---|');
   out.push(`| VmRSS | ${fmt(rssStart, 1)} | ${fmt(rssEnd, 1)} | ${fmt(rssMax, 1)} |`);
   out.push('');
-  const top = Object.entries(reasons).sort((a, b) => b[1] - a[1]).slice(0, 8);
+  const top = Object.entries(reasons)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8);
   if (top.length) out.push(`Errors by kind: ${top.map(([k, n]) => `${k} ×${n}`).join(', ')}`);
-  if (all.dropped) out.push(`**Dropped (must be 0): ${Object.entries(dropReasons).map(([k, n]) => `${k} ×${n}`).join(', ')}**`);
+  if (all.dropped)
+    out.push(
+      `**Dropped (must be 0): ${Object.entries(dropReasons)
+        .map(([k, n]) => `${k} ×${n}`)
+        .join(', ')}**`,
+    );
   out.push(`- **${all.dropped === 0 ? 'PASS' : 'MISS'}** dropped answers = 0: ${all.dropped}`);
   const quiet = stderrCheck([gateway]);
   out.push(`- **${quiet.pass ? 'PASS' : 'MISS'}** ${quiet.target}: ${quiet.measured}`);

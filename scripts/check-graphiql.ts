@@ -19,7 +19,14 @@ const gateway = await start({
 });
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 const problems: string[] = [];
 try {
@@ -34,9 +41,7 @@ try {
     if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
   });
   await page.goto(`${origin}/graphql`);
-  const answered = page.waitForResponse(
-    (r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('query Overview'),
-  );
+  const answered = page.waitForResponse((r) => r.url().endsWith('/graphql') && (r.request().postData() ?? '').includes('query Overview'));
   /** Runs one operation of the default document: the run button lists them by name. */
   const run = async (operation: string) => {
     await page.locator('.graphiql-execute-button').click();
@@ -54,9 +59,7 @@ try {
 
   // The subscription: its first event (the token now), then a new one after the sample mints.
   const minted = sample.activity.findBrc20Token('bitai')!.token.tx_count + 1;
-  const subscribed = page.waitForResponse(
-    (r) => r.url().includes('/graphql?') && r.url().includes('operationName=Live'),
-  );
+  const subscribed = page.waitForResponse((r) => r.url().includes('/graphql?') && r.url().includes('operationName=Live'));
   await run('Live');
   const stream = await subscribed;
   if (!(stream.headers()['content-type'] ?? '').startsWith('text/event-stream')) {
@@ -64,7 +67,10 @@ try {
   }
   await page.locator('.result-window').getByText('"txCount"').waitFor({ timeout: 15_000 });
   sample.activity.mint('bitai');
-  await page.locator('.result-window').getByText(new RegExp(`"txCount":\\s*${minted}\\b`)).waitFor({ timeout: 15_000 });
+  await page
+    .locator('.result-window')
+    .getByText(new RegExp(`"txCount":\\s*${minted}\\b`))
+    .waitFor({ timeout: 15_000 });
 } finally {
   await browser.close();
   await gateway.stop();

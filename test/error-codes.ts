@@ -54,7 +54,10 @@ export function recordErrorCodes(server: Server): void {
       if (size > MAX_RECORDED_BYTES || !/json|event-stream/.test(type)) return;
       const text = Buffer.concat(chunks).toString('utf8');
       const documents = type.includes('event-stream')
-        ? text.split('\n').filter((line) => line.startsWith('data:')).map((line) => line.slice(5))
+        ? text
+            .split('\n')
+            .filter((line) => line.startsWith('data:'))
+            .map((line) => line.slice(5))
         : [text];
       for (const document of documents) {
         try {

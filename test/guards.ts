@@ -11,6 +11,9 @@ process.on('warning', (warning) => warnings.push(`${warning.name}: ${warning.mes
 
 afterAll(() => {
   const documented = documentedCodes();
-  expect([...receivedCodes].filter((code) => !documented.has(code)), "codes missing from docs/errors.md's table").toEqual([]);
+  expect(
+    [...receivedCodes].filter((code) => !documented.has(code)),
+    "codes missing from docs/errors.md's table",
+  ).toEqual([]);
   expect(warnings, 'process warnings').toEqual([]);
 });

@@ -59,7 +59,7 @@ export async function startStack(
       // Revalidate on every request unless a test is about freshness: upstream calls stay countable.
       CACHE_TTL_MS: '0',
       CACHE_NOT_FOUND_TTL_MS: '0',
-      // Resilience is tested on its own (test/resilience.test.ts): elsewhere one fault is one answer.
+      // Resilience is tested on its own (test/upstream/resilience.test.ts): elsewhere one fault is one answer.
       UPSTREAM_RETRIES: '0',
       BREAKER_THRESHOLD: '1000',
       STALE_IF_ERROR_MS: '0',

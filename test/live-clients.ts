@@ -58,7 +58,12 @@ export function wsClient(gatewayUrl: string, address: string): WsClient {
       super(url, protocols, { headers });
     }
   }
-  const client = createWsClient({ url: `${gatewayUrl.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocketFrom, retryAttempts: 0, lazy: true });
+  const client = createWsClient({
+    url: `${gatewayUrl.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocketFrom,
+    retryAttempts: 0,
+    lazy: true,
+  });
   open.push(client);
   return client;
 }

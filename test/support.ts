@@ -6,12 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import WebSocket from 'ws';
-import type {
-  BlockTransfer,
-  Brc20TokenDetails,
-  Etching,
-  InscriptionLocation,
-} from '../src/sample/data.js';
+import type { BlockTransfer, Brc20TokenDetails, Etching, InscriptionLocation } from '../src/sample/data.js';
 import type { SampleUpstream } from '../src/sample/server.js';
 import type { ApiStatusResponse } from '../src/upstream/types.js';
 
@@ -47,9 +42,7 @@ export function toStatus(s: UpstreamStatus) {
   return {
     serverVersion: s.server_version,
     status: s.status,
-    chainTip: s.chain_tip
-      ? { blockHeight: s.chain_tip.block_height, indexBlockHash: s.chain_tip.index_block_hash ?? null }
-      : null,
+    chainTip: s.chain_tip ? { blockHeight: s.chain_tip.block_height, indexBlockHash: s.chain_tip.index_block_hash ?? null } : null,
     tokens: s.tokens ? { ft: s.tokens.ft ?? 0, nft: s.tokens.nft ?? 0, sft: s.tokens.sft ?? 0 } : null,
     tokenContracts: s.token_contracts
       ? {
@@ -198,7 +191,11 @@ export function expectNoSecrets(text: string, secrets: readonly string[]): void 
 export const STACK_FRAME = /\bat [^\s"]*\s*\(?[^\s"()]+:\d+:\d+\)?/;
 
 /** One operation over graphql-ws (raw frames): the payload of its first `next` or `error` message. */
-export async function overWebSocket(gatewayUrl: string, payload: Record<string, unknown>, headers: Record<string, string> = {}): Promise<unknown> {
+export async function overWebSocket(
+  gatewayUrl: string,
+  payload: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<unknown> {
   const socket = new WebSocket(`${gatewayUrl.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { headers });
   try {
     const messages: Array<{ type: string; id?: string; payload?: unknown }> = [];

@@ -209,7 +209,7 @@ class AnswerReader {
     this.copy = undefined;
     let chunked = false;
     let length = -1;
-    for (let line = data.indexOf(CRLF) + 2; line > 1 && line < end; ) {
+    for (let line = data.indexOf(CRLF) + 2; line > 1 && line < end;) {
       let lineEnd = data.indexOf(CRLF, line);
       if (lineEnd < 0 || lineEnd > end) lineEnd = end;
       const colon = data.indexOf(0x3a, line);

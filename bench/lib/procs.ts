@@ -104,6 +104,20 @@ export function stealSeconds(): number[] {
   }
 }
 
+/**
+ * The whole machine's idle CPU time so far (idle and iowait of /proc/stat's `cpu` line), in
+ * seconds summed over CPUs; undefined where there is no /proc/stat. Read at both ends of a window,
+ * it says how much of the machine other work left free: a shared machine's own load is latency.
+ */
+export function idleSeconds(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'latin1').split('\n')[0]!.split(/\s+/);
+    return (Number(fields[4]) + Number(fields[5])) / clkTck();
+  } catch {
+    return undefined;
+  }
+}
+
 /** Resident set size of a process, in MiB (VmRSS of /proc/<pid>/status). */
 export function rssMiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -124,15 +138,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export function waitForMessage<T>(child: ChildProcess, accept: (message: unknown) => T | undefined, what: string, timeoutMs = 20_000): Promise<T> {
+export function waitForMessage<T>(
+  child: ChildProcess,
+  accept: (message: unknown) => T | undefined,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => finish(new Error(`${what}: no answer within ${timeoutMs} ms`)), timeoutMs);
     const onMessage = (message: unknown) => {
       const value = accept(message);
       if (value !== undefined) finish(undefined, value);
     };
-    const onExit = (code: number | null, signal: string | null) =>
-      finish(new Error(`${what}: process exited (${code ?? signal})`));
+    const onExit = (code: number | null, signal: string | null) => finish(new Error(`${what}: process exited (${code ?? signal})`));
     function finish(error: Error | undefined, value?: T) {
       clearTimeout(timer);
       child.off('message', onMessage);
@@ -245,11 +263,7 @@ export async function startPassthrough(sampleUrl: string): Promise<ServerProcess
 /** The plain graphql-yoga + Pothos peer (bench/peer.ts): no cache, no DataLoader. */
 export async function startPeer(sampleUrl: string): Promise<ServerProcess> {
   const child = forkTs('peer.ts', { SAMPLE_URL: sampleUrl, PORT: String(await freePort()) });
-  const { url } = await waitForMessage(
-    child,
-    (m) => ((m as ProxyMessage).type === 'ready' ? (m as ProxyMessage) : undefined),
-    'yoga peer',
-  );
+  const { url } = await waitForMessage(child, (m) => ((m as ProxyMessage).type === 'ready' ? (m as ProxyMessage) : undefined), 'yoga peer');
   return { url, pid: child.pid ?? 0, child, tail: () => [], stderr: () => '' };
 }
 
@@ -267,11 +281,37 @@ export async function startBenchRedis(): Promise<{ url: string; pid: number } | 
 
 /** Variables of the gateway's that the runner's own environment must not leak into a bench run. */
 const GATEWAY_VARIABLES = [
-  'PORT', 'HOST', 'HIRO_API_URL', 'METADATA_API_URL', 'ORDINALS_API_URL', 'RUNES_API_URL', 'HIRO_PLATFORM_URL',
-  'HIRO_API_KEY', 'UPSTREAM_TIMEOUT_MS', 'LOG_LEVEL', 'CACHE_TTL_MS', 'CACHE_NOT_FOUND_TTL_MS', 'CACHE_MAX_BYTES',
-  'REDIS_URL', 'WORKERS', 'STALE_IF_ERROR_MS', 'NODE_OPTIONS', 'LOG_FORMAT', 'READYZ_REQUIRE_UPSTREAM',
-  'LIVE_POLL_INTERVAL_MS', 'LIVE_QUOTA_SHARE', 'LIVE_RATE_LIMIT_PER_MINUTE', 'MAX_SUBSCRIPTIONS', 'MAX_SUBSCRIPTIONS_PER_CONNECTION',
-  'RESPONSE_CACHE', 'RESPONSE_CACHE_MAX_BYTES',
+  'PORT',
+  'HOST',
+  'HIRO_API_URL',
+  'METADATA_API_URL',
+  'ORDINALS_API_URL',
+  'RUNES_API_URL',
+  'HIRO_PLATFORM_URL',
+  'HIRO_API_KEY',
+  'UPSTREAM_TIMEOUT_MS',
+  'LOG_LEVEL',
+  'CACHE_TTL_MS',
+  'CACHE_NOT_FOUND_TTL_MS',
+  'CACHE_MAX_BYTES',
+  'REDIS_URL',
+  'WORKERS',
+  'STALE_IF_ERROR_MS',
+  'NODE_OPTIONS',
+  'LOG_FORMAT',
+  'READYZ_REQUIRE_UPSTREAM',
+  'LIVE_POLL_INTERVAL_MS',
+  'LIVE_QUOTA_SHARE',
+  'LIVE_RATE_LIMIT_PER_MINUTE',
+  'MAX_SUBSCRIPTIONS',
+  'MAX_SUBSCRIPTIONS_PER_CONNECTION',
+  'RESPONSE_CACHE',
+  'RESPONSE_CACHE_MAX_BYTES',
+  'TRUST_PROXY',
+  'CLIENT_UPSTREAM_CALLS_PER_MINUTE',
+  'MAX_SUBSCRIPTIONS_PER_CLIENT',
+  'MAX_WATCHED_RESOURCES_PER_CLIENT',
+  'MAX_WEBSOCKETS_PER_CLIENT',
 ];
 
 /**
@@ -374,9 +414,15 @@ export function pinCpus(pids: number[]): CpuPlacement {
  * is the fastest half second's count over the slowest's, as a row's req/s swing: the part of a
  * row's swing, and so of its tail, that no server can remove.
  */
-export async function probeMachine(placement: CpuPlacement, seconds: number, warmupSeconds = 2): Promise<{ swing: number; counts: number[] }> {
+export async function probeMachine(
+  placement: CpuPlacement,
+  seconds: number,
+  warmupSeconds = 2,
+): Promise<{ swing: number; counts: number[] }> {
   const child = register(
-    spawn(process.execPath, [MACHINE_PROBE, String(warmupSeconds), String(seconds), String(SLICE_MS)], { stdio: ['ignore', 'pipe', 'inherit'] }),
+    spawn(process.execPath, [MACHINE_PROBE, String(warmupSeconds), String(seconds), String(SLICE_MS)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    }),
   );
   // 'close', not 'exit': the output is all read by then.
   const exited = new Promise<number | null>((resolve) => child.once('close', resolve));

@@ -37,8 +37,7 @@ const BRC20_NO_HOLDERS = BRC20.replace('holders ', '');
 export function aliasedBrc20Query(tickers: readonly string[], count = 20, holders = true): string {
   const fields = Array.from(
     { length: count },
-    (_, i) =>
-      `t${i}: brc20Token(ticker: ${quote(tickers[i % tickers.length] ?? 'ordi')}) { ${holders ? BRC20 : BRC20_NO_HOLDERS} }`,
+    (_, i) => `t${i}: brc20Token(ticker: ${quote(tickers[i % tickers.length] ?? 'ordi')}) { ${holders ? BRC20 : BRC20_NO_HOLDERS} }`,
   );
   return `query Many {\n  ${fields.join('\n  ')}\n}`;
 }

@@ -16,4 +16,3 @@ export function writeResults(payload: Record<string, unknown>, suffix = ''): str
   writeFileSync(file, `${JSON.stringify(payload, null, 2)}\n`);
   return file.slice(ROOT.length);
 }
-

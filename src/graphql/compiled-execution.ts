@@ -119,7 +119,10 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
     const entry = prepared && compiledFor(args.schema, prepared);
     if (!prepared || !entry) return fallback(args);
     const inputs = args.variableValues ?? {};
-    if (prepared.operation.variableDefinitions?.length && getVariableValues(args.schema, prepared.operation.variableDefinitions, inputs).errors) {
+    if (
+      prepared.operation.variableDefinitions?.length &&
+      getVariableValues(args.schema, prepared.operation.variableDefinitions, inputs).errors
+    ) {
       return fallback(args);
     }
     const variables = withDefaults(prepared.operation, inputs);
@@ -144,7 +147,12 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
     return 'then' in result ? result.then(finish) : finish(result);
   }
 
-  return { execute, get bytes() { return cache.bytes; } };
+  return {
+    execute,
+    get bytes() {
+      return cache.bytes;
+    },
+  };
 }
 
 /** The document's literals hoisted, with its own operation and fragments; undefined for what never runs compiled. */
@@ -153,7 +161,13 @@ function prepare(args: ExecutionArgs): Prepared | undefined {
   if (!operation || operation.operation === 'subscription') return undefined;
   const hoisted = hoistLiterals(args.schema, args.document, args.operationName);
   if (!hoisted) return undefined;
-  return { hoisted, operation, fragments: fragmentsOf(args.document), plan: `p${hoisted.shape}`, hoistedAny: Object.keys(hoisted.values).length > 0 };
+  return {
+    hoisted,
+    operation,
+    fragments: fragmentsOf(args.document),
+    plan: `p${hoisted.shape}`,
+    hoistedAny: Object.keys(hoisted.values).length > 0,
+  };
 }
 
 function compile(schema: GraphQLSchema, document: DocumentNode): Compiled | undefined {
@@ -280,7 +294,8 @@ function included(selection: SelectionSetNode['selections'][number], variables: 
     if (name !== 'skip' && name !== 'include') continue;
     const condition = directive.arguments?.find((argument) => argument.name.value === 'if')?.value;
     if (!condition) continue;
-    const value = condition.kind === Kind.VARIABLE ? variables[condition.name.value] : condition.kind === Kind.BOOLEAN ? condition.value : undefined;
+    const value =
+      condition.kind === Kind.VARIABLE ? variables[condition.name.value] : condition.kind === Kind.BOOLEAN ? condition.value : undefined;
     if (name === 'skip' && value === true) return false;
     if (name === 'include' && value !== true) return false;
   }

@@ -6,7 +6,8 @@ import type { LiveHub } from '../live/hub.js';
 import { createLoaders, type LoaderLimits, type Loaders } from './loaders.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { RequestStats } from '../http/request-stats.js';
-import { ResponseBudget, type CallOptions } from '../upstream/http.js';
+import type { CallOptions } from '../upstream/request.js';
+import { ResponseBudget } from '../upstream/response-budget.js';
 import type { Upstreams } from '../upstream/index.js';
 import { SourcesUsed } from '../sources/provenance.js';
 
@@ -46,7 +47,7 @@ export function createContext(upstreams: Upstreams, { maxResponseBytes, trustPro
   }: YogaInitialContext & { req?: IncomingMessage; stats?: RequestStats; cancellation?: Cancellation }): GraphQLContext => {
     const stale: GraphQLContext['stale'] = { ageSeconds: undefined };
     const call: CallOptions = {
-      // The request deadline's (server.ts): it aborts when the client leaves or the deadline passes.
+      // The request deadline's (plugins/request-deadline.ts): it aborts when the client leaves or the deadline passes.
       signal: cancellation ?? request.signal,
       requestId: requestIdOf(request),
       stats,

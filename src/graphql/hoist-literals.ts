@@ -91,7 +91,13 @@ export function hoistLiterals(schema: GraphQLSchema, document: DocumentNode, ope
 
   const used = new Set<string>();
   // Hoisted variables, named once every variable of the document is known.
-  const hoisted: Array<{ name: { kind: Kind.NAME; value: string }; value: unknown; type: GraphQLInputType; definition: VariableDefinitionNode; loc: Location | undefined }> = [];
+  const hoisted: Array<{
+    name: { kind: Kind.NAME; value: string };
+    value: unknown;
+    type: GraphQLInputType;
+    definition: VariableDefinitionNode;
+    loc: Location | undefined;
+  }> = [];
   // Defaults replaced by null: their text leaves the shape too.
   const defaults: Array<Location | undefined> = [];
 
@@ -181,7 +187,11 @@ export function hoistLiterals(schema: GraphQLSchema, document: DocumentNode, ope
       if (selection.kind === Kind.FRAGMENT_SPREAD) return { ...selection, directives: withDirectives(selection.directives) };
       if (selection.kind === Kind.INLINE_FRAGMENT) {
         const type = selection.typeCondition ? compositeType(selection.typeCondition.name.value) : parent;
-        return { ...selection, directives: withDirectives(selection.directives), selectionSet: withSelections(selection.selectionSet, type) };
+        return {
+          ...selection,
+          directives: withDirectives(selection.directives),
+          selectionSet: withSelections(selection.selectionSet, type),
+        };
       }
       const field = fieldOf(parent, selection.name.value) ?? fail();
       const type = getNamedType(field.type);
@@ -205,11 +215,20 @@ export function hoistLiterals(schema: GraphQLSchema, document: DocumentNode, ope
       defaults.push(definition.defaultValue.loc);
       return { ...definition, defaultValue: NULL_VALUE };
     });
-    op = { ...operation, variableDefinitions, directives: withDirectives(operation.directives), selectionSet: withSelections(operation.selectionSet, root) };
+    op = {
+      ...operation,
+      variableDefinitions,
+      directives: withDirectives(operation.directives),
+      selectionSet: withSelections(operation.selectionSet, root),
+    };
     for (const definition of document.definitions) {
       if (definition.kind !== Kind.FRAGMENT_DEFINITION) continue;
       const type = compositeType(definition.typeCondition.name.value);
-      fragments.push({ ...definition, directives: withDirectives(definition.directives), selectionSet: withSelections(definition.selectionSet, type) });
+      fragments.push({
+        ...definition,
+        directives: withDirectives(definition.directives),
+        selectionSet: withSelections(definition.selectionSet, type),
+      });
     }
   } catch (error) {
     if (error instanceof Unhoistable) return undefined;
@@ -225,9 +244,16 @@ export function hoistLiterals(schema: GraphQLSchema, document: DocumentNode, ope
   });
   const hoistedDocument: DocumentNode = {
     kind: Kind.DOCUMENT,
-    definitions: [{ ...op, variableDefinitions: [...(op.variableDefinitions ?? []), ...hoisted.map(({ definition }) => definition)] }, ...fragments],
+    definitions: [
+      { ...op, variableDefinitions: [...(op.variableDefinitions ?? []), ...hoisted.map(({ definition }) => definition)] },
+      ...fragments,
+    ],
   };
-  return { document: hoistedDocument, shape: shapeOf(document, operation, hoisted, defaults) ?? `print\n${print(hoistedDocument)}`, values };
+  return {
+    document: hoistedDocument,
+    shape: shapeOf(document, operation, hoisted, defaults) ?? `print\n${print(hoistedDocument)}`,
+    values,
+  };
 }
 
 /**
@@ -277,7 +303,8 @@ const typeNodes = new WeakMap<GraphQLInputType, TypeNode>();
 function typeNode(type: GraphQLInputType): TypeNode {
   let node = typeNodes.get(type);
   if (!node) {
-    if (isNonNullType(type)) node = { kind: Kind.NON_NULL_TYPE, type: typeNode(type.ofType) as Exclude<TypeNode, { kind: Kind.NON_NULL_TYPE }> };
+    if (isNonNullType(type))
+      node = { kind: Kind.NON_NULL_TYPE, type: typeNode(type.ofType) as Exclude<TypeNode, { kind: Kind.NON_NULL_TYPE }> };
     else if (isListType(type)) node = { kind: Kind.LIST_TYPE, type: typeNode(type.ofType as GraphQLInputType) };
     else node = { kind: Kind.NAMED_TYPE, name: { kind: Kind.NAME, value: type.name } };
     typeNodes.set(type, node);
@@ -308,7 +335,10 @@ function sameValue(a: unknown, b: unknown): boolean {
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => sameValue(item, b[i]));
   if (isRecord(a) && isRecord(b)) {
     const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameValue(a[key], b[key]));
+    return (
+      keys.length === Object.keys(b).length &&
+      keys.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameValue(a[key], b[key]))
+    );
   }
   return isDeepStrictEqual(a, b);
 }

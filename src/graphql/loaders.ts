@@ -1,11 +1,11 @@
 import DataLoader from 'dataloader';
 import { GraphQLError } from 'graphql';
-import type { CallOptions } from '../upstream/http.js';
+import type { CallOptions } from '../upstream/request.js';
 import { normalizeTicker, type PageQuery } from '../upstream/ordinals.js';
 import type { Upstreams } from '../upstream/index.js';
 import { merged } from '../lib/merge.js';
 import { MAX_PARAM_LENGTH } from '../upstream/paths.js';
-import { keyedHash } from '../upstream/resilience.js';
+import { keyedHash } from '../lib/keyed-hash.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, Page } from '../upstream/types.js';
 import type { SourcedOperation } from '../sources/index.js';
 import { SourcesUsed, markOf } from '../sources/provenance.js';

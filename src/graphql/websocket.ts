@@ -20,9 +20,11 @@ import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
 import { clientIdOf } from '../http/client-identity.js';
-import { persistedDocument, scrubSecrets } from './limits/query-limits.js';
+import { persistedDocument } from './limits/persisted-operations.js';
+import { scrubSecrets } from './plugins/secret-scrubbing.js';
 import { requestIdFrom } from '../http/request-id.js';
-import { unexpectedErrorIds, type SatgateServer } from './yoga.js';
+import { unexpectedErrorIds } from './plugins/unexpected-errors.js';
+import type { SatgateServer } from './yoga.js';
 
 export interface WebSocketOptions {
   /** Active subscriptions one connection may hold. */
@@ -59,10 +61,20 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
   let running = 0;
   const withIds = unexpectedErrorIds(logger);
   /** An answer as HTTP would give it (see above); one without errors as it is. */
-  const finish = (client: IncomingMessage, payload: SubscribePayload, result: ExecutionResult, document?: DocumentNode, requestId?: string) => {
+  const finish = (
+    client: IncomingMessage,
+    payload: SubscribePayload,
+    result: ExecutionResult,
+    document?: DocumentNode,
+    requestId?: string,
+  ) => {
     if (!result.errors?.length) return result;
     const request = new Request('http://localhost/graphql', { headers: headersOf(client) });
-    const given = { texts: typeof payload.query === 'string' ? [payload.query] : [], variables: [payload.variables], documents: document ? [document] : [] };
+    const given = {
+      texts: typeof payload.query === 'string' ? [payload.query] : [],
+      variables: [payload.variables],
+      documents: document ? [document] : [],
+    };
     const [scrubbed] = scrubSecrets([withIds(result, requestId ?? request.headers.get('x-request-id')!)], request, given);
     return { ...scrubbed!, errors: scrubbed!.errors!.map(withoutInternals) };
   };
@@ -71,7 +83,8 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
       connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
-      onNext: (ctx, _id, payload, args, result) => finish(ctx.extra.request, payload, result, args.document, (args.contextValue as { requestId?: string }).requestId),
+      onNext: (ctx, _id, payload, args, result) =>
+        finish(ctx.extra.request, payload, result, args.document, (args.contextValue as { requestId?: string }).requestId),
       onError: (ctx, _id, payload, errors) => finish(ctx.extra.request, payload, { errors }).errors,
       onSubscribe: async (ctx, _id, payload) => {
         const extra = ctx.extra;
@@ -130,7 +143,9 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
     const origin = req.headers.origin;
     const allowed = !origin || options.origins.includes('*') || options.origins.includes(origin);
     if (path !== '/graphql' || !allowed) {
-      socket.end(`HTTP/1.1 ${allowed ? 404 : 403} ${allowed ? 'Not Found' : 'Forbidden'}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+      socket.end(
+        `HTTP/1.1 ${allowed ? 404 : 403} ${allowed ? 'Not Found' : 'Forbidden'}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`,
+      );
       return;
     }
     const client = clientIdOf(req, options.trustProxy);
@@ -138,7 +153,9 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
       const open = perClient.get(client) ?? 0;
       if (open >= options.maxWebSocketsPerClient) {
         const text = `This client holds its maximum of ${options.maxWebSocketsPerClient} WebSocket connections`;
-        socket.end(`HTTP/1.1 429 Too Many Requests\r\nconnection: close\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`);
+        socket.end(
+          `HTTP/1.1 429 Too Many Requests\r\nconnection: close\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+        );
         return;
       }
       // Counted from the upgrade to the socket's close, whether or not the handshake succeeds.

@@ -1,31 +1,36 @@
 /**
  * createServer: the yoga instance: GraphQL, GraphiQL, health and operator endpoints. The REST layer
- * runs ahead of it on node:http (http-listener.ts). It never listens: main.ts decides where it runs.
+ * runs ahead of it on node:http (server/listener.ts). It never listens: main.ts decides where it runs.
  */
 import { useAPQ } from '@graphql-yoga/plugin-apq';
-import { useCSRFPrevention } from '@graphql-yoga/plugin-csrf-prevention';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { useEngine } from '@envelop/core';
-import { GraphQLError, subscribe, type ExecutionResult } from 'graphql';
-import { createGraphQLError, createYoga, type Plugin } from 'graphql-yoga';
-import type { ServerResponse } from 'node:http';
+import { subscribe } from 'graphql';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
-import { Cancellation, untilClientLeaves, withDeadline } from '../lib/cancellation.js';
 import type { Config } from '../config.js';
 import { createContext } from './context.js';
 import { createDocumentCaches } from './document-cache.js';
 import type { LiveHub } from '../live/hub.js';
 import { createCompiledExecution } from './compiled-execution.js';
-import { causeOf, maskError } from '../errors.js';
+import { maskError } from '../errors.js';
+import { corsPolicy } from '../http/cors.js';
 import { DEFAULT_QUERY, renderGraphiQL, useGraphiQLAssets } from './graphiql.js';
 import { useHttpCaching } from './plugins/http-caching.js';
 import { useSourceProvenance } from './plugins/sources.js';
-import { PERSISTED_ERRORS, useQueryLimits, useRequestParseErrors, useSecretScrubbing } from './limits/query-limits.js';
-import { errorFields } from '../observe/logger.js';
+import { PERSISTED_ERRORS } from './limits/persisted-operations.js';
+import { useQueryLimits } from './limits/query-limits.js';
+import { useRequestParseErrors } from './plugins/request-parse-errors.js';
+import { useSecretScrubbing } from './plugins/secret-scrubbing.js';
+import { useCors } from './plugins/cors.js';
+import { useCsrfPreventionWithCode } from './plugins/csrf.js';
+import { useRequestDeadline } from './plugins/request-deadline.js';
+import { useUnexpectedErrorIds } from './plugins/unexpected-errors.js';
 import type { Metrics } from '../observe/metrics.js';
-import { useGraphQLMetrics, useGraphQLTracing, useOperations, useStaleMarker } from './plugins/operations.js';
-import { requestIdOf, useRequestId } from '../http/request-id.js';
-import { useResultCandidates } from '../server/response-cache.js';
+import { useGraphQLMetrics, useGraphQLTracing, useStaleMarker } from './plugins/instrumentation.js';
+import { useOperations } from './plugins/operator-endpoints.js';
+import { useRequestId } from '../http/request-id.js';
+import { useResultCandidates } from './plugins/result-candidates.js';
 import { schema } from './schema/index.js';
 import type { Tracing } from '../observe/tracing.js';
 import type { Upstreams } from '../upstream/index.js';
@@ -158,139 +163,3 @@ export function createServer({
   });
 }
 export type SatgateServer = ReturnType<typeof createServer>;
-
-const CORS_METHODS = 'GET, POST, DELETE, OPTIONS';
-/** Every request header satgate reads: a browser may send only those a preflight allows. */
-const CORS_REQUEST_HEADERS =
-  'content-type, x-api-key, x-request-id, if-none-match, x-graphql-yoga-csrf, apollo-require-preflight, x-apollo-operation-name, traceparent, tracestate';
-const CORS_EXPOSED_HEADERS = 'etag, x-request-id, retry-after, age, warning, ratelimit-limit, ratelimit-remaining, ratelimit-reset';
-
-/** The CORS headers of an answer, from the request's Origin header and whether it is a preflight. */
-export type CorsPolicy = (origin: string | null | undefined, preflight: boolean) => Readonly<Record<string, string>>;
-
-/**
- * The one CORS policy, for GraphQL (useCors) and the REST layer alike. With `CORS_ORIGINS=*` every
- * answer says `*` (as the upstreams do), so it does not depend on the Origin. With a list, a
- * listed origin is named and any other gets no CORS header at all (never `null`, which sandboxed
- * pages and file: URLs match); that answer depends on the Origin, so it always says `Vary: Origin`.
- * Keys travel in headers and arguments, never in cookies: no credentialed cross-origin requests.
- * The answers are built once, not per request: there are two per allowed origin.
- */
-export function corsPolicy(config: Config): CorsPolicy {
-  const granted = (origin: string, vary: Record<string, string>) => {
-    const simple = Object.freeze({ 'access-control-allow-origin': origin, 'access-control-expose-headers': CORS_EXPOSED_HEADERS, ...vary });
-    const preflight = Object.freeze({
-      ...simple,
-      'access-control-allow-methods': CORS_METHODS,
-      'access-control-allow-headers': CORS_REQUEST_HEADERS,
-    });
-    return [simple, preflight] as const;
-  };
-  if (config.corsOrigins.includes('*')) {
-    const [simple, preflight] = granted('*', {});
-    return (_origin, isPreflight) => (isPreflight ? preflight : simple);
-  }
-  const byOrigin = new Map(config.corsOrigins.map((origin) => [origin, granted(origin, { vary: 'Origin' })]));
-  const refused = Object.freeze({ vary: 'Origin' });
-  return (origin, isPreflight) => (origin && byOrigin.get(origin)?.[isPreflight ? 1 : 0]) || refused;
-}
-
-/**
- * Browsers send "simple" GETs and form POSTs without a preflight: those must carry a custom
- * header. yoga's plugin refuses them without an error code; this one names it.
- */
-function useCsrfPreventionWithCode(): Plugin {
-  const csrf = useCSRFPrevention({ requestHeaders: ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'] });
-  return {
-    onRequestParse(payload) {
-      try {
-        return csrf.onRequestParse?.(payload);
-      } catch (error) {
-        throw createGraphQLError((error as Error).message, {
-          extensions: { code: 'CSRF_HEADER_REQUIRED', http: { status: 403 } },
-        });
-      }
-    },
-  };
-}
-
-/**
- * The whole time a GraphQL request may take: past it the client gets `response()` (a clear 504) and
- * the request's cancellation aborts its upstream work. The cancellation (the context's signal, see
- * context.ts) also aborts when the client goes away. Not whatwg-node's useRequestDeadline: it
- * composes AbortSignals per request (AbortSignal.any, WeakRefs, a FinalizationRegistry), which on
- * Node 20 all die in the old generation: the GraphQL miss rows' p99 in `npm run bench`.
- */
-function useRequestDeadline(timeoutMs: number, response: () => Response): Plugin<object, { cancellation?: Cancellation }> {
-  return {
-    onRequest({ request, serverContext, requestHandler, setRequestHandler }) {
-      // On node:http the response tells when the client left; under yoga.fetch the request's signal does.
-      const { res } = serverContext as { res?: ServerResponse };
-      const cancellation = res ? untilClientLeaves(res) : new Cancellation();
-      if (!res) request.signal.addEventListener('abort', () => cancellation.abort(request.signal.reason), { once: true });
-      serverContext.cancellation = cancellation;
-      setRequestHandler((req, context) => withDeadline(async () => requestHandler(req, context), timeoutMs, cancellation, response));
-    },
-  };
-}
-
-/** Applies the CORS policy to every yoga answer, and answers preflights (any path) with 204. */
-function useCors(policy: CorsPolicy): Plugin {
-  return {
-    onRequest({ request, endResponse }) {
-      // Safari waits for a body on a 204 without a content-length.
-      if (request.method === 'OPTIONS') endResponse(new Response(null, { status: 204, headers: { 'content-length': '0' } }));
-    },
-    onResponse({ request, response }) {
-      const headers = policy(request.headers.get('origin'), request.method === 'OPTIONS');
-      for (const [name, value] of Object.entries(headers)) {
-        if (name === 'vary') response.headers.append(name, value);
-        else response.headers.set(name, value);
-      }
-    },
-  };
-}
-
-/**
- * A masked (unexpected) error names the request id, so an operator can find it in the logs, where
- * it is written once, at `error`, with what it stands for (a cancelled request is no error).
- * graphql-ws answers go through it too (live/websocket.ts).
- */
-export function unexpectedErrorIds(logger: Logger): (result: ExecutionResult, requestId: string) => ExecutionResult {
-  return (result, requestId) => {
-    if (!result.errors?.some((e) => e.extensions?.unexpected)) return result;
-    return {
-      ...result,
-      errors: result.errors.map((error) => {
-        if (!error.extensions?.unexpected) return error;
-        const cause = causeOf(error);
-        if (!isCancellation(cause)) logger.error({ requestId, path: error.path, error: errorFields(cause ?? error) }, 'unexpected error');
-        // The field's AST nodes (or source positions) keep its `locations`, as every other field error has them.
-        return new GraphQLError(`Unexpected error (request ${requestId})`, {
-          nodes: error.nodes,
-          source: error.source,
-          positions: error.positions,
-          path: error.path,
-          extensions: { code: 'INTERNAL_SERVER_ERROR', requestId },
-        });
-      }),
-    };
-  };
-}
-
-function useUnexpectedErrorIds(logger: Logger): Plugin {
-  const withIds = unexpectedErrorIds(logger);
-  return {
-    onResultProcess({ request, result, setResult }) {
-      if (Symbol.asyncIterator in result) return;
-      const results = Array.isArray(result) ? result : [result];
-      if (!results.some((one) => one.errors?.some((e) => e.extensions?.unexpected))) return;
-      const requestId = requestIdOf(request);
-      setResult(Array.isArray(result) ? result.map((one) => withIds(one, requestId)) : withIds(result, requestId));
-    },
-  };
-}
-
-function isCancellation(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
-}

@@ -7,7 +7,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { keyedHash } from '../upstream/resilience.js';
+import { keyedHash } from '../lib/keyed-hash.js';
 
 /** The last answer per connection: a keep-alive connection asks again and again with the same hops. */
 const lastOnSocket = new WeakMap<object, { forwarded: string | undefined; trustProxy: number; id: string | undefined }>();
@@ -38,5 +38,8 @@ function subscriber(address: string): string {
   // An embedded IPv4 address (`::ffff:1.2.3.4`-like forms) fills two groups.
   const width = [...left, ...right].reduce((n, group) => n + (group.includes('.') ? 2 : 1), 0);
   const groups = [...left, ...Array<string>(Math.max(0, 8 - width)).fill('0'), ...right];
-  return `${groups.slice(0, 4).map((group) => parseInt(group, 16).toString(16)).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
 }

@@ -1,10 +1,10 @@
 /**
  * What one client request cost, for its access log line and its trace: created by the HTTP
  * listener, updated by the REST layer, the upstream layer through the call options
- * (CallOptions.stats) and the GraphQL plugins, read when the response closes.
+ * (CallOptions.stats, whose CallStats shape this has) and the GraphQL plugins, read when the
+ * response closes.
  */
 import type { CacheEvent } from '../observe/metrics.js';
-import type { UsedAnswers } from '../upstream/http.js';
 import type { TraceSpan } from '../observe/tracing.js';
 
 /**
@@ -23,8 +23,6 @@ export class RequestStats {
   cache: CacheOutcome | undefined;
   /** The GraphQL operation's name, when it has one. */
   operationName: string | undefined;
-  /** Set by the response cache on a request whose result it may keep: the upstream answers it used. */
-  used: UsedAnswers | undefined;
   /** The REST route template it matched (`/ordinals/v1/brc-20/tokens/:ticker`): never the raw path. */
   route: string | undefined;
   /** The request's span, when tracing is on: the parent of what it causes (see tracing.ts). */

@@ -15,7 +15,8 @@ const ORIGIN = 'http://localhost';
 /**
  * The Request yoga would make of `req`, at ORIGIN: with its body already read (`body`), or with
  * the node request streamed as its body. Without a signal of its own: the client's leaving is
- * told by the request deadline's cancellation (server.ts), on node:http from the response.
+ * told by the request deadline's cancellation (graphql/plugins/request-deadline.ts), on node:http
+ * from the response.
  */
 export function yogaRequest(req: IncomingMessage, fetchAPI: { Request: typeof Request }, body?: Buffer): Request {
   const headers: [string, string][] = [];

@@ -40,7 +40,10 @@ export class ClientSeats {
       throw tooManySubscriptions(`This client holds its maximum of ${maxSubscriptions} subscriptions; end one first`, maxSubscriptions);
     }
     if (!holding.resources.has(key) && holding.resources.size >= maxResources) {
-      throw tooManySubscriptions(`This client watches its maximum of ${maxResources} distinct resources; end a subscription to one first`, maxResources);
+      throw tooManySubscriptions(
+        `This client watches its maximum of ${maxResources} distinct resources; end a subscription to one first`,
+        maxResources,
+      );
     }
     holding.subscriptions++;
     holding.resources.set(key, (holding.resources.get(key) ?? 0) + 1);

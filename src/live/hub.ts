@@ -22,7 +22,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { UpstreamError } from '../errors.js';
 import { noLiveEvents, type LiveEvents } from '../observe/metrics.js';
-import type { UpstreamResponse } from '../upstream/http.js';
+import type { UpstreamResponse } from '../upstream/request.js';
 import type { Upstreams } from '../upstream/index.js';
 import { ClientSeats, tooManySubscriptions } from './client-seats.js';
 import { PollPlan } from './poll-plan.js';
@@ -224,7 +224,11 @@ class Poller {
    * An answer, polled here (`publish`) or by another replica. An unchanged body costs nothing more,
    * whatever its ETag (a global ETag moves with every block). `remember`: a 404 is noted as unknown.
    */
-  accept(response: Pick<UpstreamResponse, 'status' | 'headers' | 'body'> & Partial<UpstreamResponse>, publish: boolean, remember = true): void {
+  accept(
+    response: Pick<UpstreamResponse, 'status' | 'headers' | 'body'> & Partial<UpstreamResponse>,
+    publish: boolean,
+    remember = true,
+  ): void {
     const { def, hub } = this;
     if (this.last && this.last.status === response.status && (response.body === this.last.body || response.body.equals(this.last.body))) {
       hub.events.poll(def.kind, 'unchanged');
@@ -266,7 +270,9 @@ export function createLiveHub({ upstreams, settings, logger, events = noLiveEven
   };
   coordinator.onChange((key, snapshot) => {
     try {
-      pollers.get(key)?.accept({ status: snapshot.status ?? 200, headers: snapshot.etag ? { etag: snapshot.etag } : {}, body: snapshot.body }, false);
+      pollers
+        .get(key)
+        ?.accept({ status: snapshot.status ?? 200, headers: snapshot.etag ? { etag: snapshot.etag } : {}, body: snapshot.body }, false);
     } catch (error) {
       hub.logger.warn({ err: error instanceof Error ? error.message : String(error) }, 'live change from another replica ignored');
     }
@@ -283,7 +289,10 @@ export function createLiveHub({ upstreams, settings, logger, events = noLiveEven
       // Shutting down: the stream ends at once, cleanly.
       if (closed) return (async function* () {})();
       if (active >= settings.maxSubscriptions) {
-        throw tooManySubscriptions(`This server holds its maximum of ${settings.maxSubscriptions} subscriptions; try again later`, settings.maxSubscriptions);
+        throw tooManySubscriptions(
+          `This server holds its maximum of ${settings.maxSubscriptions} subscriptions; try again later`,
+          settings.maxSubscriptions,
+        );
       }
       const key = resourceKey(resource);
       const releaseSeat = seats.take(client, key);

@@ -29,7 +29,12 @@ interface Message {
 }
 
 export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logger: Logger): Coordinator {
-  const options = { maxRetriesPerRequest: 0, commandTimeout: 500, connectTimeout: 1000, retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000) };
+  const options = {
+    maxRetriesPerRequest: 0,
+    commandTimeout: 500,
+    connectTimeout: 1000,
+    retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
+  };
   const redis = new Redis(url.href, { ...options, enableOfflineQueue: false });
   // The subscriber queues its SUBSCRIBE until connected, and subscribes again after a reconnect.
   const subscriber = new Redis(url.href, { ...options, enableOfflineQueue: true });

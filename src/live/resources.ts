@@ -5,7 +5,7 @@
  */
 import { badUserInput } from '../errors.js';
 import type { LiveResourceKind } from '../observe/metrics.js';
-import type { UpstreamRequest, UpstreamResponse } from '../upstream/http.js';
+import type { UpstreamRequest, UpstreamResponse } from '../upstream/request.js';
 import type { Upstreams } from '../upstream/index.js';
 import { liveSource, type LiveService } from '../sources/live.js';
 import { normalizeTicker } from '../upstream/ordinals.js';

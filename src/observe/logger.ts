@@ -60,10 +60,7 @@ const stdoutLogs = new WeakMap<Logger, StdoutLog>();
  * (upstream logs name route templates, access logs redact platform paths); the redact list is a
  * second line of defence. Without a destination they go to stdout, until closeLogs.
  */
-export function createLogger(
-  { level, format }: { level: LogLevel; format: LogFormat },
-  destination?: DestinationStream,
-): Logger {
+export function createLogger({ level, format }: { level: LogLevel; format: LogFormat }, destination?: DestinationStream): Logger {
   const options = {
     level,
     base: { app: 'satgate', pid: process.pid },
@@ -80,10 +77,7 @@ export function createLogger(
     const pretty = prettyFactory({ singleLine: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'app,hostname' });
     logger = pino(options, { write: (line: string) => sink.write(pretty(line)) });
   } else {
-    logger = pino(
-      { ...options, timestamp: stdTimeFunctions.isoTime, formatters: { level: (label: string) => ({ level: label }) } },
-      sink,
-    );
+    logger = pino({ ...options, timestamp: stdTimeFunctions.isoTime, formatters: { level: (label: string) => ({ level: label }) } }, sink);
   }
   if (stdout) stdoutLogs.set(logger, stdout);
   return logger;

@@ -32,7 +32,6 @@ import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, Sampler, SpanExporter } from '@opentelemetry/sdk-trace';
 import type { Logger } from 'pino';
 import type { SamplerName, TracingConfig } from '../config.js';
-import type { RequestStats } from '../http/request-stats.js';
 
 export { SpanKind };
 
@@ -90,13 +89,22 @@ export class TraceSpan {
   }
 }
 
+/** What tracing reads and writes of a client request's stats (http/request-stats.ts's RequestStats). */
+export interface TracedStats {
+  trace: TraceSpan | undefined;
+  readonly route: string | undefined;
+  readonly operationName: string | undefined;
+  readonly cache: string | undefined;
+  readonly upstreamCalls: number;
+}
+
 export interface Tracing {
   /**
    * Starts a request's span, continuing the client's `traceparent`, and keeps it on `stats.trace`;
-   * it ends when the response closes, named after the route template (RequestStats.route, or a
+   * it ends when the response closes, named after the route template (TracedStats.route, or a
    * fixed yoga path), never the raw path.
    */
-  traceRequest(req: IncomingMessage, res: ServerResponse, stats: RequestStats, requestId: string): void;
+  traceRequest(req: IncomingMessage, res: ServerResponse, stats: TracedStats, requestId: string): void;
   /** Sends the spans ended so far (tests). */
   flush(): Promise<void>;
   /** Sends the last spans (at most SHUTDOWN_FLUSH_MS) and stops exporting. */

@@ -3,7 +3,8 @@
  * the upstream serves it under, its querystring schema, and the upstream request it becomes.
  * Upstream requests are built by the typed clients, never here.
  */
-import type { CallOptions, UpstreamRequest, UpstreamResponse, UpstreamService } from '../upstream/http.js';
+import type { CallOptions, UpstreamRequest, UpstreamResponse } from '../upstream/request.js';
+import type { UpstreamService } from '../upstream/service.js';
 import { hiroAnswer } from '../sources/wire.js';
 import type { Upstreams } from '../upstream/index.js';
 import { isDotSegment, isPlatformKey, isUuid, PLATFORM_KEY_RULE, UUID_RULE } from '../upstream/paths.js';

@@ -17,10 +17,7 @@ export const PageQuerySchema = Type.Object({
 });
 
 export const TransfersQuerySchema = Type.Object({
-  block: Type.Union([
-    Type.RegEx(/^[0]{8}[a-fA-F0-9]{56}$/, { title: 'Block hash' }),
-    Type.RegEx(/^[0-9]+$/, { title: 'Block height' }),
-  ]),
+  block: Type.Union([Type.RegEx(/^[0]{8}[a-fA-F0-9]{56}$/, { title: 'Block hash' }), Type.RegEx(/^[0-9]+$/, { title: 'Block height' })]),
   offset: Type.Optional(OffsetParam),
   limit: Type.Optional(LimitParam),
 });

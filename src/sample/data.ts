@@ -10,13 +10,7 @@ import etchingsPageJson from './data/etchings-page.json' with { type: 'json' };
 import statusV1Json from './data/status-openapi-example.json' with { type: 'json' };
 import chainInfoJson from './data/bitcoin-node-chaininfo.json' with { type: 'json' };
 import { address, formatUnits, hex, percent4, pick, rand, randInt } from './util.js';
-import type {
-  Brc20Token,
-  Brc20TokenDetailsResponse,
-  InscriptionLocation,
-  InscriptionTransfer,
-  RuneEtching,
-} from '../upstream/types.js';
+import type { Brc20Token, Brc20TokenDetailsResponse, InscriptionLocation, InscriptionTransfer, RuneEtching } from '../upstream/types.js';
 
 // ---------- types (upstream response shapes) ----------
 
@@ -62,9 +56,38 @@ export const PERCENT_TICKER = 'x%y';
 export const SPACE_TICKER = 'a b';
 
 const PLAIN_TICKERS = [
-  'rats', 'trac', 'oxbt', 'mubi', 'bili', 'zbit', 'vmpx', 'piza', 'lger', 'honk', 'domo', 'moon',
-  'bear', 'doge', 'shib', 'fren', 'wojk', 'cats', 'btcs', 'lady', 'dogi', 'sato', 'yoyo', 'csas',
-  'ligo', 'grum', 'nals', 'meme', 'punk', 'turt', 'frog', 'gold',
+  'rats',
+  'trac',
+  'oxbt',
+  'mubi',
+  'bili',
+  'zbit',
+  'vmpx',
+  'piza',
+  'lger',
+  'honk',
+  'domo',
+  'moon',
+  'bear',
+  'doge',
+  'shib',
+  'fren',
+  'wojk',
+  'cats',
+  'btcs',
+  'lady',
+  'dogi',
+  'sato',
+  'yoyo',
+  'csas',
+  'ligo',
+  'grum',
+  'nals',
+  'meme',
+  'punk',
+  'turt',
+  'frog',
+  'gold',
 ];
 
 interface TokenSpec {
@@ -114,16 +137,25 @@ function plainTokenSpec(ticker: string): TokenSpec {
   const l = `brc20:${ticker}`;
   const decimals = pick(`${l}:dec`, [18, 18, 18, 18, 8, 0, 2, 6]);
   const unit = 10n ** BigInt(decimals);
-  const maxWhole = pick(`${l}:max`, [21_000_000n, 1_000_000_000n, 2_100_000_000_000_000n, 100_000_000n, 420_690_000_000_000n, 10_000_000_000n]);
+  const maxWhole = pick(`${l}:max`, [
+    21_000_000n,
+    1_000_000_000n,
+    2_100_000_000_000_000n,
+    100_000_000n,
+    420_690_000_000_000n,
+    10_000_000_000n,
+  ]);
   const limitWhole = maxWhole / pick(`${l}:lim`, [1_000n, 21_000n, 100_000n, 1_000_000n]);
   const mode = pick(`${l}:mode`, ['full', 'full', 'partial', 'partial', 'partial', 'none']);
   const mintCount = maxWhole / limitWhole;
   let minted =
-    mode === 'full' ? maxWhole * unit
-    : mode === 'none' ? 0n
-    : BigInt(Math.floor(rand(`${l}:frac`) * Number(mintCount))) * limitWhole * unit;
+    mode === 'full'
+      ? maxWhole * unit
+      : mode === 'none'
+        ? 0n
+        : BigInt(Math.floor(rand(`${l}:frac`) * Number(mintCount))) * limitWhole * unit;
   // A partially minted token can hold odd amounts (mints below the limit), visible in the fraction.
-  if (mode === 'partial' && decimals > 0) minted += BigInt(randInt(`${l}:dust`, 1, 99)) * unit / 100n;
+  if (mode === 'partial' && decimals > 0) minted += (BigInt(randInt(`${l}:dust`, 1, 99)) * unit) / 100n;
   return {
     ticker,
     decimals,
@@ -137,22 +169,46 @@ function plainTokenSpec(ticker: string): TokenSpec {
 const E18 = 10n ** 18n;
 const generatedTokenSpecs: TokenSpec[] = [
   ...PLAIN_TICKERS.map(plainTokenSpec),
-  { ticker: EMOJI_TICKER, decimals: 18, height: 780112, max: 420_690_000_000n * E18, limit: 1_000_000n * E18, minted: 420_690_000_000n * E18 },
+  {
+    ticker: EMOJI_TICKER,
+    decimals: 18,
+    height: 780112,
+    max: 420_690_000_000n * E18,
+    limit: 1_000_000n * E18,
+    minted: 420_690_000_000n * E18,
+  },
   // 5-byte tickers can only be deployed as self-mint tokens (after block 837090).
-  { ticker: SELF_MINT_TICKER, decimals: 8, height: 839447, max: 21_000_000n * 10n ** 8n, limit: 1_000n * 10n ** 8n, minted: 1_234_567n * 10n ** 8n + 12345678n, selfMint: true },
+  {
+    ticker: SELF_MINT_TICKER,
+    decimals: 8,
+    height: 839447,
+    max: 21_000_000n * 10n ** 8n,
+    limit: 1_000n * 10n ** 8n,
+    minted: 1_234_567n * 10n ** 8n + 12345678n,
+    selfMint: true,
+  },
   { ticker: NULL_MINT_LIMIT_TICKER, decimals: 0, height: 781204, max: 1_000_000n, limit: 0n, minted: 0n },
   // Amounts above 2^53: a float64 would turn ...993 into ...992 and drop the final ...001.
-  { ticker: BIG_AMOUNT_TICKER, decimals: 18, height: 790321, max: 9_007_199_254_740_993n * E18 + 1n, limit: 4_503_599_627_370_497n * E18 + 1n, minted: 9_007_199_254_740_992n * E18 - 1n },
+  {
+    ticker: BIG_AMOUNT_TICKER,
+    decimals: 18,
+    height: 790321,
+    max: 9_007_199_254_740_993n * E18 + 1n,
+    limit: 4_503_599_627_370_497n * E18 + 1n,
+    minted: 9_007_199_254_740_992n * E18 - 1n,
+  },
   { ticker: PERCENT_TICKER, decimals: 2, height: 801777, max: 100_000_000n * 100n, limit: 1_000n * 100n, minted: 12_345_600n * 100n + 7n },
-  { ticker: SPACE_TICKER, decimals: 6, height: 803210, max: 21_000_000n * 10n ** 6n, limit: 100n * 10n ** 6n, minted: 21_000_000n * 10n ** 6n },
+  {
+    ticker: SPACE_TICKER,
+    decimals: 6,
+    height: 803210,
+    max: 21_000_000n * 10n ** 6n,
+    limit: 100n * 10n ** 6n,
+    minted: 21_000_000n * 10n ** 6n,
+  },
 ];
 
-const brc20Tokens: Brc20TokenDetails[] = [
-  ordiJson,
-  pepeJson,
-  satsJson,
-  ...generatedTokenSpecs.map(makeToken),
-];
+const brc20Tokens: Brc20TokenDetails[] = [ordiJson, pepeJson, satsJson, ...generatedTokenSpecs.map(makeToken)];
 
 const tokensByTicker = new Map(brc20Tokens.map((t) => [t.token.ticker.toLowerCase(), t]));
 
@@ -167,7 +223,14 @@ export const BIG_TRANSFER_BLOCK = 812345;
 export const NULL_LOCATION_BLOCK = 820000;
 export const KNOWN_BLOCK_HASH = blockHash(775700);
 
-function location(height: number, txId: string, vout: number, value: string | null, offset: string | null, addr: string | null): InscriptionLocation {
+function location(
+  height: number,
+  txId: string,
+  vout: number,
+  value: string | null,
+  offset: string | null,
+  addr: string | null,
+): InscriptionLocation {
   const output = `${txId}:${vout}`;
   return {
     block_height: height,
@@ -258,10 +321,49 @@ export const ORDINALS_ETAG = String(Math.max(...allLocationTimes) / 1000);
 // ---------- runes ----------
 
 const RUNE_WORDS = [
-  'DOG', 'GO', 'TO', 'THE', 'MOON', 'BITCOIN', 'PIZZA', 'SATOSHI', 'NAKAMOTO', 'MEME', 'ECONOMICS',
-  'BILLION', 'DOLLAR', 'CAT', 'WORLD', 'PEACE', 'RUNE', 'STONE', 'GENESIS', 'ORDINAL', 'MAGIC',
-  'INTERNET', 'MONEY', 'HODL', 'LASER', 'EYES', 'PUPS', 'WOLF', 'FROG', 'DIAMOND', 'HANDS', 'TIME',
-  'CHAIN', 'BLOCK', 'HALVING', 'EPOCH', 'SIGNAL', 'NODE', 'MINER', 'GOLD', 'ORANGE', 'PILL', 'FEHU',
+  'DOG',
+  'GO',
+  'TO',
+  'THE',
+  'MOON',
+  'BITCOIN',
+  'PIZZA',
+  'SATOSHI',
+  'NAKAMOTO',
+  'MEME',
+  'ECONOMICS',
+  'BILLION',
+  'DOLLAR',
+  'CAT',
+  'WORLD',
+  'PEACE',
+  'RUNE',
+  'STONE',
+  'GENESIS',
+  'ORDINAL',
+  'MAGIC',
+  'INTERNET',
+  'MONEY',
+  'HODL',
+  'LASER',
+  'EYES',
+  'PUPS',
+  'WOLF',
+  'FROG',
+  'DIAMOND',
+  'HANDS',
+  'TIME',
+  'CHAIN',
+  'BLOCK',
+  'HALVING',
+  'EPOCH',
+  'SIGNAL',
+  'NODE',
+  'MINER',
+  'GOLD',
+  'ORANGE',
+  'PILL',
+  'FEHU',
 ];
 const SYMBOLS = ['ᚠ', '🐕', '$', '₿', '🌕', '🐸', '¤', '🔥', '🍕', '🐺', '𝕏', '♠', '¥', 'Ω', '💎', 'R', 'Ð', '⚡'];
 const DIVISIBILITIES = [0, 0, 0, 0, 1, 2, 2, 2, 5, 8, 8, 18, 38];

@@ -49,10 +49,8 @@ export function metadataApi(shape: 'v1' | 'v2'): FastifyPluginAsync {
   return async (app) => {
     app.addHook('preHandler', etagHook(shape === 'v1' ? STATUS_V1_ETAG : STATUS_V2_ETAG));
     // '/' under a prefix answers both '/metadata/v1' and '/metadata/v1/'.
-    app.get(
-      '/',
-      { schema: { response: { 200: shape === 'v1' ? StatusV1Response : StatusV2Response } } },
-      async () => (shape === 'v1' ? sampleData.statusV1 : sampleData.statusV2),
+    app.get('/', { schema: { response: { 200: shape === 'v1' ? StatusV1Response : StatusV2Response } } }, async () =>
+      shape === 'v1' ? sampleData.statusV1 : sampleData.statusV2,
     );
   };
 }
@@ -65,9 +63,7 @@ function page<T>(items: readonly T[], offset: number, limit: number, total = ite
 
 /** SQL LIKE `<value>%` as a regular expression. */
 function likePrefix(value: string): RegExp {
-  const body = [...value]
-    .map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
+  const body = [...value].map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('');
   return new RegExp(`^${body}`, 'su');
 }
 
@@ -86,22 +82,18 @@ export const ordinalsApi: FastifyPluginAsync<OrdinalsOptions> = async (app, { ac
   app.addHook('preHandler', etagHook(activity.ordinalsEtag));
 
   if (tokenList) {
-    app.get(
-      '/brc-20/tokens',
-      { schema: { querystring: Brc20TokensQuery, response: { 200: Brc20TokensResponse } } },
-      async (request) => {
-        const { ticker, offset = 0, limit = DEFAULT_LIMIT } = request.query as Static<typeof Brc20TokensQuery>;
-        // The upstream filters with SQL `ticker LIKE lower(t) || '%'`: a prefix match in which `_`
-        // and `%` are wildcards.
-        const patterns = ticker?.map((t) => likePrefix(t.toLowerCase()));
-        const matching = activity
-          .brc20Tokens()
-          .map((t) => t.token)
-          .filter((token) => !patterns || patterns.some((pattern) => pattern.test(token.ticker)))
-          .sort((a, b) => a.number - b.number);
-        return page(matching, offset, limit);
-      },
-    );
+    app.get('/brc-20/tokens', { schema: { querystring: Brc20TokensQuery, response: { 200: Brc20TokensResponse } } }, async (request) => {
+      const { ticker, offset = 0, limit = DEFAULT_LIMIT } = request.query as Static<typeof Brc20TokensQuery>;
+      // The upstream filters with SQL `ticker LIKE lower(t) || '%'`: a prefix match in which `_`
+      // and `%` are wildcards.
+      const patterns = ticker?.map((t) => likePrefix(t.toLowerCase()));
+      const matching = activity
+        .brc20Tokens()
+        .map((t) => t.token)
+        .filter((token) => !patterns || patterns.some((pattern) => pattern.test(token.ticker)))
+        .sort((a, b) => a.number - b.number);
+      return page(matching, offset, limit);
+    });
   }
 
   app.get(

@@ -9,11 +9,11 @@ import { sendNodeResponse } from '@whatwg-node/server';
 import type { Logger } from 'pino';
 import type { Drain } from './drain.js';
 import { errorFields, redactPath } from '../observe/logger.js';
-import { RequestStats } from '../http/request-stats.js';
 import { requestIdFrom } from '../http/request-id.js';
 import type { RestHandler } from '../rest/handler.js';
 import { hasValidHost } from '../http/host-header.js';
 import type { ResponseCache, ViaYoga } from './response-cache.js';
+import { ServedStats } from './served-stats.js';
 import { fastifyError, routeNotFound } from '../rest/responses.js';
 import type { SatgateServer } from '../graphql/yoga.js';
 import type { Tracing } from '../observe/tracing.js';
@@ -27,8 +27,7 @@ export function createRequestListener(
   responses?: ResponseCache,
   tracing?: Tracing,
 ): RequestListener {
-  const unexpected = (error: unknown, requestId: string) =>
-    logger.error({ requestId, error: errorFields(error) }, 'unexpected error');
+  const unexpected = (error: unknown, requestId: string) => logger.error({ requestId, error: errorFields(error) }, 'unexpected error');
   const failed = (res: ServerResponse, requestId: string) => (error: unknown) => {
     unexpected(error, requestId);
     res.destroy();
@@ -36,7 +35,7 @@ export function createRequestListener(
   return (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdFrom(req.headers['x-request-id']);
     res.setHeader('x-request-id', requestId);
-    const stats = new RequestStats();
+    const stats = new ServedStats();
     tracing?.traceRequest(req, res, stats, requestId);
     if (logger.isLevelEnabled('info')) {
       const started = performance.now();
@@ -105,7 +104,14 @@ export function createRequestListener(
       return;
     }
     viaYoga({})
-      .then((response) => sendNodeResponse(response.status === 404 && response.body === null ? notFound(asked, req.url ?? '/', response) : response, res, req, true))
+      .then((response) =>
+        sendNodeResponse(
+          response.status === 404 && response.body === null ? notFound(asked, req.url ?? '/', response) : response,
+          res,
+          req,
+          true,
+        ),
+      )
       .catch(failed(res, requestId));
   };
 }

@@ -16,29 +16,22 @@
 import { hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendNodeResponse } from '@whatwg-node/server';
-import type { Plugin } from 'graphql-yoga';
 import { ByteLru } from '../lib/byte-lru.js';
 import { untilClientLeaves } from '../lib/cancellation.js';
 import { clientIdOf } from '../http/client-identity.js';
-import { etagMatches, isCacheableOperation } from '../graphql/plugins/http-caching.js';
+import { etagMatches } from '../http/etag.js';
+import type { ResultCandidate } from '../graphql/plugins/result-candidates.js';
 import { headerValue, writeHead } from '../http/node-response.js';
 import type { Metrics } from '../observe/metrics.js';
 import type { RequestStats } from '../http/request-stats.js';
-import type { CorsPolicy } from '../graphql/yoga.js';
-import type { UsedAnswer, UsedAnswers } from '../upstream/http.js';
+import type { CorsPolicy } from '../http/cors.js';
+import type { UsedAnswer, UsedAnswers } from '../upstream/request.js';
+import type { ServedStats } from './served-stats.js';
 
-/** What the plugin below learns of one executed request, read by the fast path when yoga is done. */
-export interface ResultCandidate {
-  /** A query whose root fields are all public. */
-  cacheable: boolean;
-  /** One result, without errors or stale data. */
-  clean: boolean;
-}
-
-/** The server context yoga gets from the listener (see http-listener.ts). */
+/** The server context yoga gets from the listener (see listener.ts). */
 export interface FastPathContext {
   requestId: string;
-  stats: RequestStats;
+  stats: ServedStats;
 }
 
 /** Runs a request through yoga: the node request as is, or with its body already read (`body`). */
@@ -69,22 +62,6 @@ const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apol
 /** What a stored result keeps alive besides its bytes: its key, headers and the answers it holds. */
 const ENTRY_OVERHEAD = 512;
 
-/** Marks the executed request's candidate (installed in server.ts; inert without a candidate). */
-export function useResultCandidates(): Plugin {
-  return {
-    onExecute({ args }) {
-      const candidate = (args.contextValue as { candidate?: ResultCandidate }).candidate;
-      if (candidate) candidate.cacheable = isCacheableOperation(args.document, args.operationName);
-    },
-    onResultProcess({ result, serverContext }) {
-      const candidate = (serverContext as { candidate?: ResultCandidate }).candidate;
-      if (!candidate) return;
-      candidate.clean =
-        !Array.isArray(result) && !(Symbol.asyncIterator in result) && !result.errors?.length && !result.extensions?.stale;
-    },
-  };
-}
-
 export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, metrics }: ResponseCacheDeps) {
   const results = new ByteLru<StoredResult>(maxBytes, (key, result) => {
     let size = ENTRY_OVERHEAD + key.length + result.body.length;
@@ -98,7 +75,12 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
    * undefined when the client left before that was known. What it asks the upstream for is noted
    * in `stats.used`, where execution finds it.
    */
-  function current(stored: StoredResult, req: IncomingMessage, res: ServerResponse, call: FastPathContext): boolean | Promise<boolean | undefined> {
+  function current(
+    stored: StoredResult,
+    req: IncomingMessage,
+    res: ServerResponse,
+    call: FastPathContext,
+  ): boolean | Promise<boolean | undefined> {
     const pending = stored.used.filter((used) => !used.service.isCurrent(used));
     if (pending.length === 0) return true;
     const signal = untilClientLeaves(res);
@@ -136,7 +118,7 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     key: string,
     req: IncomingMessage,
     res: ServerResponse,
-    stats: RequestStats,
+    stats: ServedStats,
     viaYoga: ViaYoga,
     requestBody?: Buffer,
   ): Promise<void> {
@@ -182,7 +164,9 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
       // As yoga matches it (its first entry, case and all): anything else gets yoga's 415.
       const type = req.headers['content-type']?.split(',', 1)[0] ?? '';
       const length = Number(req.headers['content-length']);
-      return (type === 'application/json' || type.startsWith('application/json;')) && Number.isSafeInteger(length) && length <= maxBodyBytes;
+      return (
+        (type === 'application/json' || type.startsWith('application/json;')) && Number.isSafeInteger(length) && length <= maxBodyBytes
+      );
     },
 
     async serve(req: IncomingMessage, res: ServerResponse, context: FastPathContext, viaYoga: ViaYoga): Promise<void> {
@@ -226,7 +210,14 @@ function usedLog(): UsedAnswers {
   return { answers: [], complete: true, asked: new Map() };
 }
 
-function keyOf(method: string, req: IncomingMessage, query: unknown, operationName: unknown, variables: string, extensions: string): string | undefined {
+function keyOf(
+  method: string,
+  req: IncomingMessage,
+  query: unknown,
+  operationName: unknown,
+  variables: string,
+  extensions: string,
+): string | undefined {
   if (typeof query !== 'string' && extensions === '') return undefined;
   const document = typeof query === 'string' ? hash('sha1', query, 'base64url') : '';
   // An empty name is not an absent one: graphql-js looks for an operation named "".
@@ -237,7 +228,14 @@ function keyOf(method: string, req: IncomingMessage, query: unknown, operationNa
 /** From the text yoga parses too: what follows `/graphql?` in the target (its origin is fixed, yoga-request.ts). */
 function getKey(req: IncomingMessage): string | undefined {
   const params = new URLSearchParams((req.url ?? '').slice('/graphql?'.length));
-  return keyOf('GET', req, params.get('query') ?? undefined, params.get('operationName'), params.get('variables') ?? '', params.get('extensions') ?? '');
+  return keyOf(
+    'GET',
+    req,
+    params.get('query') ?? undefined,
+    params.get('operationName'),
+    params.get('variables') ?? '',
+    params.get('extensions') ?? '',
+  );
 }
 
 /** A single operation's key; undefined for what only yoga can say (not JSON, a batch). */

@@ -1,4 +1,6 @@
-import type { ServiceHealth, UpstreamRequest, UpstreamResponse, UpstreamService } from '../upstream/http.js';
+import type { ServiceHealth } from '../upstream/guards/guard-set.js';
+import type { UpstreamRequest, UpstreamResponse } from '../upstream/request.js';
+import type { UpstreamService } from '../upstream/service.js';
 import type { SourcedOperation } from './index.js';
 import { hiroAnswer } from './wire.js';
 

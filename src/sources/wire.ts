@@ -1,4 +1,4 @@
-import type { UpstreamResponse } from '../upstream/http.js';
+import type { UpstreamResponse } from '../upstream/request.js';
 import type { SourceName } from './provenance.js';
 
 /**

@@ -7,27 +7,8 @@ import type { Logger } from 'pino';
 import { ByteLru } from '../lib/byte-lru.js';
 import type { ServiceName } from '../errors.js';
 import type { UpstreamEvents } from '../observe/metrics.js';
-import type { UpstreamResponse } from './http.js';
-
-export interface CacheEntry {
-  response: UpstreamResponse;
-  /** When the upstream last confirmed this answer (stored or revalidated), epoch ms. */
-  validatedAt: number;
-}
-
-export interface CacheStore {
-  get(key: string): Promise<CacheEntry | undefined>;
-  /** A synchronous read where the store can (in process): the warm path skips all async work. */
-  peek?(key: string): CacheEntry | undefined;
-  /**
-   * `retainMs`: how long the entry may be kept for revalidation and stale serving. A shared store
-   * writes in the background: the promise never waits for the network.
-   */
-  set(key: string, entry: CacheEntry, retainMs: number): Promise<void>;
-  /** Told that a response it may hold now carries its parsed body (`parsed`), which costs memory too. */
-  memoised?(response: UpstreamResponse): void;
-  close(): Promise<void>;
-}
+import type { CacheEntry, CacheStore, UpstreamResponse } from './request.js';
+import { isObject } from './shapes.js';
 
 /** Keys never hold a path in clear: paths may carry platform keys or user text. */
 export function cacheKey(service: ServiceName, path: string, query: string): string {
@@ -317,7 +298,7 @@ function decode(raw: Buffer, now: number): CacheEntry | string {
   } catch {
     return 'head is not JSON';
   }
-  if (!isRecord(head) || Object.keys(head).length !== 3) return 'head is not {s, h, v}';
+  if (!isObject(head) || Object.keys(head).length !== 3) return 'head is not {s, h, v}';
   const { s, h, v } = head;
   if (typeof s !== 'number' || !Number.isInteger(s) || s < 100 || s > 599) return 'status is not an integer 100..599';
   if (!isHeaders(h)) return 'headers are not a flat object of header values';
@@ -326,12 +307,8 @@ function decode(raw: Buffer, now: number): CacheEntry | string {
   return { response: { status: s, headers: h, body: raw.subarray(newline + 1) }, validatedAt: Math.min(v, now) };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function isHeaders(value: unknown): value is Record<string, string> {
-  if (!isRecord(value)) return false;
+  if (!isObject(value)) return false;
   for (const [name, text] of Object.entries(value)) {
     if (typeof text !== 'string' || !HEADER_NAME.test(name) || !HEADER_VALUE.test(text)) return false;
   }

@@ -15,7 +15,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { ServiceName } from '../errors.js';
-import { ClientWindows } from './resilience.js';
+import { ClientWindows } from './guards/client-windows.js';
 
 /** Why a client's call was refused: seconds until it may call again, and the limit that refused it. */
 export interface ClientRefusal {

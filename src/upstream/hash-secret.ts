@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { useKeyedHashSecret } from './resilience.js';
+import { useKeyedHashSecret } from '../lib/keyed-hash.js';
 
 const KEY = 'satgate:v1:hash-secret';
 /** How long start-up waits for Redis before it serves with a secret of its own. */

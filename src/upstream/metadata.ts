@@ -1,5 +1,6 @@
 import { merged } from '../lib/merge.js';
-import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
+import type { CallOptions, UpstreamRequest } from './request.js';
+import type { UpstreamService } from './service.js';
 import { checked, int, object, optional, string } from './shapes.js';
 import type { ApiStatusResponse } from './types.js';
 

@@ -1,5 +1,6 @@
 import { merged } from '../lib/merge.js';
-import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
+import type { CallOptions, UpstreamRequest } from './request.js';
+import type { UpstreamService } from './service.js';
 import { MAX_PARAM_LENGTH, isDotSegment, joinPath, segment, wellFormed } from './paths.js';
 import { boolean, checked, decimal, int, object, optional, page, string, timestamp } from './shapes.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, InscriptionLocation, InscriptionTransfer, Page } from './types.js';

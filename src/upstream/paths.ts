@@ -5,6 +5,7 @@
  */
 
 import { UnsafePathError } from '../errors.js';
+import type { UpstreamRequest } from './request.js';
 
 /** Fastify's default maxParamLength: a longer path parameter (decoded) is a route 404 upstream. */
 export const MAX_PARAM_LENGTH = 100;
@@ -60,6 +61,19 @@ export const isUuid = (value: string): boolean => UUID.test(value);
 /** Joins literal and already-encoded segments under the service root. */
 export function joinPath(...segments: string[]): string {
   return '/' + segments.join('/');
+}
+
+/** The query as sent: `?a=1&b=2`, or empty. Built from an object, never by concatenation. */
+export function queryString(query: UpstreamRequest['query']): string {
+  if (query === undefined) return '';
+  if (typeof query === 'string') return query ? `?${query}` : '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (Array.isArray(value)) for (const item of value) params.append(key, item);
+    else if (value !== undefined) params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
 }
 
 export interface ProxyPath {

@@ -1,6 +1,7 @@
 import { merged } from '../lib/merge.js';
 import { UpstreamError } from '../errors.js';
-import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
+import type { CallOptions, UpstreamRequest } from './request.js';
+import type { UpstreamService } from './service.js';
 import { joinPath, keySegment, proxyPath, segment } from './paths.js';
 import { checked, object, optional, string } from './shapes.js';
 import type { ChainhookDeletion } from './types.js';

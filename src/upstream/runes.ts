@@ -1,5 +1,6 @@
 import { merged } from '../lib/merge.js';
-import type { CallOptions, UpstreamRequest, UpstreamService } from './http.js';
+import type { CallOptions, UpstreamRequest } from './request.js';
+import type { UpstreamService } from './service.js';
 import type { PageQuery } from './ordinals.js';
 import { boolean, checked, decimal, int, object, optional, page, string, timestamp, type Shape } from './shapes.js';
 import type { Page, RuneEtching } from './types.js';

@@ -16,14 +16,14 @@ import type { Page } from './types.js';
 /** A type guard; memoised per parsed answer by `checked`. */
 export type Shape<T> = (value: unknown) => value is T;
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
+/** A JSON object: not null, not an array. */
+export const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export const string: Shape<string> = (value): value is string => typeof value === 'string';
 export const boolean: Shape<boolean> = (value): value is boolean => typeof value === 'boolean';
 /** GraphQL's Int: a 32-bit signed integer. */
-export const int: Shape<number> = (value): value is number =>
-  Number.isInteger(value) && Math.abs(value as number) <= 0x7fffffff;
+export const int: Shape<number> = (value): value is number => Number.isInteger(value) && Math.abs(value as number) <= 0x7fffffff;
 /** A Timestamp (or its seconds): a safe integer. */
 export const timestamp: Shape<number> = (value): value is number => Number.isSafeInteger(value);
 /** An amount: a decimal string, never a JSON number (the Decimal scalar's rule). */

@@ -5,8 +5,8 @@
  */
 import type { Redis } from 'ioredis';
 import type { ServiceName } from '../errors.js';
-import type { CacheStore } from './cache.js';
-import type { CallOptions, UpstreamService } from './http.js';
+import type { CacheStore, CallOptions } from './request.js';
+import type { UpstreamService } from './service.js';
 import type { PageQuery } from './ordinals.js';
 import type { Brc20TokenDetailsResponse, Page, SourcedInscriptionTransfer, SourcedRuneEtching } from './types.js';
 

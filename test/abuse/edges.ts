@@ -89,23 +89,34 @@ describe('abuse: edges', () => {
       ]);
     });
 
-    it.each([
-      '?__proto__=1&constructor=2&toString=3&limit=2',
-      '?__proto__=a&__proto__=b&limit=2',
-      '?hasOwnProperty=x&limit=2&offset=1',
-    ])('REST query keys named like prototype members (%s) are parameters like any other', async (query) => {
-      const gateway = json(await raw(stack, 'GET', `/runes/v1/etchings${query}`));
-      const direct = await fetch(`${stack.sample.url}/runes/v1/etchings${query}`);
-      expect(gateway).toEqual({ status: direct.status, body: await direct.json() });
-    });
+    it.each(['?__proto__=1&constructor=2&toString=3&limit=2', '?__proto__=a&__proto__=b&limit=2', '?hasOwnProperty=x&limit=2&offset=1'])(
+      'REST query keys named like prototype members (%s) are parameters like any other',
+      async (query) => {
+        const gateway = json(await raw(stack, 'GET', `/runes/v1/etchings${query}`));
+        const direct = await fetch(`${stack.sample.url}/runes/v1/etchings${query}`);
+        expect(gateway).toEqual({ status: direct.status, body: await direct.json() });
+      },
+    );
 
     it.each<[string, Record<string, unknown>, string]>([
       ['missing (named like a prototype member)', {}, 'Variable "$constructor" of required type "String!" was not provided.'],
       ['null for a non-null type', { constructor: null }, 'Variable "$constructor" of non-null type "String!" must not be null.'],
-      ['a list for a String', { constructor: ['ordi'] }, 'Variable "$constructor" got invalid value ["ordi"]; String cannot represent a non string value: ["ordi"]'],
-      ['an object for a String', { constructor: { __proto__: 'x' } }, 'Variable "$constructor" got invalid value {}; String cannot represent a non string value: {}'],
+      [
+        'a list for a String',
+        { constructor: ['ordi'] },
+        'Variable "$constructor" got invalid value ["ordi"]; String cannot represent a non string value: ["ordi"]',
+      ],
+      [
+        'an object for a String',
+        { constructor: { __proto__: 'x' } },
+        'Variable "$constructor" got invalid value {}; String cannot represent a non string value: {}',
+      ],
     ])('a variable that is %s: BAD_USER_INPUT, no upstream call', async (_name, variables, message) => {
-      const { status, body } = await graphql(stack, 'query($constructor: String!) { brc20Token(ticker: $constructor) { token { ticker } } }', variables);
+      const { status, body } = await graphql(
+        stack,
+        'query($constructor: String!) { brc20Token(ticker: $constructor) { token { ticker } } }',
+        variables,
+      );
       expect({ status, body }).toEqual({
         status: 200,
         body: { errors: [{ message, locations: [{ line: 1, column: 7 }], extensions: { code: 'BAD_USER_INPUT' } }] },
@@ -149,7 +160,11 @@ describe('abuse: edges', () => {
           status: 200,
           body: {
             errors: [
-              { message: expect.stringMatching(/^Syntax Error: /), locations: [{ line: 1, column: 23 }], extensions: { code: 'GRAPHQL_PARSE_FAILED' } },
+              {
+                message: expect.stringMatching(/^Syntax Error: /),
+                locations: [{ line: 1, column: 23 }],
+                extensions: { code: 'GRAPHQL_PARSE_FAILED' },
+              },
             ],
           },
         });
@@ -158,9 +173,19 @@ describe('abuse: edges', () => {
 
       it.each([
         // UTF-8 bytes of U+D800: not valid UTF-8, so not a valid url component (Fastify's 400).
-        ['a ticker', '/ordinals/v1/brc-20/tokens/%ED%A0%80', "'/ordinals/v1/brc-20/tokens/%ED%A0%80' is not a valid url component", 'application/json'],
+        [
+          'a ticker',
+          '/ordinals/v1/brc-20/tokens/%ED%A0%80',
+          "'/ordinals/v1/brc-20/tokens/%ED%A0%80' is not a valid url component",
+          'application/json',
+        ],
         ['a bitcoin-node path', `/v1/ext/${KEY}/bitcoin-node/rest/%ED%A0%80.json`, 'path has a malformed percent-encoding', FASTIFY_JSON],
-        ['a key', '/v1/ext/%ED%A0%80/bitcoin-node/rest/chaininfo.json', "'/v1/ext/<redacted>/bitcoin-node/rest/chaininfo.json' is not a valid url component", 'application/json'],
+        [
+          'a key',
+          '/v1/ext/%ED%A0%80/bitcoin-node/rest/chaininfo.json',
+          "'/v1/ext/<redacted>/bitcoin-node/rest/chaininfo.json' is not a valid url component",
+          'application/json',
+        ],
       ])('REST: %s → 400 in the upstream format, no upstream call', async (_name, target, message, contentType) => {
         const answer = await raw(stack, 'GET', target);
         expect({ ...json(answer), type: answer.headers['content-type'] }).toEqual({
@@ -189,7 +214,10 @@ describe('abuse: edges', () => {
       ])('brc20Token: %s → UPSTREAM_ERROR, status still answers', async (_name, path, answer) => {
         stack.sample.inject({ path, status: 200, body: answer as object });
         const { body } = await graphql(stack, '{ status { status } brc20Token(ticker: "ordi") { supply { holders } } }');
-        expect(body).toEqual({ data: { status: { status: 'ready' }, brc20Token: null }, errors: [upstreamError(['brc20Token'], 'ordinals')] });
+        expect(body).toEqual({
+          data: { status: { status: 'ready' }, brc20Token: null },
+          errors: [upstreamError(['brc20Token'], 'ordinals')],
+        });
       });
 
       // The token list is an optimisation: when its answer is unusable, the token's own route decides.
@@ -212,7 +240,10 @@ describe('abuse: edges', () => {
         ['a page without a total', { limit: 20, offset: 0, results: [] }],
         ['an item whose location is null', page([{ ...etching, location: null }])],
         ['an item whose supply is a string', page([{ ...etching, supply: 'lots' }])],
-        ['a timestamp whose milliseconds are not a safe integer', page([{ ...etching, location: { ...etching.location, timestamp: 2 ** 50 } }])],
+        [
+          'a timestamp whose milliseconds are not a safe integer',
+          page([{ ...etching, location: { ...etching.location, timestamp: 2 ** 50 } }]),
+        ],
       ])('etchings: %s → UPSTREAM_ERROR', async (_name, answer) => {
         stack.sample.inject({ path: '/runes/v1/etchings', status: 200, body: answer as object });
         const { body } = await graphql(stack, '{ etchings { results { id location { timestamp } } } }');
@@ -225,8 +256,14 @@ describe('abuse: edges', () => {
         ['a transfer without its destination', page([{ ...sampleData.transferBlocks[0]!.transfers[0]!, to: undefined }])],
       ])('transfers: %s → UPSTREAM_ERROR, brc20Token still answers', async (_name, answer) => {
         stack.sample.inject({ path: '/ordinals/v1/inscriptions/transfers', status: 200, body: answer as object });
-        const { body } = await graphql(stack, '{ transfers(block: 775700) { total results { id } } brc20Token(ticker: "ordi") { token { ticker } } }');
-        expect(body).toEqual({ data: { transfers: null, brc20Token: { token: { ticker: 'ordi' } } }, errors: [upstreamError(['transfers'], 'ordinals')] });
+        const { body } = await graphql(
+          stack,
+          '{ transfers(block: 775700) { total results { id } } brc20Token(ticker: "ordi") { token { ticker } } }',
+        );
+        expect(body).toEqual({
+          data: { transfers: null, brc20Token: { token: { ticker: 'ordi' } } },
+          errors: [upstreamError(['transfers'], 'ordinals')],
+        });
       });
 
       it.each<[string, unknown]>([
@@ -269,7 +306,12 @@ describe('abuse: edges', () => {
         const lines = await logsOf(stack, requestId);
         const errors = lines.filter((line) => isErrorLevel(line.level));
         expect(errors).toEqual([
-          expect.objectContaining({ level: 'error', requestId, msg: 'unexpected error', error: expect.objectContaining({ type, stack: expect.stringMatching(STACK_FRAME) }) }),
+          expect.objectContaining({
+            level: 'error',
+            requestId,
+            msg: 'unexpected error',
+            error: expect.objectContaining({ type, stack: expect.stringMatching(STACK_FRAME) }),
+          }),
         ]);
         expect(JSON.stringify(lines)).not.toContain(KEY);
         expect(JSON.stringify(lines)).toContain('/v1/ext/<redacted>/bitcoin-node');
@@ -334,7 +376,7 @@ describe('abuse: edges', () => {
         }
       });
 
-      it('an endpoint beside GraphQL (/metrics) that throws: 500 JSON naming the request id, not yoga\'s stack page', async () => {
+      it("an endpoint beside GraphQL (/metrics) that throws: 500 JSON naming the request id, not yoga's stack page", async () => {
         const { registry } = stack.gateway.metrics;
         registry.metrics = () => Promise.reject(bug());
         try {
@@ -342,7 +384,9 @@ describe('abuse: edges', () => {
           const answer = await raw(stack, 'GET', '/metrics', { 'x-request-id': requestId });
           expect(json(answer)).toEqual({
             status: 500,
-            body: { errors: [{ message: `Unexpected error (request ${requestId})`, extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } }] },
+            body: {
+              errors: [{ message: `Unexpected error (request ${requestId})`, extensions: { code: 'INTERNAL_SERVER_ERROR', requestId } }],
+            },
           });
           await expectLoggedOnce(requestId, 'TypeError');
         } finally {
@@ -355,8 +399,20 @@ describe('abuse: edges', () => {
       ['malformed JSON', 'POST', '/graphql', { 'content-type': 'application/json' }, '{"query": "{ status'],
       ['a JSON null body', 'POST', '/graphql', { 'content-type': 'application/json' }, 'null'],
       ['a batch while batching is off', 'POST', '/graphql', { 'content-type': 'application/json' }, '[{"query":"{ status { status } }"}]'],
-      ['variables as a string', 'POST', '/graphql', { 'content-type': 'application/json' }, '{"query":"{ status { status } }","variables":"x"}'],
-      ['operationName as an object', 'POST', '/graphql', { 'content-type': 'application/json' }, '{"query":"{ status { status } }","operationName":{}}'],
+      [
+        'variables as a string',
+        'POST',
+        '/graphql',
+        { 'content-type': 'application/json' },
+        '{"query":"{ status { status } }","variables":"x"}',
+      ],
+      [
+        'operationName as an object',
+        'POST',
+        '/graphql',
+        { 'content-type': 'application/json' },
+        '{"query":"{ status { status } }","operationName":{}}',
+      ],
       ['an unknown method', 'PUT', '/graphql', {}],
       ['GET without the CSRF header', 'GET', '/graphql?query=%7Bstatus%7Bstatus%7D%7D', {}],
       ['readiness', 'GET', '/readyz', {}],
@@ -387,7 +443,9 @@ describe('abuse: edges', () => {
     });
 
     it('an absolute-form request target (RFC 9112) is served by its path, GraphQL and REST alike', async () => {
-      const graphqlAnswer = await raw(stack, 'GET', 'http://gateway.example/graphql?query=%7B__typename%7D', { 'x-graphql-yoga-csrf': '1' });
+      const graphqlAnswer = await raw(stack, 'GET', 'http://gateway.example/graphql?query=%7B__typename%7D', {
+        'x-graphql-yoga-csrf': '1',
+      });
       expect(json(graphqlAnswer)).toEqual({ status: 200, body: { data: { __typename: 'Query' } } });
       const restAnswer = await raw(stack, 'GET', 'http://gateway.example/runes/v1/etchings?limit=1');
       expect(json(restAnswer)).toEqual(json(await raw(stack, 'GET', '/runes/v1/etchings?limit=1')));
@@ -427,9 +485,21 @@ describe('abuse: edges', () => {
     });
 
     it.each([
-      ['DELETE', `/v1/ext/${KEY}/chainhooks/%zz`, { statusCode: 400, error: 'Bad Request', message: "'/v1/ext/<redacted>/chainhooks/%zz' is not a valid url component" }],
-      ['GET', `/v1/ext/${KEY}/nothing-here`, { statusCode: 404, error: 'Not Found', message: 'Route GET:/v1/ext/<redacted>/nothing-here not found' }],
-      ['GET', `/v1/ext/${KEY}/bitcoin-node/x%2`, { statusCode: 400, error: 'Bad Request', message: 'path has a malformed percent-encoding' }],
+      [
+        'DELETE',
+        `/v1/ext/${KEY}/chainhooks/%zz`,
+        { statusCode: 400, error: 'Bad Request', message: "'/v1/ext/<redacted>/chainhooks/%zz' is not a valid url component" },
+      ],
+      [
+        'GET',
+        `/v1/ext/${KEY}/nothing-here`,
+        { statusCode: 404, error: 'Not Found', message: 'Route GET:/v1/ext/<redacted>/nothing-here not found' },
+      ],
+      [
+        'GET',
+        `/v1/ext/${KEY}/bitcoin-node/x%2`,
+        { statusCode: 400, error: 'Bad Request', message: 'path has a malformed percent-encoding' },
+      ],
     ])('REST %s %s: the whole answer, the key redacted', async (method, target, body) => {
       expect(json(await raw(stack, method, target))).toEqual({ status: body.statusCode, body });
       expect(stack.upstreamCalls()).toEqual([]);
@@ -454,15 +524,24 @@ describe('abuse: edges', () => {
 
     it.each(badKeys)('GraphQL apiKey %j: BAD_USER_INPUT on both platform fields', async (key) => {
       const node = await graphql(stack, NODE, { path: 'rest/chaininfo.json', key });
-      expect(node.body).toEqual({ data: { bitcoinNode: null }, errors: [fieldError(['bitcoinNode'], { code: 'BAD_USER_INPUT', argument: 'apiKey' })] });
+      expect(node.body).toEqual({
+        data: { bitcoinNode: null },
+        errors: [fieldError(['bitcoinNode'], { code: 'BAD_USER_INPUT', argument: 'apiKey' })],
+      });
       const deletion = await graphql(stack, DELETE, { uuid: UUID, key });
-      expect(deletion.body).toEqual({ data: { deleteChainhook: null }, errors: [fieldError(['deleteChainhook'], { code: 'BAD_USER_INPUT', argument: 'apiKey' })] });
+      expect(deletion.body).toEqual({
+        data: { deleteChainhook: null },
+        errors: [fieldError(['deleteChainhook'], { code: 'BAD_USER_INPUT', argument: 'apiKey' })],
+      });
       expect(stack.upstreamCalls()).toEqual([]);
     });
 
     it.each([`${KEY}%2F..`, '..', `${KEY}/x`, 'k'.repeat(129), 'a\\b'])('GraphQL x-api-key header %j: BAD_USER_INPUT', async (key) => {
       const { body } = await graphql(stack, '{ bitcoinNode(path: "rest/chaininfo.json") }', undefined, { 'x-api-key': key });
-      expect(body).toEqual({ data: { bitcoinNode: null }, errors: [fieldError(['bitcoinNode'], { code: 'BAD_USER_INPUT', argument: 'apiKey' })] });
+      expect(body).toEqual({
+        data: { bitcoinNode: null },
+        errors: [fieldError(['bitcoinNode'], { code: 'BAD_USER_INPUT', argument: 'apiKey' })],
+      });
       expect(stack.upstreamCalls()).toEqual([]);
     });
 
@@ -470,7 +549,10 @@ describe('abuse: edges', () => {
       'GraphQL uuid %j: BAD_USER_INPUT',
       async (uuid) => {
         const { body } = await graphql(stack, DELETE, { uuid, key: KEY });
-        expect(body).toEqual({ data: { deleteChainhook: null }, errors: [fieldError(['deleteChainhook'], { code: 'BAD_USER_INPUT', argument: 'uuid' })] });
+        expect(body).toEqual({
+          data: { deleteChainhook: null },
+          errors: [fieldError(['deleteChainhook'], { code: 'BAD_USER_INPUT', argument: 'uuid' })],
+        });
         expect(stack.upstreamCalls()).toEqual([]);
       },
     );
@@ -523,17 +605,24 @@ describe('abuse: edges', () => {
       Object.fromEntries(Object.entries(answer.headers).filter(([name]) => name.startsWith('access-control-') || name === 'vary'));
     const granted = (origin: string, preflight: boolean) => ({
       'access-control-allow-origin': origin,
-      'access-control-expose-headers': 'etag, x-request-id, retry-after, age, warning, ratelimit-limit, ratelimit-remaining, ratelimit-reset',
+      'access-control-expose-headers':
+        'etag, x-request-id, retry-after, age, warning, ratelimit-limit, ratelimit-remaining, ratelimit-reset',
       ...(preflight
         ? {
             'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-            'access-control-allow-headers': 'content-type, x-api-key, x-request-id, if-none-match, x-graphql-yoga-csrf, apollo-require-preflight, x-apollo-operation-name, traceparent, tracestate',
+            'access-control-allow-headers':
+              'content-type, x-api-key, x-request-id, if-none-match, x-graphql-yoga-csrf, apollo-require-preflight, x-apollo-operation-name, traceparent, tracestate',
           }
         : {}),
     });
     const requests: Array<[string, string, string, Record<string, string>]> = [
       ['GraphQL GET', 'GET', '/graphql?query=%7B__typename%7D', { 'x-graphql-yoga-csrf': '1' }],
-      ['GraphQL preflight', 'OPTIONS', '/graphql', { 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' }],
+      [
+        'GraphQL preflight',
+        'OPTIONS',
+        '/graphql',
+        { 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      ],
       ['REST GET', 'GET', '/runes/v1/etchings?limit=1', {}],
       ['REST 400', 'GET', '/runes/v1/etchings?limit=61', {}],
       ['REST preflight', 'OPTIONS', `/v1/ext/${KEY}/chainhooks/${UUID}`, { 'access-control-request-method': 'DELETE' }],
@@ -600,7 +689,11 @@ describe('abuse: edges', () => {
       ['headers sent one line at a time', 'GET /healthz HTTP/1.1\r\nHost: x\r\n', 'x-slow: 1\r\n'],
       ['a request line that never ends', 'GET /healthz', 'z'],
       ['a connection that sends nothing', '', ''],
-      ['a GraphQL body sent one byte at a time', 'POST /graphql HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{', ' '],
+      [
+        'a GraphQL body sent one byte at a time',
+        'POST /graphql HTTP/1.1\r\nHost: x\r\ncontent-type: application/json\r\ncontent-length: 100000\r\n\r\n{',
+        ' ',
+      ],
     ])('%s: cut within about REQUEST_TIMEOUT_MS', async (_name, head, drip) => {
       const { ms, reply } = await slowClient(head, drip);
       expect(ms).toBeGreaterThanOrEqual(TIMEOUT - 50);
@@ -634,10 +727,15 @@ describe('abuse: edges', () => {
     it('GraphQL, upstream too slow: 504 REQUEST_TIMEOUT, logged as 504', async () => {
       timed.sample.inject({ path: '/metadata/v1', hang: true });
       const requestId = 'edges-10-graphql';
-      const answer = await raw(timed, 'GET', '/graphql?query=%7Bstatus%7Bstatus%7D%7D', { 'x-request-id': requestId, 'x-graphql-yoga-csrf': '1' });
+      const answer = await raw(timed, 'GET', '/graphql?query=%7Bstatus%7Bstatus%7D%7D', {
+        'x-request-id': requestId,
+        'x-graphql-yoga-csrf': '1',
+      });
       expect(json(answer)).toEqual({
         status: 504,
-        body: { errors: [{ message: `The request took longer than ${TIMEOUT} ms`, extensions: { code: 'REQUEST_TIMEOUT', limit: TIMEOUT } }] },
+        body: {
+          errors: [{ message: `The request took longer than ${TIMEOUT} ms`, extensions: { code: 'REQUEST_TIMEOUT', limit: TIMEOUT } }],
+        },
       });
       const access = (await logsOf(timed, requestId)).filter((line) => line.msg === 'request');
       expect(access).toEqual([expect.objectContaining({ requestId, status: 504 })]);
@@ -653,4 +751,3 @@ describe('abuse: edges', () => {
     }
   });
 });
-

@@ -46,9 +46,14 @@ async function beside(stack: Stack, body: string) {
 function tooComplex(message: string, limit: number, actual: number) {
   return { message, extensions: { code: 'QUERY_TOO_COMPLEX', limit, actual } };
 }
-const cost = (actual: number) => tooComplex(`Query cost ${actual} exceeds the limit of 1000 (10 per upstream call, 1 per page item)`, 1000, actual);
+const cost = (actual: number) =>
+  tooComplex(`Query cost ${actual} exceeds the limit of 1000 (10 per upstream call, 1 per page item)`, 1000, actual);
 const comparisons = (actual: number) =>
-  tooComplex(`${actual} field comparisons exceed the limit of 10000 (fields repeated under one name, fragments spread side by side)`, 10000, actual);
+  tooComplex(
+    `${actual} field comparisons exceed the limit of 10000 (fields repeated under one name, fragments spread side by side)`,
+    10000,
+    actual,
+  );
 
 /** `fragment F<i> on Query { ...F<i+1> × fanOut }` for i < length, then F<length> = `leaf`. */
 function fanChain(length: number, fanOut: number, leaf: string): string {
@@ -90,7 +95,11 @@ describe('abuse: query limits', () => {
         `query { ... on Query { ... on Query { ...X ...X } ...X } }\nfragment X on Query { ${'__typename @skip(if: false) '.repeat(11)}}`,
         [tooComplex('11 directives exceed the limit of 10', 10, 11)],
       ],
-      ['one fragment spread 900 times (wide fan-out)', `{ ${'...W '.repeat(900)}}\nfragment W on Query { status { status } }`, [cost(9000)]],
+      [
+        'one fragment spread 900 times (wide fan-out)',
+        `{ ${'...W '.repeat(900)}}\nfragment W on Query { status { status } }`,
+        [cost(9000)],
+      ],
       [
         // graphql-js compares every two fields of one name: 400² in the status set, plus 1 per chainTip set and 1 at the root.
         'one field repeated 400 times (quadratic validation)',
@@ -113,9 +122,12 @@ describe('abuse: query limits', () => {
       for (const { status, ms } of health) expect([status, ms < STALL_BOUND_MS]).toEqual([200, true]);
     });
 
-    test('a small fragment cycle gets graphql-js\'s cycle error; a long one (which overflowed graphql-js\'s stack) is refused first', async () => {
+    test("a small fragment cycle gets graphql-js's cycle error; a long one (which overflowed graphql-js's stack) is refused first", async () => {
       stack.sample.clearLog();
-      const small = await post(stack, JSON.stringify({ query: '{ ...A } fragment A on Query { ...B status { status } } fragment B on Query { ...A }' }));
+      const small = await post(
+        stack,
+        JSON.stringify({ query: '{ ...A } fragment A on Query { ...B status { status } } fragment B on Query { ...A }' }),
+      );
       expect([small.status, JSON.parse(small.text)]).toEqual([
         200,
         {
@@ -132,7 +144,10 @@ describe('abuse: query limits', () => {
         },
       ]);
       // 140 fragments, each spreading the next two: a cycle through all of them.
-      const long = Array.from({ length: 140 }, (_, i) => `fragment C${i} on Query { ...C${(i + 1) % 140} ...C${(i + 2) % 140} __typename }`);
+      const long = Array.from(
+        { length: 140 },
+        (_, i) => `fragment C${i} on Query { ...C${(i + 1) % 140} ...C${(i + 2) % 140} __typename }`,
+      );
       const { answer, health } = await beside(stack, JSON.stringify({ query: `query { ...C0 }\n${long.join('\n')}` }));
       // How many comparisons a cycle counts depends on where the walk breaks it: only its size is asserted.
       const body = JSON.parse(answer.text) as GraphQLBody;
@@ -193,8 +208,16 @@ describe('abuse: query limits', () => {
 
     test.each<[string, string, unknown]>([
       // The key scrubber walked these recursively: 500 with "RangeError: Maximum call stack size exceeded" and its frames.
-      ['an apiKey variable: an object 15,000 deep', `{"query":"${KEY_QUERY}","variables":{"k":${deepObject(15_000, '"deep-key-1234"')}}}`, invalid('k', '{ a: { a: [Object] } }')],
-      ['an apiKey variable: a list 45,000 deep', `{"query":"${KEY_QUERY}","variables":{"k":${deepList(45_000, '"deep-key-1234"')}}}`, invalid('k', '[[[Array]]]')],
+      [
+        'an apiKey variable: an object 15,000 deep',
+        `{"query":"${KEY_QUERY}","variables":{"k":${deepObject(15_000, '"deep-key-1234"')}}}`,
+        invalid('k', '{ a: { a: [Object] } }'),
+      ],
+      [
+        'an apiKey variable: a list 45,000 deep',
+        `{"query":"${KEY_QUERY}","variables":{"k":${deepList(45_000, '"deep-key-1234"')}}}`,
+        invalid('k', '[[[Array]]]'),
+      ],
       [
         'a ticker variable: an object 15,000 deep',
         `{"query":"query($t: String!) { brc20Token(ticker: $t) { token { id } } }","variables":{"t":${deepObject(15_000, '1')}}}`,
@@ -205,7 +228,11 @@ describe('abuse: query limits', () => {
         `{"query":"{ status { status } }","variables":{"x":${deepObject(15_000, '1')}}}`,
         { data: { status: { status: 'ready' } } },
       ],
-      ['extensions 15,000 deep', `{"query":"{ status { status } }","extensions":{"x":${deepObject(15_000, '1')}}}`, { data: { status: { status: 'ready' } } }],
+      [
+        'extensions 15,000 deep',
+        `{"query":"{ status { status } }","extensions":{"x":${deepObject(15_000, '1')}}}`,
+        { data: { status: { status: 'ready' } } },
+      ],
     ])('%s', async (_name, body, expected) => {
       expect(Buffer.byteLength(body)).toBeLessThanOrEqual(102_400);
       stack.sample.clearLog();
@@ -241,7 +268,11 @@ describe('abuse: query limits', () => {
       [
         'variables in a form body',
         '',
-        { method: 'POST', headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' }, body: 'query=%7B__typename%7D&variables=%7Bbad' },
+        {
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+          body: 'query=%7B__typename%7D&variables=%7Bbad',
+        },
       ],
     ])('malformed JSON as %s is 400 BAD_REQUEST, not an unexpected error', async (_name, search, init) => {
       stack.sample.clearLog();
@@ -269,10 +300,22 @@ describe('abuse: query limits', () => {
 
     test.each<[string, string, Record<string, string>]>([
       ['the key as an apiKey literal', `{"query": "{ bitcoinNode(path: \\"x\\", apiKey: \\"${KEY}\\") }", }`, {}],
-      ['the key in a variable passed as apiKey', `{"query": "query($k: String) { bitcoinNode(path: \\"x\\", apiKey: $k) }", "variables": {"k": "${KEY}"`, {}],
-      ['the key as an apiKey variable', `{"query": "query($apiKey: String) { bitcoinNode(path: \\"x\\", apiKey: $apiKey) }", "variables": {"apiKey": "${KEY}"},,}`, {}],
+      [
+        'the key in a variable passed as apiKey',
+        `{"query": "query($k: String) { bitcoinNode(path: \\"x\\", apiKey: $k) }", "variables": {"k": "${KEY}"`,
+        {},
+      ],
+      [
+        'the key as an apiKey variable',
+        `{"query": "query($apiKey: String) { bitcoinNode(path: \\"x\\", apiKey: $apiKey) }", "variables": {"apiKey": "${KEY}"},,}`,
+        {},
+      ],
       ['the key as an Int apiKey literal', `{"query": "{ bitcoinNode(path: \\"x\\", apiKey: 98765432109876) }"`, {}],
-      ['the x-api-key header pasted into the body', `{"query": "{ status { status } }", "note": "${HEADER_KEY}"`, { 'x-api-key': HEADER_KEY }],
+      [
+        'the x-api-key header pasted into the body',
+        `{"query": "{ status { status } }", "note": "${HEADER_KEY}"`,
+        { 'x-api-key': HEADER_KEY },
+      ],
     ])('a malformed JSON body with %s', async (_name, body, headers) => {
       stack.sample.clearLog();
       const before = stack.logs.length;
@@ -306,7 +349,8 @@ describe('abuse: query limits', () => {
           {
             errors: [
               {
-                message: 'Variable "$k" got invalid value { key: "<redacted>" }; String cannot represent a non string value: { key: "<redacted>" }',
+                message:
+                  'Variable "$k" got invalid value { key: "<redacted>" }; String cannot represent a non string value: { key: "<redacted>" }',
                 locations: [{ line: 1, column: 7 }],
                 extensions: { code: 'BAD_USER_INPUT' },
               },
@@ -340,7 +384,10 @@ describe('abuse: document caches are bounded in bytes (class 9)', () => {
 
   async function cacheBytes(): Promise<Record<string, number>> {
     const text = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
-    const bytes = [...text.matchAll(/^satgate_document_cache_bytes\{cache="(\w+)"\} (\d+)$/gm)].map(([, cache, value]) => [cache, Number(value)]);
+    const bytes = [...text.matchAll(/^satgate_document_cache_bytes\{cache="(\w+)"\} (\d+)$/gm)].map(([, cache, value]) => [
+      cache,
+      Number(value),
+    ]);
     return Object.fromEntries(bytes);
   }
 

@@ -54,7 +54,9 @@ describe('abuse: one platform tenant cannot lock out or slow another', () => {
       }
       local.sample.clearLog();
       // A fails fast, without calling; B, asked in the same request, is served with its own call.
-      const both = await local.graphql(`{ a: bitcoinNode(path: "${CHAININFO}", apiKey: "${a}") b: bitcoinNode(path: "${CHAININFO}", apiKey: "${B}") }`);
+      const both = await local.graphql(
+        `{ a: bitcoinNode(path: "${CHAININFO}", apiKey: "${a}") b: bitcoinNode(path: "${CHAININFO}", apiKey: "${B}") }`,
+      );
       expect(both.body).toEqual({
         data: { a: null, b: sampleData.bitcoinNode.chainInfo },
         errors: [
@@ -135,9 +137,7 @@ describe('abuse: one platform tenant cannot lock out or slow another', () => {
   test("A's devnet hangs: A holds at most a quarter of the pool, B is answered while A still waits", async () => {
     stack.sample.inject({ path: `/v1/ext/${A}/*`, hang: true });
     let settled = 0;
-    const hung = Array.from({ length: 6 }, (_, i) =>
-      stack.graphql(nodeQuery(A, `${CHAININFO}?n=${i}`)).finally(() => settled++),
-    );
+    const hung = Array.from({ length: 6 }, (_, i) => stack.graphql(nodeQuery(A, `${CHAININFO}?n=${i}`)).finally(() => settled++));
     // A's first request is on the wire; the others wait for A's share, not for the pool.
     const callsOfA = () => stack.upstreamCalls().filter((call) => call.startsWith(`GET /v1/ext/${A}/`));
     while (callsOfA().length === 0) await pause(10);
@@ -201,8 +201,14 @@ describe('abuse: a wait learnt from an upstream is capped (MAX_UPSTREAM_WAIT_MS)
     expect((ready.body as { services: { runes: { quotaWaitSeconds: number } } }).services.runes.quotaWaitSeconds).toBeLessThanOrEqual(900);
   });
 
-  test('a mirrored 429 (REST, platform) carries the capped Retry-After, not the upstream\'s', async () => {
-    stack.sample.inject({ path: `/v1/ext/${A}/*`, times: 1, status: 429, headers: { 'retry-after': TEN_YEARS }, body: { message: 'slow' } });
+  test("a mirrored 429 (REST, platform) carries the capped Retry-After, not the upstream's", async () => {
+    stack.sample.inject({
+      path: `/v1/ext/${A}/*`,
+      times: 1,
+      status: 429,
+      headers: { 'retry-after': TEN_YEARS },
+      body: { message: 'slow' },
+    });
     const answer = await fetch(`${stack.gatewayUrl}${nodePath(A)}`);
     expect([answer.status, answer.headers.get('retry-after'), await answer.json()]).toEqual([429, '900', { message: 'slow' }]);
   });
@@ -364,7 +370,7 @@ function graphqlFrom(
   });
 }
 
-describe('abuse: one client cannot spend everybody\'s upstream quota (CLIENT_UPSTREAM_CALLS_PER_MINUTE)', () => {
+describe("abuse: one client cannot spend everybody's upstream quota (CLIENT_UPSTREAM_CALLS_PER_MINUTE)", () => {
   // Holders asked: one detail lookup (one upstream call) per ticker.
   const token = (ticker: string) => `{ brc20Token(ticker: "${ticker}") { token { ticker } supply { holders } } }`;
   const tokens = sampleData.brc20Tokens.filter((t) => /^[a-z0-9]+$/.test(t.token.ticker));
@@ -390,7 +396,11 @@ describe('abuse: one client cannot spend everybody\'s upstream quota (CLIENT_UPS
         expect((await stack.graphql(token(ticker), undefined, x)).body).toEqual(served(ticker));
       }
       stack.sample.clearLog();
-      const over = await stack.graphql(`{ brc20Token(ticker: "${tickers[3]}") { token { ticker } supply { holders } } status { status } }`, undefined, x);
+      const over = await stack.graphql(
+        `{ brc20Token(ticker: "${tickers[3]}") { token { ticker } supply { holders } } status { status } }`,
+        undefined,
+        x,
+      );
       expect(over.body).toEqual({ data: { brc20Token: null, status: { status: 'ready' } }, errors: [limited()] });
       // A cached answer costs nothing: still served to the limited client.
       expect((await stack.graphql(token(tickers[0]!), undefined, x)).body).toEqual(served(tickers[0]!));
@@ -401,7 +411,7 @@ describe('abuse: one client cannot spend everybody\'s upstream quota (CLIENT_UPS
       expectNoSecrets(stack.logs.join('\n'), ['203.0.113.7', '203.0.113.8']);
     });
 
-    test('REST: 429 in the upstream\'s error format with Retry-After and the RateLimit headers', async () => {
+    test("REST: 429 in the upstream's error format with Retry-After and the RateLimit headers", async () => {
       const z = as('203.0.113.9');
       for (const ticker of tickers.slice(4, 7)) {
         expect((await rest(`${stack.gatewayUrl}/ordinals/v1/brc-20/tokens/${ticker}`, { headers: z })).status).toBe(200);
@@ -493,7 +503,9 @@ describe('abuse: one client cannot spend everybody\'s upstream quota (CLIENT_UPS
       const p = { 'x-forwarded-for': '203.0.113.20' };
       // The sample advertises no quota: one client may make many calls.
       for (let limit = 1; limit <= 8; limit++) {
-        expect((await stack.graphql(`{ etchings(limit: ${limit}) { limit } }`, undefined, p)).body).toEqual({ data: { etchings: { limit } } });
+        expect((await stack.graphql(`{ etchings(limit: ${limit}) { limit } }`, undefined, p)).body).toEqual({
+          data: { etchings: { limit } },
+        });
       }
       // Now the upstream says 10 a minute: a client's share is 2.
       stack.sample.inject({

@@ -1,40 +1,37 @@
 /**
  * useHttpCaching: GraphQL GET requests whose root fields are all public and cacheable answer with
  * an ETag and the upstream's Cache-Control, and 304 on a matching If-None-Match, so browsers and
- * CDNs can cache them like the REST paths. Anything per-user (platform fields) is never marked.
+ * CDNs can cache them like the REST paths. A root field is public when its policy says so
+ * (`cache: 'public'`, graphql/schema/field-policy.ts): anything per-user (platform fields) is never marked.
  */
 import { hash } from 'node:crypto';
 import { getOperationAST, Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { etagMatches } from '../../http/etag.js';
+import type { RootFieldPolicies } from '../schema/field-policy.js';
+import { rootPolicies } from '../schema/index.js';
 
-/**
- * The upstream's If-None-Match parsing (hirosystems/api-toolkit): quotes and W/ prefixes stripped,
- * comma-separated lists accepted, `*` without special meaning.
- */
-export function etagMatches(ifNoneMatch: string | null, etag: string | undefined): boolean {
-  if (!ifNoneMatch || !etag) return false;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, '').replace(/"/g, '');
-  const wanted = bare(etag);
-  return ifNoneMatch.split(',').some((tag) => bare(tag) === wanted);
-}
-
-// The public read fields (no platform field, no key): their answers are the same for every client.
-const CACHEABLE_ROOT_FIELDS = new Set([
-  'status', 'brc20Token', 'brc20Tokens', 'transfers', 'transfersConnection', 'etchings', 'etchingsConnection', '__typename',
-]);
 const CACHE_CONTROL = 'public, no-cache, must-revalidate';
 
-/** True when every root field of the operation, through fragments, is cacheable. */
-export function isCacheableOperation(document: DocumentNode, operationName?: string | null): boolean {
+/**
+ * True when every root field of the query, through fragments, is public (`__typename` too: the
+ * gateway answers it, the same for every client). Validated documents only: every root-level field
+ * is one of the query type's.
+ */
+export function isCacheableOperation(
+  document: DocumentNode,
+  operationName?: string | null,
+  policies: RootFieldPolicies = rootPolicies,
+): boolean {
   const operation = getOperationAST(document, operationName);
   if (!operation || operation.operation !== 'query') return false;
-  const fragments = new Map(
-    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])),
-  );
+  const fields = policies.byType.get(policies.rootType.query ?? '');
+  const isPublic = (name: string) => name === '__typename' || fields?.get(name)?.cache === 'public';
+  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
   const seen = new Set<string>();
   const allCacheable = (selectionSet: SelectionSetNode): boolean =>
     selectionSet.selections.every((selection) => {
-      if (selection.kind === Kind.FIELD) return CACHEABLE_ROOT_FIELDS.has(selection.name.value);
+      if (selection.kind === Kind.FIELD) return isPublic(selection.name.value);
       if (selection.kind === Kind.INLINE_FRAGMENT) return allCacheable(selection.selectionSet);
       const name = selection.name.value;
       if (seen.has(name)) return true;

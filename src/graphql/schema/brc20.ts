@@ -1,6 +1,7 @@
 import { badUserInput } from '../../errors.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse } from '../../upstream/types.js';
 import { builder } from './builder.js';
+import { policy, UPSTREAM_CALL_COST } from './field-policy.js';
 import { selects } from './selection.js';
 
 const Brc20TokenRef = builder.objectRef<Brc20Token>('Brc20Token').implement({
@@ -46,6 +47,7 @@ builder.queryField('brc20Token', (t) =>
     nullable: true,
     description: 'Case-insensitive. Null when no such token exists.',
     args: { ticker: t.arg.string({ required: true }) },
+    ...policy({ cost: 'call', cache: 'public' }),
     // Holder counts come only from the detail route; without them many tickers share one call.
     resolve: (_root, { ticker }, { loaders }, info) =>
       selects(info, 'holders') ? loaders.brc20Token.load(ticker) : loaders.brc20TokenSummary.load(ticker),
@@ -56,13 +58,13 @@ builder.queryField('brc20Token', (t) =>
 export const MAX_BATCH_TICKERS = 50;
 
 /**
- * The query cost of one `brc20Tokens` field in the cost walk's units (10 per upstream call, 1 per
- * item): one call per ticker with `supply.holders`, one per 20 without; `tickers` undefined when
- * it comes from a variable (then the most). Pure, for the cost walk in hardening.ts.
+ * The query cost of one `brc20Tokens` field in the cost walk's units (UPSTREAM_CALL_COST per upstream
+ * call, 1 per item): one call per ticker with `supply.holders`, one per 20 without; `tickers`
+ * undefined when it comes from a variable (then the most). Pure, for the cost walk (limits/cost.ts).
  */
 export function brc20TokensCost(tickers: number | undefined, holders: boolean): number {
   const count = Math.min(MAX_BATCH_TICKERS, Math.max(1, tickers ?? MAX_BATCH_TICKERS));
-  return 10 * (holders ? count : Math.ceil(count / 20)) + count;
+  return UPSTREAM_CALL_COST * (holders ? count : Math.ceil(count / 20)) + count;
 }
 
 builder.queryField('brc20Tokens', (t) =>
@@ -72,6 +74,7 @@ builder.queryField('brc20Tokens', (t) =>
     description:
       '1..50 tickers, case-insensitive, exact matches only. One entry per ticker, in the order asked; null where no such token exists.',
     args: { tickers: t.arg.stringList({ required: true }) },
+    ...policy({ cost: 'tickers', cache: 'public' }),
     // The same per-request loaders as brc20Token: aliases, duplicates and case variants share calls,
     // and a failed lookup rejects only its own entry (an error at [brc20Tokens, i]).
     resolve: (_root, { tickers }, { loaders }, info) => {

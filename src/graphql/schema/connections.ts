@@ -1,6 +1,7 @@
 import type { ObjectRef } from '@pothos/core';
 import type { Page } from '../../upstream/types.js';
 import { builder } from './builder.js';
+import { policy } from './field-policy.js';
 import { connectionRequest, readConnection, type ConnectionArgs, type ListKind, type ListSource } from './cursor-paging.js';
 import { RuneEtchingRef } from './runes.js';
 import { parseBlockId } from './scalars.js';
@@ -12,7 +13,7 @@ const PAGING =
   'first/last 1..500 (default 20 when neither is given), not both; spans as many upstream pages as needed. ' +
   'Cursors are opaque and survive new items: a malformed one is BAD_USER_INPUT (reason CURSOR_INVALID), ' +
   'one whose item is gone is BAD_USER_INPUT (reason CURSOR_EXPIRED). ' +
-  'totalCount is the upstream\'s total';
+  "totalCount is the upstream's total";
 
 /** `totalCount` beside the plugin's edges and pageInfo, and the contract's type names. */
 function connectionTypes<T>(node: ObjectRef<Types, T>, name: string) {
@@ -38,6 +39,7 @@ builder.queryField('etchingsConnection', (t) =>
       type: RuneEtchingRef,
       nullable: true,
       description: `Newest first, as a Relay connection. ${PAGING} (it counts runes that are not listed).`,
+      ...policy({ cost: 'connection', cache: 'public' }),
       resolve: (_root, args: ConnectionArgs, { loaders }) =>
         readConnection(
           source('etchings', (offset, limit) => loaders.etchings.load({ offset, limit })),
@@ -57,6 +59,7 @@ builder.queryField('transfersConnection', (t) =>
       nullable: true,
       description: `The block's transfers as a Relay connection, newest first; null when the upstream reports the block unknown. ${PAGING}.`,
       args: { block: t.arg({ type: 'BlockId', required: true }) },
+      ...policy({ cost: 'connection', cache: 'public' }),
       resolve: (_root, { block, ...args }, { loaders }) => {
         const request = connectionRequest('transfers', args);
         const id = parseBlockId(block);

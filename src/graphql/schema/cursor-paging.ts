@@ -15,12 +15,11 @@
 import { GraphQLError } from 'graphql';
 import { badUserInput } from '../../errors.js';
 import type { Page } from '../../upstream/types.js';
+import { UPSTREAM_CALL_COST } from './field-policy.js';
 import { MAX_LIMIT } from './pagination.js';
 
 export const MAX_CONNECTION_ITEMS = 500;
 export const DEFAULT_CONNECTION_ITEMS = 20;
-/** The cost walk's unit for one upstream call (hardening.ts UPSTREAM_CALL_COST). */
-const CALL_COST = 10;
 /** How far from its expected position a cursor's item is looked for, each way. */
 const SEARCH_SLACK = MAX_LIMIT;
 /** The widest search for a cursor's item (4 upstream pages). */
@@ -99,7 +98,10 @@ function expired(argument: 'after' | 'before'): GraphQLError {
 export function connectionRequest(kind: ListKind, args: ConnectionArgs): ConnectionRequest {
   const { first, last } = args;
   if (first != null && last != null) throw badUserInput('first and last cannot be used together', 'last');
-  for (const [name, value] of [['first', first], ['last', last]] as const) {
+  for (const [name, value] of [
+    ['first', first],
+    ['last', last],
+  ] as const) {
     if (value != null && (value < 1 || value > MAX_CONNECTION_ITEMS)) {
       throw badUserInput(`${name} must be from 1 to ${MAX_CONNECTION_ITEMS}, got ${value}`, name);
     }
@@ -118,14 +120,14 @@ export function connectionPages(count: number): number {
 }
 
 /**
- * The query cost of one connection field, in the cost walk's units (10 per upstream call, 1 per
- * item): `first`/`last` as literals, or `fromVariables` when either comes from a variable (then the
- * largest window is priced). Pure, for the cost walk in hardening.ts.
+ * The query cost of one connection field, in the cost walk's units (UPSTREAM_CALL_COST per upstream
+ * call, 1 per item): `first`/`last` as literals, or `fromVariables` when either comes from a variable
+ * (then the largest window is priced). Pure, for the cost walk (limits/cost.ts).
  */
 export function connectionCost(args: { first?: number | null; last?: number | null; fromVariables?: boolean }): number {
   const asked = args.fromVariables ? MAX_CONNECTION_ITEMS : (args.first ?? args.last ?? DEFAULT_CONNECTION_ITEMS);
   const count = Math.min(MAX_CONNECTION_ITEMS, Math.max(1, asked));
-  return CALL_COST * connectionPages(count) + count;
+  return UPSTREAM_CALL_COST * connectionPages(count) + count;
 }
 
 /**
@@ -203,7 +205,10 @@ function plan<T>(source: ListSource<T>, view: ListView<T>, request: ConnectionRe
   if (request.after || request.before) {
     const length = view.total ?? view.end;
     if (length === Infinity) return { need: [0] };
-    for (const [anchor, argument] of [[request.after, 'after'], [request.before, 'before']] as const) {
+    for (const [anchor, argument] of [
+      [request.after, 'after'],
+      [request.before, 'before'],
+    ] as const) {
       if (anchor && anchor.pos >= length) throw expired(argument);
     }
   }

@@ -1,4 +1,5 @@
 import { builder } from './builder.js';
+import { rootFieldPolicies } from './field-policy.js';
 import './scalars.js';
 import './status.js';
 import './brc20.js';
@@ -9,5 +10,7 @@ import './connections.js';
 import './live.js';
 import { withSourceMarks } from './source-marks.js';
 
-/** Assembles the domain files into the schema; nothing else happens here. */
+/** Assembles the domain files into the schema, and reads its root fields' policies once; nothing else happens here. */
 export const schema = withSourceMarks(builder.toSchema({ sortSchema: true }));
+/** Every root field's declared cost and cacheability (field-policy.ts): a field without one stops start-up here. */
+export const rootPolicies = rootFieldPolicies(schema);

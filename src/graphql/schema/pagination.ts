@@ -8,12 +8,14 @@ type Types = typeof builder.$inferSchemaTypes;
 
 /** The upstreams' page size bounds: limit 1..60, offset >= 0. */
 export const MAX_LIMIT = 60;
+/** The upstreams' page size when none is asked for. */
+export const DEFAULT_LIMIT = 20;
 
 /** `offset: Int! = 0, limit: Int! = 20`, the upstreams' defaults. */
 export function pageArgs(arg: ArgBuilder<Types>) {
   return {
     offset: arg.int({ required: true, defaultValue: 0 }),
-    limit: arg.int({ required: true, defaultValue: 20 }),
+    limit: arg.int({ required: true, defaultValue: DEFAULT_LIMIT }),
   };
 }
 

@@ -3,6 +3,7 @@ import type { GraphQLContext } from '../context.js';
 import { isPlatformKey, isUuid, PLATFORM_KEY_RULE, UUID_RULE } from '../../upstream/paths.js';
 import type { ChainhookDeletion } from '../../upstream/types.js';
 import { builder } from './builder.js';
+import { policy } from './field-policy.js';
 
 /**
  * The platform key: the `apiKey` argument, else the request's `x-api-key` header. It becomes a URL
@@ -16,7 +17,7 @@ function platformKey(apiKey: string | null | undefined, context: GraphQLContext)
 }
 
 const apiKeyArg = {
-  description: 'The Hiro Platform API key. Defaults to the request\'s x-api-key header.',
+  description: "The Hiro Platform API key. Defaults to the request's x-api-key header.",
 } as const;
 
 builder.queryField('bitcoinNode', (t) =>
@@ -31,6 +32,8 @@ builder.queryField('bitcoinNode', (t) =>
       }),
       apiKey: t.arg.string(apiKeyArg),
     },
+    // Per key: never kept for anyone else.
+    ...policy({ cost: 'call', cache: 'private' }),
     resolve: async (_root, { path, apiKey }, context) => {
       const answer = await context.loaders.bitcoinNode.load({ apiKey: platformKey(apiKey, context), path });
       // Aliases share the lookup, but each repeats the answer in the response: each counts.
@@ -53,6 +56,7 @@ builder.mutationField('deleteChainhook', (t) =>
     nullable: true,
     description: 'Sends exactly one DELETE to the platform; never retried.',
     args: { uuid: t.arg.string({ required: true }), apiKey: t.arg.string(apiKeyArg) },
+    ...policy({ cost: 'call', cache: 'none' }),
     resolve: (_root, { uuid, apiKey }, context) => {
       if (!isUuid(uuid)) throw badUserInput(`uuid ${UUID_RULE}`, 'uuid');
       // The one field whose upstream 404 is NOT_FOUND (no such chainhook): elsewhere it is UPSTREAM_ERROR.

@@ -1,5 +1,6 @@
 import type { SourcedRuneEtching as RuneEtching } from '../../upstream/types.js';
 import { builder } from './builder.js';
+import { policy } from './field-policy.js';
 import { pageArgs, pageQuery, pageType } from './pagination.js';
 
 const RuneMintTerms = builder.objectRef<RuneEtching['mint_terms']>('RuneMintTerms').implement({
@@ -70,6 +71,7 @@ builder.queryField('etchings', (t) =>
     nullable: true,
     description: 'Newest first. limit 1..60, offset >= 0.',
     args: pageArgs(t.arg),
+    ...policy({ cost: 'page', cache: 'public' }),
     resolve: (_root, args, { loaders }) => loaders.etchings.load(pageQuery(args)),
   }),
 );

@@ -1,5 +1,6 @@
 import type { ApiStatusResponse } from '../../upstream/types.js';
 import { builder } from './builder.js';
+import { policy } from './field-policy.js';
 
 type Counts = Record<string, number | undefined>;
 
@@ -9,10 +10,7 @@ function countsType<K extends string>(name: string, fields: Record<K, string>) {
     description: 'A count that the upstream leaves out is 0.',
     fields: (t) =>
       Object.fromEntries(
-        Object.entries<string>(fields).map(([field, key]) => [
-          field,
-          t.int({ resolve: (counts) => counts[key] ?? 0 }),
-        ]),
+        Object.entries<string>(fields).map(([field, key]) => [field, t.int({ resolve: (counts) => counts[key] ?? 0 })]),
       ) as Record<K, ReturnType<typeof t.int>>,
   });
 }
@@ -56,8 +54,7 @@ export const Status = builder.objectRef<ApiStatusResponse>('Status').implement({
     tokens: t.field({
       type: TokenCounts,
       nullable: true,
-      description:
-        "Null where the upstream's answer has no such object (newer token-metadata versions have none).",
+      description: "Null where the upstream's answer has no such object (newer token-metadata versions have none).",
       resolve: (status) => status.tokens ?? null,
     }),
     tokenContracts: t.field({
@@ -74,6 +71,7 @@ builder.queryField('status', (t) =>
     type: Status,
     // Nullable like every root field: an upstream error costs this field, not the whole answer.
     nullable: true,
+    ...policy({ cost: 'call', cache: 'public' }),
     resolve: (_root, _args, { loaders }) => loaders.status.load('status'),
   }),
 );

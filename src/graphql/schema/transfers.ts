@@ -1,6 +1,7 @@
 import type { SourcedInscriptionLocation, SourcedInscriptionTransfer } from '../../upstream/types.js';
 import { merged } from '../../lib/merge.js';
 import { builder } from './builder.js';
+import { policy } from './field-policy.js';
 import { pageArgs, pageQuery, pageType } from './pagination.js';
 import { parseBlockId } from './scalars.js';
 
@@ -39,6 +40,7 @@ builder.queryField('transfers', (t) =>
     nullable: true,
     description: 'Newest first. limit 1..60, offset >= 0. Null when the upstream reports the block unknown (404).',
     args: { block: t.arg({ type: 'BlockId', required: true }), ...pageArgs(t.arg) },
+    ...policy({ cost: 'page', cache: 'public' }),
     resolve: (_root, { block, offset, limit }, { loaders }) =>
       loaders.transfers.load(merged({ block: parseBlockId(block) }, pageQuery({ offset, limit }))),
   }),

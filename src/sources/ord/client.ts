@@ -11,8 +11,8 @@ import type { Config } from '../../config.js';
 import { UpstreamError } from '../../errors.js';
 import { merged } from '../../lib/merge.js';
 import type { UpstreamEvents } from '../../observe/metrics.js';
-import type { CacheStore } from '../../upstream/cache.js';
-import { UpstreamService, type CallOptions, type UpstreamRequest } from '../../upstream/http.js';
+import type { CacheStore, CallOptions, UpstreamRequest } from '../../upstream/request.js';
+import { UpstreamService } from '../../upstream/service.js';
 import type { Shape } from '../../upstream/shapes.js';
 
 export interface OrdDeps {

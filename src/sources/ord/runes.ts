@@ -13,7 +13,7 @@
  * mintable flag: it is ord's own rule (`RuneEntry::mintable`) at the next block, above the height
  * from `/blockheight`, as ord's `/rune/{rune}` answers it. No count of burns: null.
  */
-import type { CallOptions } from '../../upstream/http.js';
+import type { CallOptions } from '../../upstream/request.js';
 import type { PageQuery } from '../../upstream/ordinals.js';
 import { joinPath } from '../../upstream/paths.js';
 import { arrayOf, checked, object, optional, string, type Shape } from '../../upstream/shapes.js';

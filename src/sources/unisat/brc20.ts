@@ -2,7 +2,7 @@
  * BRC-20 token details from UniSat: `GET /v1/indexer/brc20/{ticker}/info` (BRC20InfoItem) mapped
  * onto Hiro's `{ token, supply }` (docs/data-sources.md has the field table).
  */
-import type { CallOptions } from '../../upstream/http.js';
+import type { CallOptions } from '../../upstream/request.js';
 import { normalizeTicker } from '../../upstream/ordinals.js';
 import { MAX_PARAM_LENGTH, isDotSegment, joinPath } from '../../upstream/paths.js';
 import { checked, decimal, int, object, optional, string, timestamp } from '../../upstream/shapes.js';

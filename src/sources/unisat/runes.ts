@@ -6,7 +6,7 @@
  * `terms.cap` counts; `supply` is premine + mints x amount, so minted = supply - premine. The list
  * has no block hash (one more call per rune would be), no `turbo` and no count of burns: null.
  */
-import type { CallOptions } from '../../upstream/http.js';
+import type { CallOptions } from '../../upstream/request.js';
 import type { PageQuery } from '../../upstream/ordinals.js';
 import { arrayOf, boolean, checked, int, object, optional, string, timestamp, type Shape } from '../../upstream/shapes.js';
 import type { Page, SourcedRuneEtching } from '../../upstream/types.js';

@@ -17,7 +17,7 @@
  *   `/v1/indexer/block/id/{hash}`. A block UniSat does not know is an empty page, as on hiro.
  */
 import { UpstreamError } from '../../errors.js';
-import type { CallOptions } from '../../upstream/http.js';
+import type { CallOptions } from '../../upstream/request.js';
 import type { PageQuery } from '../../upstream/ordinals.js';
 import { joinPath } from '../../upstream/paths.js';
 import { arrayOf, boolean, checked, int, object, optional, string, timestamp } from '../../upstream/shapes.js';

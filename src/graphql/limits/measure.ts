@@ -1,0 +1,170 @@
+/**
+ * The limit walk: one walk over the document measures every limit, each fragment once however
+ * often it is spread, without recursion (a long chain of fragments cannot overflow the stack).
+ */
+import { Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
+import type { FieldPolicy, RootFieldPolicies } from '../schema/field-policy.js';
+import { fieldCost } from './cost.js';
+
+/** Counts that can grow exponentially (a fragment spread twice by each of a chain) stop at 2^53 - 1. */
+export const saturate = (count: number) => Math.min(count, Number.MAX_SAFE_INTEGER);
+
+/** One operation or fragment, walked once without following its spreads. */
+interface Scan {
+  /** The deepest field nesting inside it (introspection exempt). */
+  depth: number;
+  /** The cost of its own root-level fields. */
+  cost: number;
+  /** Per fragment it spreads: the deepest nesting of a spread (-1: only inside introspection), and how often it is spread at root level. */
+  spreads: Map<string, { depth: number; atRoot: number }>;
+}
+
+/**
+ * One selection set as graphql-js's overlapping-fields rule sees it (its inline fragments merged
+ * in): the rule compares every two fields of one response name, and the fields with every
+ * fragment reached through the set's spreads, and those fragments pairwise.
+ */
+interface SetShape {
+  fields: number;
+  /** The sum, over response names, of the square of their fields' count. */
+  sameNamePairs: number;
+  /** Fragments spread directly in the set (each name once). */
+  spreads: Set<string>;
+}
+
+/**
+ * `rootFields`: the policies of the root type the set belongs to (an operation's, or the one a
+ * fragment names), which price its root-level fields; undefined for any other type.
+ */
+function scan(
+  selectionSet: SelectionSetNode,
+  counts: { aliases: number; directives: number },
+  shapes: SetShape[],
+  rootFields: ReadonlyMap<string, FieldPolicy> | undefined,
+): Scan {
+  const result: Scan = { depth: 0, cost: 0, spreads: new Map() };
+  // [selection set, its nesting depth, at root level, inside an introspection field (`__schema`, `__type`)]
+  const pending: Array<[SelectionSetNode, number, boolean, boolean]> = [[selectionSet, 0, true, false]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [root, depth, atRoot, introspection] = next;
+    const shape: SetShape = { fields: 0, sameNamePairs: 0, spreads: new Set() };
+    const names = new Map<string, number>();
+    const merged = [root];
+    for (let set = merged.pop(); set; set = merged.pop()) {
+      for (const selection of set.selections) {
+        counts.directives += selection.directives?.length ?? 0;
+        if (selection.kind === Kind.FIELD) {
+          if (selection.alias) counts.aliases++;
+          const name = (selection.alias ?? selection.name).value;
+          const count = (names.get(name) ?? 0) + 1;
+          names.set(name, count);
+          shape.fields++;
+          shape.sameNamePairs += 2 * count - 1; // count² - (count - 1)²
+          const exempt = introspection || selection.name.value.startsWith('__');
+          if (!exempt) result.depth = Math.max(result.depth, depth + 1);
+          if (atRoot) result.cost = saturate(result.cost + fieldCost(selection, rootFields?.get(selection.name.value)));
+          if (selection.selectionSet) pending.push([selection.selectionSet, depth + 1, false, exempt]);
+        } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          merged.push(selection.selectionSet);
+        } else {
+          shape.spreads.add(selection.name.value);
+          const spread = result.spreads.get(selection.name.value) ?? { depth: -1, atRoot: 0 };
+          if (!introspection) spread.depth = Math.max(spread.depth, depth);
+          if (atRoot) spread.atRoot++;
+          result.spreads.set(selection.name.value, spread);
+        }
+      }
+    }
+    shapes.push(shape);
+  }
+  return result;
+}
+
+export interface DocumentMeasure {
+  /** Per operation: its depth (field nesting, introspection exempt) and its upstream cost. */
+  operations: Array<{ depth: number; cost: number }>;
+  /** Aliases and directives written in the document. */
+  aliases: number;
+  directives: number;
+  /** A bound on the field comparisons graphql-js's overlapping-fields rule makes: see SetShape. */
+  comparisons: number;
+  /** Some fragment spreads itself, directly or through others. */
+  cyclic: boolean;
+}
+
+/**
+ * Measures a document for the limits in time linear in its size: each operation and fragment is
+ * walked once, and a fragment's totals are memoised, then added wherever it is spread.
+ *
+ * Cost is the upstream work a query may cause, as each root field's policy declares it
+ * (`policies`, graphql/schema/field-policy.ts): UPSTREAM_CALL_COST per upstream call, plus one per
+ * item a page may return (its `limit`; 60 when it comes from a variable, 20 by default). A
+ * connection costs the upstream pages it reads for its window plus its items (the largest window
+ * when `first`/`last` is a variable: connectionCost); `brc20Tokens` one call per ticker plus one
+ * per item (50 when the list is a variable: brc20TokensCost). Each alias, and each spread of a
+ * fragment, counts: the gateway may dedupe them, the limit stays honest. A root-level field is
+ * priced by the root type its operation, or its fragment's type condition, names.
+ */
+export function measureDocument(document: DocumentNode, policies: RootFieldPolicies): DocumentMeasure {
+  const rootFields = (typeName: string | undefined) => (typeName === undefined ? undefined : policies.byType.get(typeName));
+  const counts = { aliases: 0, directives: 0 };
+  const shapes: SetShape[] = [];
+  const fragments = new Map<string, Scan>();
+  const operations: Scan[] = [];
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      counts.directives += definition.directives?.length ?? 0;
+      fragments.set(definition.name.value, scan(definition.selectionSet, counts, shapes, rootFields(definition.typeCondition.name.value)));
+    } else if (definition.kind === Kind.OPERATION_DEFINITION) {
+      counts.directives += definition.directives?.length ?? 0;
+      for (const variable of definition.variableDefinitions ?? []) counts.directives += variable.directives?.length ?? 0;
+      operations.push(scan(definition.selectionSet, counts, shapes, rootFields(policies.rootType[definition.operation])));
+    }
+  }
+  /** Per fragment, through the fragments it spreads; `reach`: the fragments its own selection set reaches, each path counted. */
+  const totals = new Map<string, { depth: number; cost: number; reach: number }>();
+  const withSpreads = (own: Scan) => {
+    let { depth, cost } = own;
+    let reach = 0;
+    for (const [name, spread] of own.spreads) {
+      const fragment = totals.get(name);
+      if (!fragment) continue; // unknown, or spread from inside itself (a cycle)
+      if (spread.depth >= 0) depth = Math.max(depth, spread.depth + fragment.depth);
+      cost = saturate(cost + spread.atRoot * fragment.cost);
+      if (spread.atRoot > 0) reach = saturate(reach + 1 + fragment.reach);
+    }
+    return { depth, cost, reach };
+  };
+  // Fragments in depth-first post-order, with an explicit stack. `entered` holds the fragments on
+  // the current path: a spread of one of them closes a cycle.
+  const entered = new Set<string>();
+  let cyclic = false;
+  for (const root of fragments.keys()) {
+    const pending = [root];
+    while (pending.length > 0) {
+      const name = pending[pending.length - 1]!;
+      const own = fragments.get(name)!;
+      if (totals.has(name)) {
+        pending.pop();
+      } else if (!entered.has(name)) {
+        entered.add(name);
+        for (const spread of own.spreads.keys()) {
+          if (entered.has(spread)) cyclic = true;
+          else if (fragments.has(spread) && !totals.has(spread)) pending.push(spread);
+        }
+      } else {
+        totals.set(name, withSpreads(own));
+        entered.delete(name);
+        pending.pop();
+      }
+    }
+  }
+  let comparisons = 0;
+  for (const shape of shapes) {
+    let reached = 0;
+    for (const name of shape.spreads) reached = saturate(reached + 1 + (totals.get(name)?.reach ?? 0));
+    comparisons = saturate(comparisons + shape.sameNamePairs + reached * (2 * shape.fields + reached));
+  }
+  const measured = operations.map(withSpreads).map(({ depth, cost }) => ({ depth, cost }));
+  return { operations: measured, ...counts, comparisons, cyclic };
+}

@@ -1,0 +1,168 @@
+/**
+ * One HTTP exchange with an upstream service, on the service's keep-alive pool (created at start,
+ * closed on shutdown, every phase bounded by the deadline): the headers it sends (API key, request
+ * id, trace context), the whole body read (error answers included) and what the answer tells the
+ * breaker, the quota gate and the metrics.
+ */
+import { Pool } from 'undici';
+import type { Logger } from 'pino';
+import type { ExchangeSignal } from '../lib/cancellation.js';
+import { UpstreamError, parseRetryAfter, type ServiceName } from '../errors.js';
+import type { UpstreamEvents } from '../observe/metrics.js';
+import { SpanKind } from '../observe/tracing.js';
+import { isServiceDown } from './guards/circuit-breaker.js';
+import type { Guards } from './guards/guard-set.js';
+import { isRateLimitHeader } from './guards/quota-gate.js';
+import { queryString } from './paths.js';
+import type { ServiceOptions, UpstreamRequest, UpstreamResponse } from './request.js';
+
+const PASSED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after'] as const;
+/** Connection-level errors that are a timeout rather than "could not reach" (undici's err.code). */
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+export class Exchange {
+  /** The outcome of the last attempt, for /readyz. */
+  lastOutcome: { outcome: string; at: number } | undefined;
+  private readonly name: ServiceName;
+  private readonly pool: Pool;
+  private readonly basePath: string;
+
+  constructor(
+    private readonly options: ServiceOptions,
+    private readonly logger: Logger,
+    private readonly events: UpstreamEvents,
+  ) {
+    this.name = options.name;
+    this.basePath = options.baseUrl.pathname.replace(/\/+$/, '');
+    // undici's defaults (300 s) are far too long for a gateway: every phase is bounded by the deadline.
+    this.pool = new Pool(options.baseUrl.origin, {
+      connections: options.connections,
+      pipelining: 1,
+      keepAliveTimeout: 4_000,
+      connectTimeout: Math.min(options.timeoutMs, 5_000),
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      maxResponseSize: options.maxResponseBytes,
+    });
+  }
+
+  /**
+   * One HTTP exchange (after waiting for the tenant's share of the pool): reads the whole body,
+   * feeds the breaker, the quota gate and the metrics. `retry` counts the attempts before it.
+   */
+  async attempt(
+    req: UpstreamRequest,
+    { breaker, quota, bulkhead }: Guards,
+    exchange: ExchangeSignal,
+    retry: number,
+  ): Promise<UpstreamResponse> {
+    const { signal } = exchange;
+    const method = req.method ?? 'GET';
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
+    if (this.options.headers) Object.assign(headers, this.options.headers);
+    if (req.ifNoneMatch) headers['if-none-match'] = req.ifNoneMatch;
+    if (req.requestId) headers['x-request-id'] = req.requestId;
+    // The upstream continues the trace from this attempt's span.
+    const span = req.trace?.child(
+      `${method} ${req.route}`,
+      {
+        'satgate.upstream.service': this.name,
+        'url.template': req.route,
+        'http.request.method': method,
+        'http.request.resend_count': retry,
+        'satgate.breaker.state': breaker.state,
+      },
+      SpanKind.CLIENT,
+    );
+    span?.inject(headers);
+    if (this.options.beforeAttempt) {
+      try {
+        await this.options.beforeAttempt(signal, exchange.deadline);
+      } catch (error) {
+        // Nothing was sent: a probe this would have been lets the next request probe instead.
+        breaker.abandon();
+        span?.fail('refused').end();
+        if (req.signal?.aborted) throw req.signal.reason ?? error;
+        throw error;
+      }
+    }
+    const started = performance.now();
+    let outcome = 'unavailable';
+    if (req.stats) req.stats.upstreamCalls++;
+    let release: (() => void) | undefined;
+    try {
+      if (bulkhead) release = await bulkhead.acquire(signal);
+      const response = await this.pool.request({
+        method,
+        path: this.basePath + req.path + queryString(req.query),
+        headers,
+        signal,
+      });
+      // Always consume the body, error answers included, so the connection goes back to the pool.
+      const body = Buffer.from(await response.body.arrayBuffer());
+      const kept: Record<string, string> = {};
+      const rateLimit: Record<string, string> = {};
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (typeof value !== 'string') continue;
+        if ((PASSED_HEADERS as readonly string[]).includes(name)) kept[name] = value;
+        if (isRateLimitHeader(name)) rateLimit[name] = value;
+      }
+      // No wait told to clients (or honoured by a retry) is longer than maxWaitMs.
+      if (kept['retry-after'] !== undefined) kept['retry-after'] = this.cappedRetryAfter(kept['retry-after']);
+      outcome = String(response.statusCode);
+      span?.set('http.response.status_code', response.statusCode);
+      if (response.statusCode >= 500) span?.fail(outcome);
+      quota.observe(response.statusCode, rateLimit);
+      // A tenant's quota is its own: only the service's is a metric.
+      if (!this.options.perTenant && quota.remaining !== undefined) this.events.quotaRemaining(this.name, quota.remaining);
+      // The service answered: only its saying it is down (502/503/504) counts against it.
+      if (isServiceDown(response.statusCode)) breaker.failure();
+      else breaker.success();
+      return { status: response.statusCode, headers: kept, body };
+    } catch (error) {
+      if (req.signal?.aborted) {
+        outcome = 'aborted';
+        span?.fail(outcome);
+        // No answer either way: a probe this was lets the next request probe instead.
+        breaker.abandon();
+        throw req.signal.reason ?? error;
+      }
+      const code = errorCode(error);
+      const kind =
+        code === 'UND_ERR_RES_EXCEEDED_MAX_SIZE' ? 'too-large' : exchange.timedOut || TIMEOUT_CODES.has(code) ? 'timeout' : 'unavailable';
+      outcome = kind;
+      span?.fail(kind);
+      // An answer too large is an answer (to this request's input); no answer is the service's failure.
+      if (kind === 'too-large') breaker.success();
+      else breaker.failure();
+      this.logger.warn({ method, route: req.route, kind, code, requestId: req.requestId }, 'upstream request failed');
+      throw new UpstreamError(this.name, kind);
+    } finally {
+      release?.();
+      span?.end();
+      const seconds = (performance.now() - started) / 1000;
+      this.lastOutcome = { outcome, at: Date.now() };
+      this.events.request(this.name, req.route, outcome, seconds);
+      this.logger.debug(
+        { method, route: req.route, outcome, ms: Math.round(seconds * 10_000) / 10, requestId: req.requestId },
+        'upstream request',
+      );
+    }
+  }
+
+  /** A Retry-After (seconds or an HTTP date) longer than maxWaitMs, as maxWaitMs in seconds. */
+  private cappedRetryAfter(value: string): string {
+    const seconds = parseRetryAfter(value);
+    const maxSeconds = Math.floor(this.options.retry.maxWaitMs / 1000);
+    return seconds !== undefined && seconds > maxSeconds ? String(maxSeconds) : value;
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+}
+
+function errorCode(error: unknown): string {
+  return typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : 'UNKNOWN';
+}

@@ -1,0 +1,198 @@
+// Compiled execution (graphql-jit): a document seen before runs compiled (the first time it runs
+// on graphql-js: compiling costs more than executing once), counted by engine in /metrics; the
+// compiled answer is graphql-js's; what the compiler would answer differently runs on graphql-js;
+// errors keep the `locations` graphql-js gives, through aliases, fragments, inline fragments and @skip.
+// Literals travel as variables (test/graphql/literal-injection.test.ts): documents that differ only in
+// their literals share one compiled plan, each answered, and located, as its own.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startStack, type Stack } from '../harness.js';
+
+let stack: Stack;
+beforeAll(async () => {
+  // Every request executes: the fast path would answer repeated documents without executing.
+  stack = await startStack({ RESPONSE_CACHE: 'off' });
+});
+afterAll(() => stack.close());
+
+async function executions(): Promise<{ compiled: number; fallback: number }> {
+  const text = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
+  const count = (engine: string) =>
+    Number(new RegExp(`^satgate_graphql_executions_total\\{engine="${engine}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { compiled: count('compiled'), fallback: count('fallback') };
+}
+
+/** Runs a request and answers its body with how many executions of each engine it added. */
+async function counted(query: string, variables?: Record<string, unknown>) {
+  const before = await executions();
+  const { body } = await stack.graphql(query, variables);
+  const after = await executions();
+  return { body, compiled: after.compiled - before.compiled, fallback: after.fallback - before.fallback };
+}
+
+test('a document runs on graphql-js the first time, compiled from the second, with the same answer and keys in query order', async () => {
+  const query = '{ second: status { status } first: etchings(limit: 1) { limit offset } }';
+  const expected = { data: { second: { status: 'ready' }, first: { limit: 1, offset: 0 } } };
+  const first = await counted(query);
+  expect(first).toEqual({ body: expected, compiled: 0, fallback: 1 });
+  for (let i = 0; i < 2; i++) {
+    const again = await counted(query);
+    expect(again).toEqual({ body: expected, compiled: 1, fallback: 0 });
+    expect(Object.keys(again.body.data ?? {})).toEqual(['second', 'first']);
+  }
+});
+
+test('an omitted non-null variable with a default runs compiled, with the default', async () => {
+  const query = 'query($limit: Int! = 2) { etchings(limit: $limit) { limit } }';
+  expect(await counted(query)).toEqual({ body: { data: { etchings: { limit: 2 } } }, compiled: 0, fallback: 1 });
+  expect(await counted(query)).toEqual({ body: { data: { etchings: { limit: 2 } } }, compiled: 1, fallback: 0 });
+});
+
+test.each<[string, unknown, string]>([
+  ['a string for an Int', 'many', 'Variable "$limit" got invalid value "many"; Int cannot represent non-integer value: "many"'],
+  // graphql-jit 0.8.9 lets this one through, to fail the field instead.
+  ['null for a non-null type', null, 'Variable "$limit" of non-null type "Int!" must not be null.'],
+])('a variable that is %s runs on graphql-js: its BAD_USER_INPUT at the definition', async (_name, limit, message) => {
+  stack.sample.reset();
+  const query = 'query($limit: Int!) { etchings(limit: $limit) { limit } }';
+  // Seen before, the document would run compiled: these variables keep it on graphql-js.
+  await counted(query, { limit: 1 });
+  stack.sample.clearLog();
+  const { body, compiled, fallback } = await counted(query, { limit });
+  expect({ compiled, fallback }).toEqual({ compiled: 0, fallback: 1 });
+  expect(body).toEqual({ errors: [{ message, locations: [{ line: 1, column: 7 }], extensions: { code: 'BAD_USER_INPUT' } }] });
+  expect(stack.upstreamCalls()).toEqual([]);
+});
+
+test('a field error keeps the locations graphql-js gives, through an alias, a fragment, an inline fragment and @skip', async () => {
+  const query = [
+    'query Blocks($skipped: Boolean = true) {',
+    '  status { status }',
+    '  ...Bad',
+    '  bad: transfers(block: "not-a-block") @skip(if: $skipped) { total }',
+    '}',
+    'fragment Bad on Query {',
+    '  bad: transfers(block: "not-a-block") { total }',
+    '  ... on Query { bad: transfers(block: "not-a-block") { total } }',
+    '}',
+  ].join('\n');
+  // graphql-js's answer first, then the compiled one: the same, locations included.
+  const first = await counted(query);
+  expect({ compiled: first.compiled, fallback: first.fallback }).toEqual({ compiled: 0, fallback: 1 });
+  const { body, compiled, fallback } = await counted(query);
+  expect({ compiled, fallback }).toEqual({ compiled: 1, fallback: 0 });
+  expect(body).toEqual(first.body);
+  /** The answer: `bad` failed at these locations. */
+  const failedAt = (...locations: Array<{ line: number; column: number }>) => ({
+    data: { status: { status: 'ready' }, bad: null },
+    errors: [{ message: expect.any(String), locations, path: ['bad'], extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }) }],
+  });
+  // The fragment's field, then the inline fragment's; the skipped one is not among them.
+  expect(body).toEqual(failedAt({ line: 7, column: 3 }, { line: 8, column: 18 }));
+  // Not skipped, the field at the operation's level joins them, in selection order (the spread comes first).
+  const { body: unskipped } = await counted(query, { skipped: false });
+  expect(unskipped).toEqual(failedAt({ line: 7, column: 3 }, { line: 8, column: 18 }, { line: 4, column: 3 }));
+});
+
+test('documents that differ only in literals share one compiled plan: the second ticker runs compiled the first time it comes', async () => {
+  const ask = (ticker: string) => counted(`{ shared: brc20Token(ticker: ${JSON.stringify(ticker)}) { token { ticker } } }`);
+  const answers = [];
+  for (const ticker of ['ordi', 'pepe', 'sats']) {
+    stack.sample.clearLog();
+    answers.push({ ...(await ask(ticker)), upstream: stack.upstreamCalls() });
+  }
+  const answer = (ticker: string, engine: { compiled: number; fallback: number }) => ({
+    body: { data: { shared: { token: { ticker } } } },
+    ...engine,
+    upstream: [`GET /ordinals/v1/brc-20/tokens?ticker=${ticker}&offset=0&limit=60`],
+  });
+  expect(answers).toEqual([
+    answer('ordi', { compiled: 0, fallback: 1 }),
+    answer('pepe', { compiled: 1, fallback: 0 }),
+    answer('sats', { compiled: 1, fallback: 0 }),
+  ]);
+});
+
+test('literal @skip and @include conditions are kept on a shared plan', async () => {
+  const query = (skip: boolean, include: boolean) =>
+    `{ s: status @skip(if: ${skip}) { status } e: etchings(limit: 1) @include(if: ${include}) { limit } }`;
+  expect(await counted(query(true, true))).toEqual({ body: { data: { e: { limit: 1 } } }, compiled: 0, fallback: 1 });
+  expect(await counted(query(false, true))).toEqual({
+    body: { data: { s: { status: 'ready' }, e: { limit: 1 } } },
+    compiled: 1,
+    fallback: 0,
+  });
+  expect(await counted(query(false, false))).toEqual({ body: { data: { s: { status: 'ready' } } }, compiled: 1, fallback: 0 });
+  expect(await counted(query(true, false))).toEqual({ body: { data: {} }, compiled: 1, fallback: 0 });
+});
+
+test("on a shared plan, errors are located in the request's own document", async () => {
+  const failed = (query: string) => ({
+    data: { a: null, b: null },
+    errors: ['a', 'b'].map((key) => ({
+      message: expect.any(String),
+      locations: [{ line: 1, column: query.indexOf(`${key}: transfers`) + 1 }],
+      path: [key],
+      extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+    })),
+  });
+  const first = '{ a: transfers(block: "bad") { total } b: transfers(block: "also-bad") { total } }';
+  const second = '{ a: transfers(block: "bad-bad-bad-bad") { total } b: transfers(block: "x") { total } }';
+  expect(await counted(first)).toEqual({ body: failed(first), compiled: 0, fallback: 1 });
+  expect(await counted(second)).toEqual({ body: failed(second), compiled: 1, fallback: 0 });
+});
+
+test('operations of one document that share a fragment each get their own answer, compiled', async () => {
+  // graphql-jit writes @skip/@include conditions onto the field nodes it compiles: the two
+  // operations' plans must not see each other's (their hoisted variables differ).
+  const document = [
+    'query A { ...F }',
+    'query B { brc20Token(ticker: "ordi") { token { ticker } } ...F }',
+    'fragment F on Query { status @include(if: true) { status } }',
+  ].join('\n');
+  const run = async (operationName: string) => {
+    const before = await executions();
+    const response = await fetch(`${stack.gatewayUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: document, operationName }),
+    });
+    const after = await executions();
+    return { body: await response.json(), compiled: after.compiled - before.compiled };
+  };
+  const a = { data: { status: { status: 'ready' } } };
+  const b = { data: { brc20Token: { token: { ticker: 'ordi' } }, status: { status: 'ready' } } };
+  expect([await run('A'), await run('A'), await run('B'), await run('B'), await run('A')]).toEqual([
+    { body: a, compiled: 0 },
+    { body: a, compiled: 1 },
+    { body: b, compiled: 0 },
+    { body: b, compiled: 1 },
+    { body: a, compiled: 1 },
+  ]);
+});
+
+test('compiled queries are kept within DOCUMENT_CACHE_MAX_BYTES, least recently used out', async () => {
+  const bound = 100_000;
+  const small = await startStack({ RESPONSE_CACHE: 'off', DOCUMENT_CACHE_MAX_BYTES: String(bound) });
+  try {
+    const heldBytes = async () => {
+      const text = await (await fetch(`${small.gatewayUrl}/metrics`)).text();
+      return Number(/^satgate_document_cache_bytes\{cache="compiled"\} (\d+)$/m.exec(text)?.[1]);
+    };
+    const answers = [];
+    // Each document twice: the second time it is compiled and kept. Each has a shape of its own
+    // (an alias): documents that differ only in a literal would share one plan.
+    for (let i = 1; i <= 40; i++) {
+      await small.graphql(`{ e${i}: etchings(limit: ${i}) { limit offset total } }`);
+      answers.push((await small.graphql(`{ e${i}: etchings(limit: ${i}) { limit offset total } }`)).body);
+    }
+    expect(answers).toEqual(
+      Array.from({ length: 40 }, (_, i) => ({ data: { [`e${i + 1}`]: { limit: i + 1, offset: 0, total: expect.any(Number) } } })),
+    );
+    const held = await heldBytes();
+    // Each entry is estimated at several KB: 40 of them would not fit, so the oldest went out.
+    expect(held).toBeGreaterThan(bound / 2);
+    expect(held).toBeLessThanOrEqual(bound);
+  } finally {
+    await small.close();
+  }
+});

@@ -1,0 +1,550 @@
+// Every GraphQL operation over HTTP against the sample upstream, compared as whole objects with
+// answers computed from sampleData or the upstream example files: against each profile of the
+// sample (test/profiles.ts), so the gateway is shown to need nothing beyond the documented routes.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BIG_AMOUNT_TICKER,
+  BIG_TRANSFER_BLOCK,
+  DELETABLE_CHAINHOOK_UUIDS,
+  EMOJI_TICKER,
+  KNOWN_BLOCK_HASH,
+  NULL_LOCATION_BLOCK,
+  NULL_MINT_LIMIT_TICKER,
+  PERCENT_TICKER,
+  SELF_MINT_TICKER,
+  SPACE_TICKER,
+  devnetHeader,
+  sampleData,
+  type Brc20TokenDetails,
+  type TransferBlock,
+} from '../../src/sample/data.js';
+import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
+import { startStack, type Stack } from '../harness.js';
+import { PROFILES, expectAllBelowBase, hasTokenList, statusOf, summaryCalls, tokenCall } from '../profiles.js';
+import {
+  BRC20_FIELDS,
+  ETCHING_PAGE_FIELDS,
+  STATUS_FIELDS,
+  TRANSFER_PAGE_FIELDS,
+  callsOf,
+  example,
+  normalizeEscapes,
+  toBrc20,
+  toEtching,
+  toPage,
+  toStatus,
+  toTransfer,
+  type UpstreamStatus,
+} from '../support.js';
+
+function token(ticker: string): Brc20TokenDetails {
+  const found = sampleData.brc20Tokens.find((t) => t.token.ticker === ticker);
+  if (!found) throw new Error(`no sample token ${ticker}`);
+  return found;
+}
+
+function block(height: number): TransferBlock {
+  const found = sampleData.transferBlocks.find((b) => b.height === height);
+  if (!found) throw new Error(`no sample block ${height}`);
+  return found;
+}
+
+/** The upstream's page of a block: newest first, total 0 when the page is empty. */
+function transferPage(height: number, offset: number, limit: number) {
+  const transfers = block(height).transfers;
+  const results = [...transfers].reverse().slice(offset, offset + limit);
+  return { limit, offset, total: results.length > 0 ? transfers.length : 0, results: results.map(toTransfer) };
+}
+
+const transfersCall = (blockId: string, offset: number, limit: number) => ({
+  method: 'GET',
+  path: '/ordinals/v1/inscriptions/transfers',
+  query: { block: blockId, offset: String(offset), limit: String(limit) },
+});
+
+describe.each(PROFILES)('against the %s upstream', (profile) => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({}, { profile });
+  });
+  afterAll(() => stack.close());
+  afterEach(() => {
+    expectAllBelowBase(stack.sample);
+    stack.sample.reset();
+  });
+
+  /** Runs a query with a clean request log. */
+  async function run(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>) {
+    stack.sample.clearLog();
+    return stack.graphql(query, variables, headers);
+  }
+
+  describe('status', () => {
+    const STATUS = `{ status { ${STATUS_FIELDS} } }`;
+
+    it(`answers the upstream's ${statusOf(profile).shape} shape (v1: every count; v2: the index block hash, no counts)`, async () => {
+      const { status, body } = await run(STATUS);
+      expect(status).toBe(200);
+      const v1 = {
+        serverVersion: 'token-metadata-api v0.0.1 (master:a1b2c3)',
+        status: 'ready',
+        chainTip: { blockHeight: 163541, indexBlockHash: null },
+        tokens: { ft: 512, nft: 493452, sft: 44 },
+        tokenContracts: { sip009: 3101, sip010: 512, sip013: 11 },
+        jobQueue: { pending: 430562, queued: 512, done: 12532, failed: 11, invalid: 20 },
+      };
+      const v2 = {
+        serverVersion: sampleData.statusV2.server_version,
+        status: 'ready',
+        chainTip: {
+          blockHeight: sampleData.statusV2.chain_tip.block_height,
+          indexBlockHash: sampleData.statusV2.chain_tip.index_block_hash,
+        },
+        tokens: null,
+        tokenContracts: null,
+        jobQueue: null,
+      };
+      expect(body).toEqual({ data: { status: statusOf(profile).shape === 'v2' ? v2 : v1 } });
+      // The literals above and the mapping of the example files agree.
+      expect(toStatus(example<UpstreamStatus>('status-openapi-example'))).toEqual(v1);
+      expect(body.data?.status).toEqual(toStatus(statusOf(profile).body));
+      expect(callsOf(stack.sample)).toEqual([{ method: 'GET', path: '/metadata/v1', query: {} }]);
+    });
+
+    it('counts the upstream leaves out are 0 (the status.json test fixture)', async () => {
+      const fixture = example<UpstreamStatus>('status');
+      // The sample's own route serves the OpenAPI example; a 200 fault serves the fixture verbatim.
+      stack.sample.inject({ path: '/metadata/v1', status: 200, body: fixture });
+      const { body } = await run(STATUS);
+      expect(body).toEqual({
+        data: {
+          status: {
+            serverVersion: 'token-metadata-api v0.0.1 (test:123456)',
+            status: 'ready',
+            chainTip: { blockHeight: 100, indexBlockHash: null },
+            tokens: { ft: 0, nft: 4, sft: 0 },
+            tokenContracts: { sip009: 1, sip010: 0, sip013: 0 },
+            jobQueue: { pending: 1, queued: 1, done: 1, failed: 1, invalid: 1 },
+          },
+        },
+      });
+      expect(body.data?.status).toEqual(toStatus(fixture));
+      expect(callsOf(stack.sample)).toEqual([{ method: 'GET', path: '/metadata/v1', query: {} }]);
+    });
+
+    it('a v1 answer without count objects has null counts (status-empty-v1.json)', async () => {
+      stack.sample.inject({ path: '/metadata/v1', status: 200, body: example('status-empty-v1') });
+      const { body } = await run(STATUS);
+      expect(body).toEqual({
+        data: {
+          status: {
+            serverVersion: 'token-metadata-api v0.0.1 (test:123456)',
+            status: 'ready',
+            chainTip: { blockHeight: 1, indexBlockHash: null },
+            tokens: null,
+            tokenContracts: null,
+            jobQueue: null,
+          },
+        },
+      });
+    });
+
+    it('a v2 answer with a null chain tip (status-v2-empty.json)', async () => {
+      stack.sample.inject({ path: '/metadata/v1', status: 200, body: example('status-v2-empty') });
+      const { body } = await run(STATUS);
+      expect(body).toEqual({
+        data: {
+          status: {
+            serverVersion: 'token-metadata-api v0.0.1 (test:123456)',
+            status: 'ready',
+            chainTip: null,
+            tokens: null,
+            tokenContracts: null,
+            jobQueue: null,
+          },
+        },
+      });
+    });
+  });
+
+  describe('brc20Token', () => {
+    const QUERY = `query($ticker: String!) { brc20Token(ticker: $ticker) { ${BRC20_FIELDS} } }`;
+
+    it.each(['ORDI', 'ordi', 'Ordi'])('%s answers the ordi token, ticker lowercase (brc20-ordi.json)', async (ticker) => {
+      const { status, body } = await run(QUERY, { ticker });
+      expect(status).toBe(200);
+      expect(body).toEqual({ data: { brc20Token: toBrc20(example<Brc20TokenDetails>('brc20-ordi')) } });
+      expect((body.data?.brc20Token as { token: { ticker: string } }).token.ticker).toBe('ordi');
+      const calls = callsOf(stack.sample);
+      expect(calls).toHaveLength(1);
+      // Either case reaches the same token: the upstream lowercases.
+      expect({ ...calls[0], path: calls[0]!.path.toLowerCase() }).toEqual({
+        method: 'GET',
+        path: '/ordinals/v1/brc-20/tokens/ordi',
+        query: {},
+      });
+    });
+
+    it.each(['pepe', 'sats'])('%s answers the upstream test fixture', async (ticker) => {
+      const { body } = await run(QUERY, { ticker });
+      expect(body).toEqual({ data: { brc20Token: toBrc20(example<Brc20TokenDetails>(`brc20-${ticker}`)) } });
+    });
+
+    it('an unknown ticker is null without an error', async () => {
+      const { status, body } = await run(QUERY, { ticker: 'zzzz' });
+      expect(status).toBe(200);
+      expect(body).toEqual({ data: { brc20Token: null } });
+      expect(callsOf(stack.sample)).toEqual([{ method: 'GET', path: '/ordinals/v1/brc-20/tokens/zzzz', query: {} }]);
+    });
+
+    it.each([
+      ['emoji', EMOJI_TICKER, '/ordinals/v1/brc-20/tokens/%F0%9F%90%B8'],
+      ['percent', PERCENT_TICKER, '/ordinals/v1/brc-20/tokens/x%25y'],
+      ['space', SPACE_TICKER, '/ordinals/v1/brc-20/tokens/a%20b'],
+    ])('the %s ticker %j is percent-encoded as one path segment', async (_name, ticker, path) => {
+      const { body } = await run(QUERY, { ticker });
+      expect(body).toEqual({ data: { brc20Token: toBrc20(token(ticker)) } });
+      const calls = callsOf(stack.sample);
+      expect(calls.map((c) => ({ ...c, path: normalizeEscapes(c.path) }))).toEqual([{ method: 'GET', path, query: {} }]);
+    });
+
+    it('a token without a mint limit has mintLimit null', async () => {
+      const { body } = await run(QUERY, { ticker: NULL_MINT_LIMIT_TICKER });
+      expect(token(NULL_MINT_LIMIT_TICKER).token.mint_limit).toBeNull();
+      expect(body).toEqual({ data: { brc20Token: toBrc20(token(NULL_MINT_LIMIT_TICKER)) } });
+    });
+
+    it('a 5-byte self-mint token has selfMint true', async () => {
+      const { body } = await run(QUERY, { ticker: SELF_MINT_TICKER.toUpperCase() });
+      const expected = toBrc20(token(SELF_MINT_TICKER));
+      expect(expected.token.selfMint).toBe(true);
+      expect(body).toEqual({ data: { brc20Token: expected } });
+    });
+
+    it('amounts above 2^53 come back as the exact same strings', async () => {
+      const { body } = await run(QUERY, { ticker: BIG_AMOUNT_TICKER });
+      const expected = toBrc20(token(BIG_AMOUNT_TICKER));
+      // What a float64 would have rounded away.
+      expect(expected.token.maxSupply).toBe('9007199254740993.000000000000000001');
+      expect(expected.token.mintLimit).toBe('4503599627370497.000000000000000001');
+      expect(expected.token.mintedSupply).toBe('9007199254740991.999999999999999999');
+      expect(body).toEqual({ data: { brc20Token: expected } });
+    });
+
+    it('several tickers in one query each get their token', async () => {
+      const { body } = await run(
+        `{ a: brc20Token(ticker: "ordi") { ${BRC20_FIELDS} } b: brc20Token(ticker: "PEPE") { ${BRC20_FIELDS} }
+           c: brc20Token(ticker: "nope") { ${BRC20_FIELDS} } }`,
+      );
+      expect(body).toEqual({
+        data: {
+          a: toBrc20(example<Brc20TokenDetails>('brc20-ordi')),
+          b: toBrc20(example<Brc20TokenDetails>('brc20-pepe')),
+          c: null,
+        },
+      });
+    });
+  });
+
+  describe('brc20Token without holders (the token list where the upstream has one)', () => {
+    const SUMMARY = BRC20_FIELDS.replace(' holders', '');
+    const summaryOf = (ticker: string) => {
+      const { supply, ...rest } = toBrc20(token(ticker));
+      return { ...rest, supply: { maxSupply: supply.maxSupply, mintedSupply: supply.mintedSupply } };
+    };
+
+    beforeAll(async () => {
+      if (hasTokenList(profile)) return;
+      // No token list here: the first lookup learns it from the route 404 and asks the token's own
+      // route; no later lookup asks the list again (until the re-probe, minutes away).
+      stack.sample.clearLog();
+      const { body } = await stack.graphql(`{ brc20Token(ticker: "ordi") { ${SUMMARY} } }`);
+      expect(body).toEqual({ data: { brc20Token: summaryOf('ordi') } });
+      expect(stack.upstreamCalls()).toEqual(['GET /ordinals/v1/brc-20/tokens?ticker=ordi&offset=0&limit=60', tokenCall('ordi')]);
+    });
+
+    it('found, unknown, prefix-only and wildcard tickers: exact matches only, null where none', async () => {
+      const tickers = ['ORDI', 'zz_nope', 'ord', PERCENT_TICKER, SPACE_TICKER, EMOJI_TICKER];
+      const { body } = await run(
+        `{ ${tickers.map((t, i) => `t${i}: brc20Token(ticker: ${JSON.stringify(t)}) { ${SUMMARY} }`).join(' ')} }`,
+      );
+      expect(body).toEqual({
+        data: {
+          t0: summaryOf('ordi'),
+          t1: null,
+          t2: null,
+          t3: summaryOf(PERCENT_TICKER),
+          t4: summaryOf(SPACE_TICKER),
+          t5: summaryOf(EMOJI_TICKER),
+        },
+      });
+      const calls = stack.upstreamCalls();
+      expect(calls.sort()).toEqual(
+        summaryCalls(
+          profile,
+          tickers.map((t) => t.toLowerCase()),
+        ).sort(),
+      );
+    });
+  });
+
+  describe('transfers', () => {
+    const QUERY = `query($block: BlockId!, $offset: Int! = 0, $limit: Int! = 20) {
+      transfers(block: $block, offset: $offset, limit: $limit) { ${TRANSFER_PAGE_FIELDS} } }`;
+    const block775700 = toPage(
+      example<{ limit: number; offset: number; total: number; results: [] }>('transfers-block-775700'),
+      toTransfer,
+    );
+
+    it('by Int height answers the upstream fixture (transfers-block-775700.json)', async () => {
+      const { body } = await run(`{ transfers(block: 775700) { ${TRANSFER_PAGE_FIELDS} } }`);
+      expect(body).toEqual({ data: { transfers: block775700 } });
+      expect(body.data?.transfers).toEqual(transferPage(775700, 0, 20));
+      expect(callsOf(stack.sample)).toEqual([transfersCall('775700', 0, 20)]);
+    });
+
+    it('by a String of digits', async () => {
+      const { body } = await run(QUERY, { block: '775700' });
+      expect(body).toEqual({ data: { transfers: block775700 } });
+      expect(callsOf(stack.sample)).toEqual([transfersCall('775700', 0, 20)]);
+    });
+
+    it('by an Int variable', async () => {
+      const { body } = await run(QUERY, { block: 775700 });
+      expect(body).toEqual({ data: { transfers: block775700 } });
+      expect(callsOf(stack.sample)).toEqual([transfersCall('775700', 0, 20)]);
+    });
+
+    it('by block hash', async () => {
+      const { body } = await run(QUERY, { block: KNOWN_BLOCK_HASH });
+      expect(body).toEqual({ data: { transfers: block775700 } });
+      expect(callsOf(stack.sample)).toEqual([transfersCall(KNOWN_BLOCK_HASH, 0, 20)]);
+    });
+
+    it('limit 1, offset 1 answers the pagination fixture (transfers-block-775701-limit1-offset1.json)', async () => {
+      const { body } = await run(`{ transfers(block: "775701", limit: 1, offset: 1) { ${TRANSFER_PAGE_FIELDS} } }`);
+      expect(body).toEqual({
+        data: {
+          transfers: toPage(
+            example<{ limit: number; offset: number; total: number; results: [] }>('transfers-block-775701-limit1-offset1'),
+            toTransfer,
+          ),
+        },
+      });
+      expect(callsOf(stack.sample)).toEqual([transfersCall('775701', 1, 1)]);
+    });
+
+    it('a block with no transfers answers the empty fixture (transfers-block-775617-empty.json)', async () => {
+      const { body } = await run(QUERY, { block: 775617 });
+      expect(body).toEqual({ data: { transfers: example('transfers-block-775617-empty') } });
+    });
+
+    describe(`paging through block ${BIG_TRANSFER_BLOCK} (more than 60 transfers)`, () => {
+      it('holds more than 60 transfers', () => {
+        expect(block(BIG_TRANSFER_BLOCK).transfers.length).toBeGreaterThan(60);
+      });
+
+      it.each([
+        [0, 60],
+        [60, 60],
+        [30, 7],
+        [0, 1],
+        [76, 5],
+      ])('offset %i, limit %i: newest first with the total', async (offset, limit) => {
+        const { body } = await run(QUERY, { block: BIG_TRANSFER_BLOCK, offset, limit });
+        const expected = transferPage(BIG_TRANSFER_BLOCK, offset, limit);
+        expect(expected.total).toBe(block(BIG_TRANSFER_BLOCK).transfers.length);
+        expect(body).toEqual({ data: { transfers: expected } });
+        expect(callsOf(stack.sample)).toEqual([transfersCall(String(BIG_TRANSFER_BLOCK), offset, limit)]);
+      });
+
+      it('the first result is the last transfer of the block', async () => {
+        const { body } = await run(QUERY, { block: String(BIG_TRANSFER_BLOCK), limit: 1 });
+        const transfers = block(BIG_TRANSFER_BLOCK).transfers;
+        expect(body).toEqual({
+          data: {
+            transfers: { limit: 1, offset: 0, total: transfers.length, results: [toTransfer(transfers.at(-1)!)] },
+          },
+        });
+      });
+
+      it('the pages of 60 together are the whole block, newest first', async () => {
+        const first = await run(QUERY, { block: BIG_TRANSFER_BLOCK, offset: 0, limit: 60 });
+        const second = await run(QUERY, { block: BIG_TRANSFER_BLOCK, offset: 60, limit: 60 });
+        const pages = [first, second].map((r) => (r.body.data?.transfers as { results: unknown[] }).results);
+        expect([...pages[0]!, ...pages[1]!]).toEqual([...block(BIG_TRANSFER_BLOCK).transfers].reverse().map(toTransfer));
+      });
+
+      it('an offset past the end: empty page, total 0 (the upstream quirk)', async () => {
+        const { body } = await run(QUERY, { block: BIG_TRANSFER_BLOCK, offset: 100, limit: 10 });
+        expect(body).toEqual({ data: { transfers: { limit: 10, offset: 100, total: 0, results: [] } } });
+      });
+    });
+
+    it(`block ${NULL_LOCATION_BLOCK}: null address, value and offset`, async () => {
+      const { body } = await run(QUERY, { block: NULL_LOCATION_BLOCK });
+      const expected = transferPage(NULL_LOCATION_BLOCK, 0, 20);
+      expect(expected.results.length).toBeGreaterThan(0);
+      for (const t of expected.results) {
+        expect(t.to).toMatchObject({ address: null, value: null, offset: null, location: `${t.to.output}:null` });
+      }
+      expect(body).toEqual({ data: { transfers: expected } });
+    });
+
+    it.each([
+      ['an unknown height', 999999],
+      ['an unknown hash', `00000000${'ab'.repeat(28)}`],
+    ])('%s: total 0, no results', async (_name, blockId) => {
+      const { status, body } = await run(QUERY, { block: blockId });
+      expect(status).toBe(200);
+      expect(body).toEqual({ data: { transfers: { limit: 20, offset: 0, total: 0, results: [] } } });
+      expect(callsOf(stack.sample)).toEqual([transfersCall(String(blockId), 0, 20)]);
+    });
+  });
+
+  describe('etchings', () => {
+    const etchingsCall = (offset: number, limit: number) => ({
+      method: 'GET',
+      path: '/runes/v1/etchings',
+      query: { offset: String(offset), limit: String(limit) },
+    });
+    const etchingPage = (offset: number, limit: number) => {
+      const results = sampleData.etchings.slice(offset, offset + limit);
+      return { limit, offset, total: results.length > 0 ? sampleData.etchingsTotal : 0, results: results.map(toEtching) };
+    };
+
+    it('the default page: 20 newest, timestamps in ms', async () => {
+      const { body } = await run(`{ etchings { ${ETCHING_PAGE_FIELDS} } }`);
+      const expected = etchingPage(0, 20);
+      expect(expected.results[0]!.location.timestamp).toBe(sampleData.etchings[0]!.location.timestamp * 1000);
+      expect(body).toEqual({ data: { etchings: expected } });
+      expect(callsOf(stack.sample)).toEqual([etchingsCall(0, 20)]);
+    });
+
+    it('a page with offset and limit', async () => {
+      const { body } = await run(`query($o: Int!, $l: Int!) { etchings(offset: $o, limit: $l) { ${ETCHING_PAGE_FIELDS} } }`, {
+        o: 45,
+        l: 60,
+      });
+      expect(body).toEqual({ data: { etchings: etchingPage(45, 60) } });
+      expect(callsOf(stack.sample)).toEqual([etchingsCall(45, 60)]);
+    });
+
+    it('an etching without mint terms has every term null', async () => {
+      const index = sampleData.etchings.findIndex((e) => Object.values(e.mint_terms).every((v) => v === null));
+      expect(index).toBeGreaterThanOrEqual(0);
+      const { body } = await run(`{ etchings(offset: ${index}, limit: 1) { ${ETCHING_PAGE_FIELDS} } }`);
+      const expected = etchingPage(index, 1);
+      expect(expected.results[0]!.mintTerms).toEqual({
+        amount: null,
+        cap: null,
+        heightStart: null,
+        heightEnd: null,
+        offsetStart: null,
+        offsetEnd: null,
+      });
+      expect(body).toEqual({ data: { etchings: expected } });
+    });
+
+    it('an etching with some terms null and others set', async () => {
+      const index = sampleData.etchings.findIndex(
+        (e) => e.mint_terms.amount !== null && e.mint_terms.height_start === null && e.mint_terms.offset_end !== null,
+      );
+      expect(index).toBeGreaterThanOrEqual(0);
+      const { body } = await run(`{ etchings(offset: ${index}, limit: 1) { ${ETCHING_PAGE_FIELDS} } }`);
+      expect(body).toEqual({ data: { etchings: etchingPage(index, 1) } });
+    });
+
+    it('an offset past the end: empty page, total 0', async () => {
+      const offset = sampleData.etchings.length + 10;
+      const { body } = await run(`{ etchings(offset: ${offset}, limit: 5) { ${ETCHING_PAGE_FIELDS} } }`);
+      expect(body).toEqual({ data: { etchings: { limit: 5, offset, total: 0, results: [] } } });
+    });
+  });
+
+  describe('bitcoinNode', () => {
+    const QUERY = 'query($path: String!) { bitcoinNode(path: $path) }';
+    const key = { 'x-api-key': SAMPLE_PLATFORM_KEY };
+    const nodePath = (rest: string) => `/v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/${rest}`;
+
+    it('rest/chaininfo.json answers the JSON object', async () => {
+      const { body } = await run(QUERY, { path: 'rest/chaininfo.json' }, key);
+      expect(body).toEqual({ data: { bitcoinNode: sampleData.bitcoinNode.chainInfo } });
+      expect(body.data?.bitcoinNode).toEqual(example<{ result: unknown }>('bitcoin-node-chaininfo').result);
+      expect(stack.upstreamCalls()).toEqual([`GET ${nodePath('rest/chaininfo.json')}`]);
+    });
+
+    it('rest/mempool/info.json answers the JSON object', async () => {
+      const { body } = await run(QUERY, { path: 'rest/mempool/info.json' }, key);
+      expect(body).toEqual({ data: { bitcoinNode: sampleData.bitcoinNode.mempoolInfo } });
+    });
+
+    it('a 2xx answer that is not JSON (.hex) comes back as a JSON string', async () => {
+      const { body } = await run(QUERY, { path: 'rest/blockhashbyheight/5.hex' }, key);
+      expect(body).toEqual({ data: { bitcoinNode: `${sampleData.bitcoinNode.blockHashes[5]}\n` } });
+      expect(stack.upstreamCalls()).toEqual([`GET ${nodePath('rest/blockhashbyheight/5.hex')}`]);
+    });
+
+    it('a query string is kept', async () => {
+      const hash = sampleData.bitcoinNode.blockHashes[10]!;
+      const { body } = await run(QUERY, { path: `rest/headers/${hash}.json?count=3` }, key);
+      expect(body).toEqual({ data: { bitcoinNode: [10, 11, 12].map(devnetHeader) } });
+      expect(stack.upstreamCalls()).toEqual([`GET ${nodePath(`rest/headers/${hash}.json`)}?count=3`]);
+    });
+
+    it('the query string reaches the node byte for byte, escapes and all', async () => {
+      const hash = sampleData.bitcoinNode.blockHashes[10]!;
+      const query = 'count=2&y=%20z&w=a+b&v=%7e&v=%7E&x';
+      const { body } = await run(QUERY, { path: `rest/headers/${hash}.json?${query}` }, key);
+      expect(body).toEqual({ data: { bitcoinNode: [10, 11].map(devnetHeader) } });
+      expect(stack.upstreamCalls()).toEqual([`GET ${nodePath(`rest/headers/${hash}.json`)}?${query}`]);
+    });
+  });
+
+  describe('deleteChainhook', () => {
+    it('deletes a chainhook with exactly one DELETE', async () => {
+      const uuid = DELETABLE_CHAINHOOK_UUIDS[1]!;
+      const { status, body } = await run(
+        'mutation($uuid: String!, $key: String) { deleteChainhook(uuid: $uuid, apiKey: $key) { status chainhookUuid message } }',
+        { uuid, key: SAMPLE_PLATFORM_KEY },
+      );
+      expect(status).toBe(200);
+      expect(body).toEqual({
+        data: { deleteChainhook: { status: 'success', chainhookUuid: uuid, message: 'Chainhook deleted' } },
+      });
+      expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);
+    });
+  });
+
+  describe('all operations in one document', () => {
+    it('each field answers', async () => {
+      const { body } = await run(
+        `{ status { ${STATUS_FIELDS} } brc20Token(ticker: "sats") { ${BRC20_FIELDS} }
+           transfers(block: 775700) { ${TRANSFER_PAGE_FIELDS} } etchings(limit: 3) { ${ETCHING_PAGE_FIELDS} }
+           bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}") }`,
+      );
+      expect(body).toEqual({
+        data: {
+          status: toStatus(statusOf(profile).body),
+          brc20Token: toBrc20(example<Brc20TokenDetails>('brc20-sats')),
+          transfers: transferPage(775700, 0, 20),
+          etchings: { limit: 3, offset: 0, total: sampleData.etchingsTotal, results: sampleData.etchings.slice(0, 3).map(toEtching) },
+          bitcoinNode: sampleData.bitcoinNode.chainInfo,
+        },
+      });
+      expect(
+        callsOf(stack.sample)
+          .map((c) => `${c.method} ${c.path}`)
+          .sort(),
+      ).toEqual(
+        [
+          'GET /metadata/v1',
+          'GET /ordinals/v1/brc-20/tokens/sats',
+          'GET /ordinals/v1/inscriptions/transfers',
+          'GET /runes/v1/etchings',
+          `GET /v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/rest/chaininfo.json`,
+        ].sort(),
+      );
+    });
+  });
+});

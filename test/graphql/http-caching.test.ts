@@ -1,0 +1,123 @@
+/** GraphQL GET requests of public fields carry an ETag and answer 304, like the REST paths. */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startStack, type Stack } from '../harness.js';
+import { isCacheableOperation } from '../../src/graphql/plugins/http-caching.js';
+import { parse } from 'graphql';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+
+const get = (query: string, headers: Record<string, string> = {}) =>
+  fetch(`${stack.gatewayUrl}/graphql?query=${encodeURIComponent(query)}`, {
+    // A GET without a custom header is refused (CSRF prevention): real clients send one.
+    headers: { accept: 'application/graphql-response+json', 'x-graphql-yoga-csrf': '1', ...headers },
+  });
+
+test('a cacheable GET answers an ETag, then 304 for a matching If-None-Match', async () => {
+  const query = '{ status { status } etchings(limit: 1) { total } }';
+  const first = await get(query);
+  const body = await first.json();
+  const etag = first.headers.get('etag');
+  expect({ status: first.status, cacheControl: first.headers.get('cache-control'), etag: /^"[\w-]+"$/.test(etag ?? '') }).toEqual({
+    status: 200,
+    cacheControl: 'public, no-cache, must-revalidate',
+    etag: true,
+  });
+  expect(body).toEqual({ data: { status: { status: 'ready' }, etchings: { total: expect.any(Number) } } });
+  const second = await get(query, { 'if-none-match': etag! });
+  expect({ status: second.status, body: await second.text(), etag: second.headers.get('etag') }).toEqual({
+    status: 304,
+    body: '',
+    etag,
+  });
+});
+
+test('a cacheable GET answers in the media type yoga gives a POST of the same Accept (JSON of either kind, SSE, or 406)', async () => {
+  const query = '{ status { status } }';
+  const answers: Array<[string, number, string | null, number, string | null]> = [];
+  for (const accept of [
+    'application/json',
+    'application/graphql-response+json',
+    'application/graphql-response+json, application/json',
+    '*/*',
+    'text/event-stream',
+    'multipart/mixed',
+    'application/xml',
+  ]) {
+    const viaGet = await get(query, { accept });
+    await viaGet.text();
+    const viaPost = await fetch(`${stack.gatewayUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept },
+      body: JSON.stringify({ query }),
+    });
+    await viaPost.text();
+    answers.push([accept, viaGet.status, viaGet.headers.get('content-type'), viaPost.status, viaPost.headers.get('content-type')]);
+  }
+  const json = 'application/json; charset=utf-8';
+  const graphqlJson = 'application/graphql-response+json; charset=utf-8';
+  expect(answers).toEqual([
+    ['application/json', 200, json, 200, json],
+    ['application/graphql-response+json', 200, graphqlJson, 200, graphqlJson],
+    ['application/graphql-response+json, application/json', 200, graphqlJson, 200, graphqlJson],
+    ['*/*', 200, json, 200, json],
+    ['text/event-stream', 200, 'text/event-stream', 200, 'text/event-stream'],
+    ['multipart/mixed', 200, 'multipart/mixed; boundary="-"', 200, 'multipart/mixed; boundary="-"'],
+    ['application/xml', 406, null, 406, null],
+  ]);
+});
+
+test.each([
+  [
+    'a POST',
+    () =>
+      fetch(`${stack.gatewayUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ status { status } }' }),
+      }),
+  ],
+  ['a query with errors', () => get('{ etchings(limit: 0) { total } }')],
+  ['a platform field', () => get('{ bitcoinNode(path: "rest/chaininfo.json", apiKey: "k") }')],
+])('%s carries no ETag and no public Cache-Control', async (_name, send) => {
+  const answer = await send();
+  await answer.text();
+  expect([answer.headers.get('etag'), answer.headers.get('cache-control')]).toEqual([null, null]);
+});
+
+test('only queries whose root fields are all public are cacheable, through fragments too', () => {
+  const cases = [
+    '{ status { status } }',
+    'query Q { ...F } fragment F on Query { brc20Token(ticker: "x") { token { id } } }',
+    '{ ... on Query { etchings { total } } }',
+    '{ etchingsConnection(first: 500) { totalCount } }',
+    '{ transfersConnection(block: "1") { totalCount } brc20Tokens(tickers: ["x"]) { token { id } } }',
+    '{ status { status } bitcoinNode(path: "x") }',
+    'query Q { ...F } fragment F on Query { bitcoinNode(path: "x") }',
+    'mutation { deleteChainhook(uuid: "x") { status } }',
+    '{ etchingsConnection { totalCount } bitcoinNode(path: "x") }',
+  ];
+  expect(cases.map((query) => isCacheableOperation(parse(query)))).toEqual([true, true, true, true, true, false, false, false, false]);
+});
+
+test('response keys follow the query, cold or warm, so equal data gives an equal ETag', async () => {
+  const warm = await startStack({ CACHE_TTL_MS: '60000' });
+  try {
+    const query =
+      '{ status { status } brc20Token(ticker: "ordi") { token { ticker } } transfers(block: 775700, limit: 1) { total } etchings(limit: 1) { total } }';
+    const answers: Array<[string, string | null]> = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await fetch(`${warm.gatewayUrl}/graphql?query=${encodeURIComponent(query)}`, {
+        headers: { 'x-graphql-yoga-csrf': '1' },
+      });
+      answers.push([Object.keys((await response.json()).data).join(','), response.headers.get('etag')]);
+    }
+    expect(new Set(answers.map(([keys]) => keys))).toEqual(new Set(['status,brc20Token,transfers,etchings']));
+    expect(new Set(answers.map(([, etag]) => etag)).size).toBe(1);
+  } finally {
+    await warm.close();
+  }
+});

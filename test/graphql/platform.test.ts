@@ -1,0 +1,365 @@
+// The platform fields: which key is used, where each key travels (HIRO_API_KEY as a header to the
+// hiro services only; the platform key in the path only), unsafe proxy paths, and deleteChainhook's
+// UUID check and single, never retried DELETE.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DELETABLE_CHAINHOOK_UUIDS, findBrc20Token, sampleData } from '../../src/sample/data.js';
+import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
+import { HIRO_KEY, startStack, type Stack } from '../harness.js';
+import { fieldError, overWebSocket } from '../support.js';
+
+const TIMEOUT_MS = 500;
+const HEADER_ONLY_KEY = '0c1d2e3f405162738495a6b7c8d9eaf1';
+const OTHER_KEY = 'other-header-key-1b2c3d';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack(
+    // Retries on (the harness turns them off): "never retried" must hold even where GETs are retried.
+    { UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS), UPSTREAM_RETRIES: '2' },
+    { platformApiKeys: [SAMPLE_PLATFORM_KEY, HEADER_ONLY_KEY] },
+  );
+});
+afterAll(() => stack.close());
+afterEach(() => stack.sample.reset());
+
+async function run(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>) {
+  stack.sample.clearLog();
+  return stack.graphql(query, variables, headers);
+}
+
+const NODE = 'query($path: String!, $key: String) { bitcoinNode(path: $path, apiKey: $key) }';
+const DELETE = `mutation($uuid: String!, $key: String) {
+  deleteChainhook(uuid: $uuid, apiKey: $key) { status chainhookUuid message } }`;
+const chaininfo = `bitcoin-node/rest/chaininfo.json`;
+
+describe('key resolution', () => {
+  it('the apiKey argument wins over the x-api-key header', async () => {
+    const { body } = await run(NODE, { path: 'rest/chaininfo.json', key: SAMPLE_PLATFORM_KEY }, { 'x-api-key': OTHER_KEY });
+    expect(body).toEqual({ data: { bitcoinNode: sampleData.bitcoinNode.chainInfo } });
+    expect(stack.upstreamCalls()).toEqual([`GET /v1/ext/${SAMPLE_PLATFORM_KEY}/${chaininfo}`]);
+  });
+
+  it('the apiKey argument wins for deleteChainhook too', async () => {
+    const uuid = DELETABLE_CHAINHOOK_UUIDS[3]!;
+    const { body } = await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY }, { 'x-api-key': OTHER_KEY });
+    expect(body).toEqual({
+      data: { deleteChainhook: { status: 'success', chainhookUuid: uuid, message: 'Chainhook deleted' } },
+    });
+    expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);
+  });
+
+  it('the x-api-key header alone works', async () => {
+    const { body } = await run(NODE, { path: 'rest/chaininfo.json' }, { 'x-api-key': HEADER_ONLY_KEY });
+    expect(body).toEqual({ data: { bitcoinNode: sampleData.bitcoinNode.chainInfo } });
+    expect(stack.upstreamCalls()).toEqual([`GET /v1/ext/${HEADER_ONLY_KEY}/${chaininfo}`]);
+  });
+
+  it('the x-api-key header alone works for deleteChainhook', async () => {
+    const uuid = DELETABLE_CHAINHOOK_UUIDS[4]!;
+    const { body } = await run(DELETE, { uuid }, { 'x-api-key': HEADER_ONLY_KEY });
+    expect(body).toEqual({
+      data: { deleteChainhook: { status: 'success', chainhookUuid: uuid, message: 'Chainhook deleted' } },
+    });
+    expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${HEADER_ONLY_KEY}/chainhooks/${uuid}`]);
+  });
+
+  it('over graphql-ws too: a mutation runs there as over HTTP (a WebSocket operation is no GET)', async () => {
+    const uuid = DELETABLE_CHAINHOOK_UUIDS[4]!;
+    stack.sample.clearLog();
+    expect(await overWebSocket(stack.gatewayUrl, { query: DELETE, variables: { uuid } }, { 'x-api-key': HEADER_ONLY_KEY })).toEqual({
+      data: { deleteChainhook: { status: 'success', chainhookUuid: uuid, message: 'Chainhook deleted' } },
+    });
+    expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${HEADER_ONLY_KEY}/chainhooks/${uuid}`]);
+  });
+
+  it('neither: UNAUTHENTICATED, no upstream call', async () => {
+    const node = await run(NODE, { path: 'rest/chaininfo.json' });
+    expect(node.body).toEqual({ data: { bitcoinNode: null }, errors: [fieldError(['bitcoinNode'], { code: 'UNAUTHENTICATED' })] });
+    const del = await run(DELETE, { uuid: DELETABLE_CHAINHOOK_UUIDS[0] });
+    expect(del.body).toEqual({ data: { deleteChainhook: null }, errors: [fieldError(['deleteChainhook'], { code: 'UNAUTHENTICATED' })] });
+    expect(stack.upstreamCalls()).toEqual([]);
+  });
+
+  it('two fields with different keys in one request each use their own', async () => {
+    const { body } = await run(
+      `{ a: bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}") b: bitcoinNode(path: "rest/chaininfo.json") }`,
+      undefined,
+      { 'x-api-key': HEADER_ONLY_KEY },
+    );
+    expect(body).toEqual({ data: { a: sampleData.bitcoinNode.chainInfo, b: sampleData.bitcoinNode.chainInfo } });
+    expect(stack.upstreamCalls().sort()).toEqual(
+      [`GET /v1/ext/${SAMPLE_PLATFORM_KEY}/${chaininfo}`, `GET /v1/ext/${HEADER_ONLY_KEY}/${chaininfo}`].sort(),
+    );
+  });
+});
+
+describe('identical bitcoinNode fields', () => {
+  it('share one upstream call per (key, path), whether the key is an argument or the header', async () => {
+    const { body } = await run(
+      `{ a: bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}")
+         b: bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}")
+         c: bitcoinNode(path: "rest/chaininfo.json")
+         d: bitcoinNode(path: "rest/mempool/info.json") }`,
+      undefined,
+      { 'x-api-key': SAMPLE_PLATFORM_KEY },
+    );
+    const chainInfo = sampleData.bitcoinNode.chainInfo;
+    expect(body).toEqual({ data: { a: chainInfo, b: chainInfo, c: chainInfo, d: sampleData.bitcoinNode.mempoolInfo } });
+    expect(stack.upstreamCalls().sort()).toEqual(
+      [`GET /v1/ext/${SAMPLE_PLATFORM_KEY}/${chaininfo}`, `GET /v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/rest/mempool/info.json`].sort(),
+    );
+  });
+});
+
+describe('where the keys travel', () => {
+  it('HIRO_API_KEY goes as x-api-key to every hiro service, the platform key never does', async () => {
+    const { body } = await run(
+      '{ status { status } brc20Token(ticker: "ordi") { token { ticker } supply { holders } } etchings(limit: 1) { total } transfers(block: 775700) { total } }',
+      undefined,
+      {
+        'x-api-key': SAMPLE_PLATFORM_KEY,
+      },
+    );
+    expect(body).toEqual({
+      data: {
+        status: { status: 'ready' },
+        brc20Token: { token: { ticker: 'ordi' }, supply: { holders: findBrc20Token('ordi')!.supply.holders } },
+        etchings: { total: sampleData.etchingsTotal },
+        transfers: { total: 2 },
+      },
+    });
+    const requests = stack.sample.requests;
+    expect(requests.map((r) => r.path).sort()).toEqual(
+      ['/metadata/v1', '/ordinals/v1/brc-20/tokens/ordi', '/runes/v1/etchings', '/ordinals/v1/inscriptions/transfers'].sort(),
+    );
+    for (const request of requests) {
+      expect(request.headers['x-api-key'], request.path).toBe(HIRO_KEY);
+      expect(JSON.stringify(request.headers)).not.toContain(SAMPLE_PLATFORM_KEY);
+    }
+  });
+
+  it('platform requests carry no x-api-key header; the platform key is only in the path', async () => {
+    const uuid = DELETABLE_CHAINHOOK_UUIDS[0]!;
+    await run(NODE, { path: 'rest/chaininfo.json?count=1', key: SAMPLE_PLATFORM_KEY }, { 'x-api-key': OTHER_KEY });
+    const first = [...stack.sample.requests];
+    await run(NODE, { path: 'rest/mempool/info.json' }, { 'x-api-key': SAMPLE_PLATFORM_KEY });
+    const second = [...stack.sample.requests];
+    const del = await run(DELETE, { uuid }, { 'x-api-key': SAMPLE_PLATFORM_KEY });
+    expect(del.body.data).toEqual({ deleteChainhook: { status: 'success', chainhookUuid: uuid, message: 'Chainhook deleted' } });
+    const third = [...stack.sample.requests];
+    const platformRequests = [...first, ...second, ...third];
+    expect(platformRequests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      `GET /v1/ext/${SAMPLE_PLATFORM_KEY}/${chaininfo}`,
+      `GET /v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/rest/mempool/info.json`,
+      `DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`,
+    ]);
+    for (const request of platformRequests) {
+      expect(Object.keys(request.headers), request.path).not.toContain('x-api-key');
+      const headers = JSON.stringify(request.headers);
+      for (const key of [HIRO_KEY, SAMPLE_PLATFORM_KEY, OTHER_KEY]) expect(headers).not.toContain(key);
+      const query = request.url.slice(request.path.length);
+      expect(query).not.toContain(SAMPLE_PLATFORM_KEY);
+      // Exactly one occurrence: the /v1/ext/<key>/ segment.
+      expect(request.url.split(SAMPLE_PLATFORM_KEY)).toHaveLength(2);
+      expect(request.path.startsWith(`/v1/ext/${SAMPLE_PLATFORM_KEY}/`)).toBe(true);
+    }
+  });
+
+  it.each(['a/b?c#d', `${SAMPLE_PLATFORM_KEY}%2F..`, 'a\\b', 'a\u0000b', 'a\r\nb', '..', '.', 'a b', 'k'.repeat(129), '\ud800'])(
+    'a key that is not a sane token (%j) is refused, argument or header, without an upstream call',
+    async (key) => {
+      const { body } = await run(NODE, { path: 'rest/chaininfo.json', key });
+      const refused = {
+        data: { bitcoinNode: null },
+        errors: [fieldError(['bitcoinNode'], { code: 'BAD_USER_INPUT', argument: 'apiKey' })],
+      };
+      expect(body).toEqual(refused);
+      if (/^[\x21-\x7e]*$/.test(key)) {
+        expect((await run(NODE, { path: 'rest/chaininfo.json' }, { 'x-api-key': key })).body).toEqual(refused);
+      }
+      if (key.length >= 4) expect(JSON.stringify(body)).not.toContain(JSON.stringify(key).slice(1, -1));
+      expect(stack.upstreamCalls()).toEqual([]);
+    },
+  );
+
+  it('a sane key of every URL-unreserved character is sent as is, one path segment', async () => {
+    // 100 characters: the longest path parameter the sample (Fastify) routes.
+    const key = `Aa0._~-${'f'.repeat(93)}`;
+    const { body } = await run(NODE, { path: 'rest/chaininfo.json', key });
+    expect(body).toEqual({
+      data: { bitcoinNode: null },
+      errors: [fieldError(['bitcoinNode'], { code: 'FORBIDDEN', service: 'platform', httpStatus: 403 })],
+    });
+    expect(stack.upstreamCalls()).toEqual([`GET /v1/ext/${key}/${chaininfo}`]);
+  });
+});
+
+describe('unsafe bitcoinNode paths: BAD_USER_INPUT, zero upstream requests', () => {
+  it.each([
+    '../chainhooks',
+    '..',
+    'rest/../../chainhooks/x',
+    '%2e%2e/x',
+    '%2E%2E%2Fchainhooks',
+    'rest/%2fx',
+    'rest/%2Fx',
+    'rest\\..\\x',
+    'rest/%5c..%5cx',
+    '//evil.example/x',
+    'http://evil.example/',
+    'https://evil.example/x',
+    'rest/%252e%252e/x',
+    './rest/chaininfo.json',
+    'rest//x',
+    'rest/x#frag',
+    'rest/\u0000x',
+    `rest/${'x'.repeat(2044)}`,
+    `rest/x?${'y'.repeat(2042)}`,
+  ])('%j', async (path) => {
+    const { status, body } = await run(NODE, { path, key: SAMPLE_PLATFORM_KEY });
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      data: { bitcoinNode: null },
+      errors: [fieldError(['bitcoinNode'], { code: 'BAD_USER_INPUT', argument: 'path' })],
+    });
+    expect(stack.upstreamCalls()).toEqual([]);
+  });
+
+  it('a path of 2,048 characters, query string included, is the longest sent', async () => {
+    const path = `rest/x?${'y'.repeat(2041)}`;
+    expect(path).toHaveLength(2048);
+    await run(NODE, { path, key: SAMPLE_PLATFORM_KEY });
+    expect(stack.upstreamCalls()).toEqual([`GET /v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/${path}`]);
+  });
+
+  it('an unsafe path fails alone: a sibling answers', async () => {
+    const { body } = await run(
+      `{ status { status } a: bitcoinNode(path: "../chainhooks", apiKey: "${SAMPLE_PLATFORM_KEY}")
+         b: bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}") }`,
+    );
+    expect(body).toEqual({
+      data: { status: { status: 'ready' }, a: null, b: sampleData.bitcoinNode.chainInfo },
+      errors: [fieldError(['a'], { code: 'BAD_USER_INPUT', argument: 'path' })],
+    });
+    expect(stack.upstreamCalls().sort()).toEqual(['GET /metadata/v1', `GET /v1/ext/${SAMPLE_PLATFORM_KEY}/${chaininfo}`]);
+  });
+
+  it('a path is checked before the key: no key and an unsafe path make no upstream request', async () => {
+    const { body } = await run(NODE, { path: '../chainhooks' });
+    expect(body.data).toEqual({ bitcoinNode: null });
+    expect(body.errors).toHaveLength(1);
+    expect(['BAD_USER_INPUT', 'UNAUTHENTICATED']).toContain(body.errors![0]!.extensions?.code);
+    expect(stack.upstreamCalls()).toEqual([]);
+  });
+});
+
+describe('deleteChainhook', () => {
+  const uuid = DELETABLE_CHAINHOOK_UUIDS[2]!;
+
+  it.each([
+    ['not a uuid', 'not-a-uuid'],
+    ['a path', '../x'],
+    ['a path after a uuid', `${uuid}/../x`],
+    ['a uuid with an extra character', `${uuid}0`],
+    ['a uuid with a leading space', ` ${uuid}`],
+    ['a uuid with a trailing newline', `${uuid}\n`],
+    ['a uuid without dashes', uuid.replace(/-/g, '')],
+    ['a uuid in braces', `{${uuid}}`],
+    ['a uuid with a non-hex digit', `g${uuid.slice(1)}`],
+    ['empty', ''],
+  ])('%s → BAD_USER_INPUT, no upstream call', async (_name, bad) => {
+    const { status, body } = await run(DELETE, { uuid: bad, key: SAMPLE_PLATFORM_KEY });
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      data: { deleteChainhook: null },
+      errors: [fieldError(['deleteChainhook'], { code: 'BAD_USER_INPUT', argument: 'uuid' })],
+    });
+    expect(stack.upstreamCalls()).toEqual([]);
+  });
+
+  it('a valid uuid sends exactly one DELETE to /v1/ext/<key>/chainhooks/<uuid>', async () => {
+    const { body } = await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY });
+    expect(body).toEqual({ data: { deleteChainhook: { status: 'success', chainhookUuid: uuid, message: 'Chainhook deleted' } } });
+    expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);
+  });
+
+  it('an uppercase uuid is a UUID too', async () => {
+    const upper = uuid.toUpperCase();
+    const { body } = await run(DELETE, { uuid: upper, key: SAMPLE_PLATFORM_KEY });
+    // The sample stores uuids lowercase, like Postgres, and answers the stored form.
+    expect(body).toEqual({ data: { deleteChainhook: { status: 'success', chainhookUuid: uuid, message: 'Chainhook deleted' } } });
+    expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${upper}`]);
+  });
+
+  it('a second delete of the same chainhook is NOT_FOUND', async () => {
+    await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY });
+    const { body } = await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY });
+    expect(body).toEqual({
+      data: { deleteChainhook: null },
+      errors: [fieldError(['deleteChainhook'], { code: 'NOT_FOUND', service: 'platform', httpStatus: 404 })],
+    });
+    expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);
+  });
+
+  it('a 503 is not retried: exactly one DELETE, UPSTREAM_ERROR with httpStatus 503', async () => {
+    stack.sample.inject({ method: 'DELETE', path: '/v1/ext/*', status: 503, body: { status: 'error', message: 'Service Unavailable' } });
+    const { body } = await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY });
+    expect(body).toEqual({
+      data: { deleteChainhook: null },
+      errors: [fieldError(['deleteChainhook'], { code: 'UPSTREAM_ERROR', service: 'platform', httpStatus: 503 })],
+    });
+    expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);
+  });
+
+  it('a 503 with Retry-After is not retried either', async () => {
+    stack.sample.inject({ method: 'DELETE', path: '/v1/ext/*', status: 503, headers: { 'retry-after': '1' }, body: 'busy' });
+    const { body } = await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY });
+    expect(body.data).toEqual({ deleteChainhook: null });
+    expect(body.errors).toEqual([fieldError(['deleteChainhook'], expect.objectContaining({ code: 'UPSTREAM_ERROR', httpStatus: 503 }))]);
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);
+  });
+
+  it('a connection reset is not retried: one DELETE, UPSTREAM_UNAVAILABLE', async () => {
+    stack.sample.inject({ method: 'DELETE', path: '/v1/ext/*', reset: true });
+    const { body } = await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY });
+    expect(body).toEqual({
+      data: { deleteChainhook: null },
+      errors: [fieldError(['deleteChainhook'], { code: 'UPSTREAM_UNAVAILABLE', service: 'platform' })],
+    });
+    expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);
+  });
+
+  it('a timeout is not retried: one DELETE, UPSTREAM_TIMEOUT', async () => {
+    stack.sample.inject({ method: 'DELETE', path: '/v1/ext/*', hang: true });
+    const { body } = await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY });
+    expect(body).toEqual({
+      data: { deleteChainhook: null },
+      errors: [fieldError(['deleteChainhook'], { code: 'UPSTREAM_TIMEOUT', service: 'platform' })],
+    });
+    expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);
+  });
+
+  it('control: with retries on, the same 503 on a bitcoinNode GET is retried', async () => {
+    stack.sample.inject({ method: 'GET', path: '/v1/ext/*', status: 503, body: 'busy', times: 1 });
+    const { body } = await run(NODE, { path: 'rest/chaininfo.json', key: SAMPLE_PLATFORM_KEY });
+    expect(body).toEqual({ data: { bitcoinNode: sampleData.bitcoinNode.chainInfo } });
+    expect(stack.upstreamCalls()).toEqual([
+      `GET /v1/ext/${SAMPLE_PLATFORM_KEY}/${chaininfo}`,
+      `GET /v1/ext/${SAMPLE_PLATFORM_KEY}/${chaininfo}`,
+    ]);
+  });
+
+  it('two deletions in one mutation run in order, one DELETE each', async () => {
+    const { body } = await run(
+      `mutation { a: deleteChainhook(uuid: "${uuid}", apiKey: "${SAMPLE_PLATFORM_KEY}") { status }
+                  b: deleteChainhook(uuid: "${DELETABLE_CHAINHOOK_UUIDS[1]}", apiKey: "${SAMPLE_PLATFORM_KEY}") { status } }`,
+    );
+    expect(body).toEqual({ data: { a: { status: 'success' }, b: { status: 'success' } } });
+    // Mutation fields run in order.
+    expect(stack.upstreamCalls()).toEqual([
+      `DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`,
+      `DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${DELETABLE_CHAINHOOK_UUIDS[1]}`,
+    ]);
+  });
+});

@@ -1,0 +1,214 @@
+// Subscriptions live within the quotas: a new poller is charged to the subscribing client
+// (CLIENT_UPSTREAM_CALLS_PER_MINUTE) and admitted through the polling plan (LIVE_QUOTA_SHARE); an
+// unknown ticker is remembered as unknown; a client's distinct watched resources are bounded. Real
+// graphql-sse and graphql-ws clients, told apart by X-Forwarded-For (TRUST_PROXY=1); the sample
+// upstream's request log says what reached the upstream.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { startStack, type Stack } from '../harness.js';
+import { TOKEN_SUBSCRIPTION, disposeAll, sse, tokenPath, until, ws, wsClient, type Watch } from '../live-clients.js';
+
+const A = '198.51.100.1';
+const B = '198.51.100.2';
+/** Long enough that no steady poll lands during a test: every logged call is a first poll. */
+const QUIET = { LIVE_POLL_INTERVAL_MS: '600000', TRUST_PROXY: '1' };
+const paths = (stack: Stack) => stack.sample.requests.map((r) => `${r.method} ${r.path}`);
+const NULL_TOKEN = { data: { brc20Token: null } };
+/** The refusal of a first value, as a query's field gets it when its client's share is spent. */
+const rateLimited = (limit: number) => ({
+  data: { brc20Token: null },
+  errors: [
+    {
+      message: `This client has used its share of the ordinals service (${limit} calls a minute)`,
+      locations: [{ line: 1, column: 16 }],
+      path: ['brc20Token'],
+      extensions: { code: 'RATE_LIMITED', service: 'ordinals', retryAfter: expect.any(Number), limit },
+    },
+  ],
+});
+const retryAfterOf = (watch: Watch) => (watch.results[0]?.errors?.[0] as { extensions: { retryAfter: number } }).extensions.retryAfter;
+
+afterEach(disposeAll);
+
+describe('each new poller is charged to the subscribing client', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({
+      ...QUIET,
+      LIVE_RATE_LIMIT_PER_MINUTE: '0',
+      CLIENT_UPSTREAM_CALLS_PER_MINUTE: '5',
+      MAX_WATCHED_RESOURCES_PER_CLIENT: '100',
+      // brc20Token queries ask each token's own route, as the subscriptions do.
+      BRC20_LIST_LOOKUPS: 'off',
+    });
+  });
+  afterAll(() => stack.close());
+
+  it('one client subscribing to 100 distinct tickers causes its 5 calls; the others get RATE_LIMITED and end', async () => {
+    const client = wsClient(stack.gatewayUrl, A);
+    const tickers = Array.from({ length: 100 }, (_, i) => `zq${String(i).padStart(2, '0')}`);
+    const watches = tickers.map((ticker) => ws(client, TOKEN_SUBSCRIPTION(ticker)));
+    await until(() => watches.every((w) => w.results.length > 0), 'an answer on every subscription');
+    await sleep(200); // a late call would show in the log
+    const served = tickers.filter((_, i) => !watches[i]!.completed);
+    const refused = watches.filter((w) => w.completed);
+    // Before: 100 upstream calls in a burst.
+    expect(paths(stack).sort()).toEqual(served.map((t) => `GET ${tokenPath(t)}`).sort());
+    expect(served).toHaveLength(5);
+    for (const ticker of served) expect(watches[tickers.indexOf(ticker)]!.results).toEqual([NULL_TOKEN]);
+    expect(refused).toHaveLength(95);
+    for (const watch of refused) {
+      expect(watch.results).toEqual([rateLimited(5)]);
+      expect(retryAfterOf(watch)).toBeGreaterThanOrEqual(1);
+      expect(retryAfterOf(watch)).toBeLessThanOrEqual(60);
+    }
+
+    // Another client has its own share, over SSE too; joining a poller that has its value is free.
+    stack.sample.clearLog();
+    const b = sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('zqb1'), B);
+    const joined = sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION(served[0]!), B);
+    await until(() => b.results.length > 0 && joined.results.length > 0, "B's first values");
+    expect([b.results, joined.results, b.completed, joined.completed]).toEqual([[NULL_TOKEN], [NULL_TOKEN], false, false]);
+    expect(paths(stack)).toEqual([`GET ${tokenPath('zqb1')}`]);
+    // And A, its share spent, is refused over SSE as over WebSocket.
+    const again = sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('zqa9'), A);
+    await again.done;
+    expect(again.results).toEqual([rateLimited(5)]);
+    expect(paths(stack)).toEqual([`GET ${tokenPath('zqb1')}`]);
+  });
+
+  it('queries over WebSocket are charged to the client as over HTTP', async () => {
+    stack.sample.clearLog();
+    const client = wsClient(stack.gatewayUrl, '198.51.100.3');
+    const query = (ticker: string) => `query { brc20Token(ticker: ${JSON.stringify(ticker)}) { token { ticker } } }`;
+    const answers = [];
+    for (let i = 0; i < 6; i++) {
+      const watch = ws(client, query(`zw0${i}`));
+      await watch.done;
+      answers.push(...watch.results);
+    }
+    // Before: no client was known over WebSocket, and all six went upstream.
+    expect(answers).toEqual([
+      ...Array.from({ length: 5 }, () => NULL_TOKEN),
+      {
+        data: { brc20Token: null },
+        errors: [
+          {
+            message: 'This client has used its share of the ordinals service (5 calls a minute)',
+            locations: [{ line: 1, column: 9 }],
+            path: ['brc20Token'],
+            extensions: { code: 'RATE_LIMITED', service: 'ordinals', retryAfter: expect.any(Number), limit: 5 },
+          },
+        ],
+      },
+    ]);
+    expect(paths(stack)).toEqual([0, 1, 2, 3, 4].map((i) => `GET ${tokenPath(`zw0${i}`)}`));
+  });
+});
+
+describe('new pollers are admitted through the polling plan', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    // A plan of 5 polls a minute (half of 10); no per-client limit, so only the plan can hold calls back.
+    stack = await startStack({
+      ...QUIET,
+      LIVE_RATE_LIMIT_PER_MINUTE: '10',
+      LIVE_QUOTA_SHARE: '0.5',
+      CLIENT_UPSTREAM_CALLS_PER_MINUTE: '0',
+    });
+  });
+  afterAll(() => stack.close());
+
+  it('8 new tickers: 5 first polls now, the other first values wait for the plan', async () => {
+    const client = wsClient(stack.gatewayUrl, A);
+    const tickers = Array.from({ length: 8 }, (_, i) => `zp0${i}`);
+    const watches = tickers.map((ticker) => ws(client, TOKEN_SUBSCRIPTION(ticker)));
+    await until(() => watches.filter((w) => w.results.length > 0).length >= 5, 'five first values');
+    await sleep(500);
+    const answered = tickers.filter((_, i) => watches[i]!.results.length > 0);
+    // Before: 8 calls at once against a plan of 5 a minute.
+    expect(paths(stack).sort()).toEqual(answered.map((t) => `GET ${tokenPath(t)}`).sort());
+    expect(answered).toHaveLength(5);
+    expect(watches.map((w) => [w.results.length === 0 ? [] : w.results, w.completed])).toEqual(
+      tickers.map((t) => [answered.includes(t) ? [NULL_TOKEN] : [], false]),
+    );
+    const metrics = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^satgate_subscriptions_active 8$/m);
+  });
+});
+
+describe('unknown tickers are remembered as unknown', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    // The gateway's own cache forgets 404s at once here (CACHE_NOT_FOUND_TTL_MS=0): only the hub remembers.
+    stack = await startStack({ ...QUIET, LIVE_RATE_LIMIT_PER_MINUTE: '0' });
+  });
+  afterAll(() => stack.close());
+
+  it('subscribing again and again to an unknown ticker asks the upstream once', async () => {
+    for (const [i, address] of [A, A, B, A, B, '198.51.100.9'].entries()) {
+      const watch =
+        i % 2
+          ? sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('ZZZZ'), address)
+          : ws(wsClient(stack.gatewayUrl, address), TOKEN_SUBSCRIPTION('zzzz'));
+      await until(() => watch.results.length > 0, 'null');
+      expect([watch.results, watch.completed]).toEqual([[NULL_TOKEN], false]);
+      watch.stop();
+      await watch.done;
+      await until(() => stack.gateway.live.watched === 0, 'the poller to stop');
+    }
+    // Before: one call per new poller, six.
+    expect(paths(stack)).toEqual([`GET ${tokenPath('zzzz')}`]);
+  });
+});
+
+describe("a client's distinct watched resources are bounded", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ ...QUIET, LIVE_RATE_LIMIT_PER_MINUTE: '0', MAX_WATCHED_RESOURCES_PER_CLIENT: '3' });
+  });
+  afterAll(() => stack.close());
+
+  it('past 3 resources a new one is TOO_MANY_SUBSCRIPTIONS; the same resources and other clients are served', async () => {
+    const client = wsClient(stack.gatewayUrl, A);
+    const first = ['status { status }', 'etchingAdded { id }', 'brc20Token(ticker: "ordi") { token { ticker } }'].map((field) =>
+      ws(client, `subscription { ${field} }`),
+    );
+    await until(
+      () => first[0]!.results.length > 0 && first[2]!.results.length > 0 && stack.gateway.live.watched === 3,
+      'three resources watched',
+    );
+    stack.sample.clearLog();
+    const fourth = sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('sats'), A);
+    await fourth.done;
+    // Before: a fourth poller, and its call.
+    expect(fourth.results).toEqual([
+      {
+        errors: [
+          {
+            message: 'This client watches its maximum of 3 distinct resources; end a subscription to one first',
+            locations: [{ line: 1, column: 16 }],
+            path: ['brc20Token'],
+            extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit: 3 },
+          },
+        ],
+      },
+    ]);
+    // A case variant is the same resource: served from the poller's value.
+    const same = sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('ORDI'), A);
+    const other = sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('sats'), B);
+    await until(() => same.results.length > 0 && other.results.length > 0, 'both first values');
+    expect([same.results, other.results]).toEqual([
+      [{ data: { brc20Token: { token: { ticker: 'ordi' } } } }],
+      [{ data: { brc20Token: { token: { ticker: 'sats' } } } }],
+    ]);
+    expect(paths(stack)).toEqual([`GET ${tokenPath('sats')}`]);
+    // Leaving one resource makes room for another.
+    first[1]!.stop();
+    await first[1]!.done;
+    await until(() => stack.gateway.live.watched === 3, 'the server to see A leave etchings');
+    const fresh = sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('pepe'), A);
+    await until(() => fresh.results.length > 0, 'the new resource');
+    expect(fresh.results).toEqual([{ data: { brc20Token: { token: { ticker: 'pepe' } } } }]);
+  });
+});

@@ -1,0 +1,289 @@
+// Subscriptions with real clients (graphql-sse over SSE, graphql-ws over WebSocket) against the
+// sample upstream: one poller per resource (read from the request log), events on change only,
+// polling stopped after the last subscriber, bounded subscriptions, clean completion on SIGTERM.
+import { createClient as createSseClient } from 'graphql-sse';
+import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { MINTING_TICKER } from '../../src/sample/activity.js';
+import { findBrc20Token, sampleData } from '../../src/sample/data.js';
+import { pollIntervalMs } from '../../src/live/hub.js';
+import { startStack, type Stack } from '../harness.js';
+import { BRC20_FIELDS, STATUS_FIELDS, toBrc20, toEtching, toStatus } from '../support.js';
+
+const INTERVAL_MS = 100;
+const LIVE_ENV = { LIVE_POLL_INTERVAL_MS: String(INTERVAL_MS), LIVE_RATE_LIMIT_PER_MINUTE: '0' };
+
+const ETCHING_FIELDS = `id name spacedName number divisibility symbol turbo
+  mintTerms { amount cap heightStart heightEnd offsetStart offsetEnd }
+  supply { current minted totalMints mintPercentage mintable burned totalBurns premine }
+  location { blockHash blockHeight txId txIndex vout output timestamp }`;
+const TOKEN_SUBSCRIPTION = (ticker: string) => `subscription { brc20Token(ticker: ${JSON.stringify(ticker)}) { ${BRC20_FIELDS} } }`;
+
+type Result = { data?: Record<string, unknown> | null; errors?: unknown[] };
+
+/** A running subscription: every result it received, whether it completed, and how to leave. */
+interface Watch {
+  results: Result[];
+  done: Promise<void>;
+  completed: boolean;
+  stop(): void;
+}
+
+function collect(iterator: AsyncIterableIterator<Result>): Watch {
+  const watch: Watch = {
+    results: [],
+    completed: false,
+    stop: () => void iterator.return?.(),
+    done: Promise.resolve(),
+  };
+  watch.done = (async () => {
+    for await (const result of iterator) watch.results.push(result);
+    watch.completed = true;
+  })();
+  return watch;
+}
+
+const sseClients: Array<{ dispose(): void }> = [];
+const wsClients: WsClient[] = [];
+
+function sse(stack: Stack, query: string): Watch {
+  const client = createSseClient({ url: `${stack.gatewayUrl}/graphql`, retryAttempts: 0 });
+  sseClients.push(client);
+  return collect(client.iterate({ query }) as AsyncIterableIterator<Result>);
+}
+
+function ws(stack: Stack, query: string, client?: WsClient): Watch {
+  const used = client ?? wsClient(stack);
+  return collect(used.iterate({ query }) as AsyncIterableIterator<Result>);
+}
+
+function wsClient(stack: Stack): WsClient {
+  const client = createWsClient({
+    url: `${stack.gatewayUrl.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    lazy: true,
+  });
+  wsClients.push(client);
+  return client;
+}
+
+async function until(condition: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+const tokenPath = (ticker: string) => `/ordinals/v1/brc-20/tokens/${ticker}`;
+const requestsTo = (stack: Stack, path: string) => stack.sample.requests.filter((r) => r.path === path);
+
+async function cleanUp() {
+  sseClients.splice(0).forEach((c) => c.dispose());
+  await Promise.all(wsClients.splice(0).map((c) => c.dispose()));
+}
+
+describe('one poller per resource', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(LIVE_ENV);
+  });
+  afterAll(async () => {
+    await cleanUp();
+    await stack.close();
+  });
+  beforeEach(async () => {
+    await cleanUp();
+    // The server sees the previous test's clients leave a little later than they do (longer under
+    // load); a poll its poller already had in flight may still land: let it, then reset.
+    await until(() => stack.gateway.live.watched === 0, 'the previous pollers to stop');
+    await sleep(INTERVAL_MS);
+    stack.sample.reset();
+  });
+
+  it('sends the token now, then again only when it changes; unchanged polls are 304s', async () => {
+    const watch = sse(stack, TOKEN_SUBSCRIPTION(MINTING_TICKER.toUpperCase()));
+    const initial = toBrc20(findBrc20Token(MINTING_TICKER)!);
+    await until(() => watch.results.length === 1, 'the first event');
+    expect(watch.results).toEqual([{ data: { brc20Token: initial } }]);
+    // Several polls of an unchanged token: no event, and each poll asked with If-None-Match.
+    await until(() => requestsTo(stack, tokenPath(MINTING_TICKER)).length >= 4, 'polls');
+    expect(watch.results).toHaveLength(1);
+    const polls = requestsTo(stack, tokenPath(MINTING_TICKER));
+    expect(polls.slice(1).map((r) => r.headers['if-none-match'])).toEqual(
+      polls.slice(1).map(() => `"${stack.sample.activity.ordinalsEtag()}"`),
+    );
+
+    const minted = stack.sample.activity.mint();
+    await until(() => watch.results.length === 2, 'the change');
+    expect(watch.results[1]).toEqual({ data: { brc20Token: toBrc20(minted) } });
+    const seen = requestsTo(stack, tokenPath(MINTING_TICKER)).length;
+    await until(() => requestsTo(stack, tokenPath(MINTING_TICKER)).length >= seen + 3, 'more polls');
+    expect(watch.results).toHaveLength(2);
+    watch.stop();
+    await watch.done;
+  });
+
+  it('20 subscribers over SSE and WebSocket (case variants) share one poller, which stops after the last leaves', async () => {
+    const shared = wsClient(stack);
+    const watches = Array.from({ length: 20 }, (_, i) => {
+      const ticker = i % 2 ? 'PEPE' : 'pepe';
+      return i % 3 === 0 ? sse(stack, TOKEN_SUBSCRIPTION(ticker)) : ws(stack, TOKEN_SUBSCRIPTION(ticker), i % 3 === 1 ? shared : undefined);
+    });
+    const expected = { data: { brc20Token: toBrc20(findBrc20Token('pepe')!) } };
+    await until(() => watches.every((w) => w.results.length === 1), 'every first event');
+    watches.forEach((w) => expect(w.results).toEqual([expected]));
+    const started = Date.now();
+    const before = requestsTo(stack, tokenPath('pepe')).length;
+    await sleep(6 * INTERVAL_MS);
+    const polls = requestsTo(stack, tokenPath('pepe')).length - before;
+    const ticks = (Date.now() - started) / INTERVAL_MS;
+    // One poller: about one poll per interval (20 pollers would make 20 times as many).
+    expect(polls).toBeGreaterThanOrEqual(2);
+    expect(polls).toBeLessThanOrEqual(Math.ceil(ticks) + 1);
+    expect(stack.sample.requests.filter((r) => r.path !== tokenPath('pepe')).map((r) => r.path)).toEqual([]);
+
+    watches.forEach((w) => w.stop());
+    await Promise.all(watches.map((w) => w.done));
+    await until(() => stack.gateway.live.watched === 0, 'the server to see every subscriber leave');
+    await sleep(INTERVAL_MS); // a poll already in flight may land
+    const after = requestsTo(stack, tokenPath('pepe')).length;
+    await sleep(4 * INTERVAL_MS);
+    expect(requestsTo(stack, tokenPath('pepe')).length).toBe(after);
+    const metrics = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
+    expect(metrics).toMatch(/^satgate_subscriptions_active 0$/m);
+    expect(metrics).toMatch(/^satgate_live_polls_total\{resource="brc20",outcome="unchanged"\} [1-9]/m);
+    expect(metrics).toMatch(/^satgate_subscription_events_total\{resource="brc20"\} [1-9]/m);
+  });
+
+  it('etchingAdded sends each new etching once, older first, and nothing for existing ones', async () => {
+    const watch = ws(stack, `subscription { etchingAdded { ${ETCHING_FIELDS} } }`);
+    await until(() => requestsTo(stack, '/runes/v1/etchings').length >= 2, 'the baseline poll');
+    expect(watch.results).toEqual([]);
+    const added = stack.sample.activity.etch(2);
+    await until(() => watch.results.length === 2, 'two etchings');
+    expect(watch.results).toEqual([...added].reverse().map((e) => ({ data: { etchingAdded: toEtching(e) } })));
+    const [third] = stack.sample.activity.etch(1);
+    await until(() => watch.results.length === 3, 'one more etching');
+    expect(watch.results[2]).toEqual({ data: { etchingAdded: toEtching(third!) } });
+    expect(sampleData.etchings.some((e) => watch.results.some((r) => (r.data?.etchingAdded as { id: string }).id === e.id))).toBe(false);
+    watch.stop();
+    await watch.done;
+  });
+
+  it('status: the status now, over both transports', async () => {
+    const a = sse(stack, `subscription { status { ${STATUS_FIELDS} } }`);
+    const b = ws(stack, `subscription { status { ${STATUS_FIELDS} } }`);
+    await until(() => a.results.length === 1 && b.results.length === 1, 'both first events');
+    expect([a.results, b.results]).toEqual([
+      [{ data: { status: toStatus(sampleData.statusV1) } }],
+      [{ data: { status: toStatus(sampleData.statusV1) } }],
+    ]);
+    a.stop();
+    b.stop();
+    await Promise.all([a.done, b.done]);
+  });
+
+  it('a spent quota (429) pauses polling without ending the subscription', async () => {
+    const watch = sse(stack, TOKEN_SUBSCRIPTION('ordi'));
+    await until(() => watch.results.length === 1, 'the first event');
+    const before = requestsTo(stack, tokenPath('ordi')).length;
+    stack.sample.inject({
+      path: tokenPath('ordi'),
+      status: 429,
+      times: 1,
+      headers: { 'retry-after': '1' },
+      body: { message: 'API rate limit exceeded' },
+    });
+    await until(() => requestsTo(stack, tokenPath('ordi')).length > before, 'the 429');
+    const limited = requestsTo(stack, tokenPath('ordi')).length;
+    await sleep(5 * INTERVAL_MS);
+    // Paused: no poll while the quota is spent, and the stream is still open.
+    expect(requestsTo(stack, tokenPath('ordi')).length).toBe(limited);
+    expect(watch.completed).toBe(false);
+    stack.sample.clearFaults();
+    await until(() => requestsTo(stack, tokenPath('ordi')).length > limited, 'polling again', 3000);
+    expect(watch.results).toHaveLength(1);
+    watch.stop();
+    await watch.done;
+  });
+
+  it.each([
+    ['SSE', sse],
+    ['WebSocket', ws],
+  ])('a bad ticker over %s is BAD_USER_INPUT and starts no poller', async (_name, transport) => {
+    const watch = transport(stack, TOKEN_SUBSCRIPTION('a/b'));
+    await watch.done;
+    expect(watch.results).toEqual([
+      {
+        errors: [
+          {
+            message: 'ticker must be 1 to 16 bytes of printable characters without "/"',
+            locations: [{ line: 1, column: 16 }],
+            path: ['brc20Token'],
+            extensions: { code: 'BAD_USER_INPUT', argument: 'ticker' },
+          },
+        ],
+      },
+    ]);
+    await sleep(2 * INTERVAL_MS);
+    expect(stack.sample.requests).toEqual([]);
+  });
+});
+
+describe('bounds and shutdown', () => {
+  let stack: Stack;
+  let closed = false;
+  beforeAll(async () => {
+    stack = await startStack({ ...LIVE_ENV, MAX_SUBSCRIPTIONS: '3', MAX_SUBSCRIPTIONS_PER_CONNECTION: '2' });
+  });
+  afterAll(async () => {
+    await cleanUp();
+    if (!closed) await stack.close();
+  });
+
+  it('caps subscriptions per connection and per process; SIGTERM completes every stream cleanly', async () => {
+    const client = wsClient(stack);
+    const first = ws(stack, TOKEN_SUBSCRIPTION('ordi'), client);
+    const second = ws(stack, TOKEN_SUBSCRIPTION('sats'), client);
+    await until(() => first.results.length === 1 && second.results.length === 1, 'two first events');
+    // A third on the same connection: refused by the per-connection cap.
+    const third = ws(stack, TOKEN_SUBSCRIPTION('pepe'), client);
+    await expect(third.done).rejects.toEqual([
+      { message: 'A connection may hold 2 operations at once', extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit: 2 } },
+    ]);
+    expect(third.results).toEqual([]);
+    const sseWatch = sse(stack, `subscription { status { status } }`);
+    await until(() => sseWatch.results.length === 1, 'the SSE first event');
+    // A fourth in the process: refused by MAX_SUBSCRIPTIONS.
+    const fourth = ws(stack, TOKEN_SUBSCRIPTION('pepe'));
+    await fourth.done;
+    expect(fourth.results).toEqual([
+      {
+        errors: [
+          {
+            message: 'This server holds its maximum of 3 subscriptions; try again later',
+            locations: [{ line: 1, column: 16 }],
+            path: ['brc20Token'],
+            extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit: 3 },
+          },
+        ],
+      },
+    ]);
+
+    closed = true;
+    await stack.close();
+    await Promise.all([first.done, second.done, sseWatch.done]);
+    expect([first.completed, second.completed, sseWatch.completed]).toEqual([true, true, true]);
+  });
+});
+
+it('polling stays within its share of the rate limit: intervals stretch evenly', () => {
+  const settings = { intervalMs: 5000, quotaShare: 0.2, rateLimitPerMinute: 500, maxSubscriptions: 10 };
+  // 100 polls a minute: up to 8 resources every 5 s, then each one less often.
+  expect([1, 8, 9, 50].map((watched) => pollIntervalMs(settings, watched))).toEqual([5000, 5000, 5400, 30000]);
+  expect(pollIntervalMs({ ...settings, rateLimitPerMinute: 0 }, 50)).toBe(5000);
+});
