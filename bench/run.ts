@@ -46,6 +46,8 @@ import {
   restToken,
 } from './lib/queries.js';
 import { fmt, writeResults } from './lib/report.js';
+import { PLAN, type TargetKind, type WorkloadId } from './lib/plan.js';
+import { busyShares, evaluate, loadTargets, share, verdict, type CoalesceResult, type TargetCheck } from './lib/targets.js';
 import { runAbuse } from './abuse.js';
 import { liveTable, runSubscribers, type LiveResult } from './live.js';
 import { runSoak } from './soak.js';
@@ -79,7 +81,9 @@ const WARMUP_S = envNumber('BENCH_WARMUP', 2);
 /** Unmeasured load on each server before its first row (see runBench). */
 const PROCESS_WARMUP_S = 3;
 
-type TargetKind = 'direct' | 'proxy' | 'peer' | 'cold' | 'warm' | 'redis';
+/** bench/targets.json, read and checked before any process starts: a typo there fails at once, not after the run. */
+const TARGETS = loadTargets();
+
 const TARGET_LABEL: Record<TargetKind, string> = {
   direct: 'direct upstream',
   proxy: 'pass-through proxy',
@@ -97,7 +101,7 @@ interface Target {
 }
 
 interface Workload {
-  id: string;
+  id: WorkloadId;
   label: string;
   protocol: 'REST' | 'GraphQL';
   path: string;
@@ -218,18 +222,6 @@ async function measure(sample: SampleProcess, phase: string, connections: number
   return row;
 }
 
-/** A share of one core as a percentage; '–' when not measured. */
-function share(ofOneCore: number | undefined): string {
-  return ofOneCore === undefined ? '–' : `${fmt(ofOneCore * 100, 0)}%`;
-}
-
-/** The server's CPU in its row's slowest and fastest half second: busy in both, it ran slower; idle in the slowest, it waited. */
-function busyShares(row: Row): string {
-  return row.serverBusy
-    ? `server busy ${share(row.serverBusy.slowest)} in the slowest half second, ${share(row.serverBusy.fastest)} in the fastest`
-    : 'server CPU per half second not read';
-}
-
 const CPU_OF: Record<TargetKind, Row['cpuOf']> = {
   direct: 'sample upstream',
   proxy: 'pass-through proxy',
@@ -238,16 +230,6 @@ const CPU_OF: Record<TargetKind, Row['cpuOf']> = {
   warm: 'gateway',
   redis: 'gateway',
 };
-
-interface CoalesceResult {
-  protocol: 'REST' | 'GraphQL';
-  key: string;
-  clients: number;
-  upstreamDelayMs: number;
-  upstreamCalls: number;
-  answered2xx: number;
-  failed: number;
-}
 
 /** 200 clients at once ask one never-asked key of the warm gateway; its upstream path is slow. */
 async function coalesce(sample: SampleProcess, warm: ServerProcess, protocol: 'REST' | 'GraphQL', ticker: string): Promise<CoalesceResult> {
@@ -277,138 +259,6 @@ async function coalesce(sample: SampleProcess, warm: ServerProcess, protocol: 'R
   };
   console.error(`  coalescing ${protocol}: ${row.upstreamCalls} upstream call(s) for ${row.clients} clients`);
   return row;
-}
-
-interface TargetCheck {
-  target: string;
-  measured: string;
-  pass: boolean;
-}
-
-function evaluate(rows: Row[], coalescing: CoalesceResult[], mainPhase: string, latencyPhase: string, machineSwing: number): TargetCheck[] {
-  const find = (phase: string, workload: string, target: TargetKind) =>
-    rows.find((r) => r.phase === phase && r.workload === workload && r.target === target);
-  const checks: TargetCheck[] = [];
-  const check = (target: string, measured: string, pass: boolean | undefined) => checks.push({ target, measured, pass: pass ?? false });
-
-  const proxy = find(mainPhase, 'W1-REST', 'proxy');
-  const restCold = find(mainPhase, 'W1-REST', 'cold');
-  const restWarm = find(mainPhase, 'W1-REST', 'warm');
-  if (proxy && restCold) {
-    const ratio = restCold.rps / proxy.rps;
-    check(
-      'W1 REST cold ≥ 80% of pass-through rps',
-      `${fmt(restCold.rps, 0)} vs ${fmt(proxy.rps, 0)} rps = ${fmt(ratio * 100, 0)}%`,
-      ratio >= 0.8,
-    );
-  }
-  if (proxy && restWarm) {
-    const ratio = restWarm.rps / proxy.rps;
-    check('W1 REST warm ≥ 1.5× pass-through rps', `${fmt(restWarm.rps, 0)} vs ${fmt(proxy.rps, 0)} rps = ${fmt(ratio, 2)}×`, ratio >= 1.5);
-    check('W1 REST warm ≤ 0.01 upstream calls/request', fmt(restWarm.upstreamPerRequest, 4), restWarm.upstreamPerRequest <= 0.01);
-  }
-  const gqlWarm = find(mainPhase, 'W1-GraphQL', 'warm');
-  if (gqlWarm && restWarm) {
-    const ratio = gqlWarm.cpuUsPerRequest / restWarm.cpuUsPerRequest;
-    check(
-      'W1 GraphQL warm CPU/request ≤ 1.5× REST warm',
-      `${fmt(gqlWarm.cpuUsPerRequest, 0)} vs ${fmt(restWarm.cpuUsPerRequest, 0)} µs = ${fmt(ratio, 2)}×`,
-      ratio <= 1.5,
-    );
-  }
-  for (const [workload, times] of [
-    ['W1-GraphQL', 4],
-    ['W2b', 15],
-    ['W3', 10],
-  ] as const) {
-    const warm = find(mainPhase, workload, 'warm');
-    if (warm?.rpsVsPeer !== undefined) {
-      check(`${warm.workloadLabel} warm ≥ ${times}× the yoga peer's req/s`, `${fmt(warm.rpsVsPeer, 2)}×`, warm.rpsVsPeer >= times);
-    }
-  }
-  for (const workload of ['W1-GraphQL', 'W3']) {
-    const inProcess = find(mainPhase, workload, 'warm');
-    const withRedis = find(mainPhase, workload, 'redis');
-    if (inProcess && withRedis) {
-      const ratio = withRedis.cpuUsPerRequest / inProcess.cpuUsPerRequest;
-      check(
-        `${withRedis.workloadLabel} warm with REDIS_URL: CPU/request ≤ 1.2× in-process`,
-        `${fmt(withRedis.cpuUsPerRequest, 0)} vs ${fmt(inProcess.cpuUsPerRequest, 0)} µs = ${fmt(ratio, 2)}×`,
-        ratio <= 1.2,
-      );
-    }
-  }
-  const w3Miss = find(mainPhase, 'W3-miss', 'warm');
-  if (w3Miss?.cpuVsPeer !== undefined) {
-    check("W3 misses (upstream cached) CPU/request ≤ 0.6× the yoga peer's", `${fmt(w3Miss.cpuVsPeer, 2)}×`, w3Miss.cpuVsPeer <= 0.6);
-  }
-  const main = rows.filter((r) => r.phase === mainPhase && r.target !== 'direct' && r.target !== 'proxy' && r.target !== 'peer');
-  const flat = main.filter((r) => r.p99 > 3 * r.p50);
-  // What the same rig gives servers that do next to nothing, and what the VM took: the reader's
-  // measure of how much of the tail is the machine's.
-  const references = (['direct', 'proxy'] as const)
-    .map((kind) => find(mainPhase, 'W1-REST', kind))
-    .filter((r) => r !== undefined)
-    .map((r) => `${TARGET_LABEL[r.target]} ${fmt(r.p99 / r.p50, 1)}× (req/s swing ${fmt(r.rateSwing, 1)}×)`);
-  const serverSteal = main.map((r) => r.steal[0]).filter((share) => share !== undefined);
-  check(
-    'p99 ≤ 3× p50 in every gateway row at the main phase',
-    (flat.length
-      ? flat
-          .map((r) => `${r.workloadLabel} ${r.target} ${fmt(r.p99 / r.p50, 1)}× (swing ${fmt(r.rateSwing, 1)}×, ${busyShares(r)})`)
-          .join(', ')
-      : 'all rows') +
-      (references.length ? `; W1 REST ${references.join(', ')}` : '') +
-      (serverSteal.length
-        ? `; VM steal on CPU 0 ${share(Math.min(...serverSteal))}–${share(Math.max(...serverSteal))} of the gateway rows' windows`
-        : '') +
-      `; a fixed loop alone on that CPU, no load: swing ${fmt(machineSwing, 1)}×`,
-    flat.length === 0,
-  );
-  const slowWarm = main.filter((r) => (r.target === 'warm' || r.target === 'redis') && !r.workload.endsWith('-miss') && r.p99 > 250);
-  check(
-    'no warm answer above 250 ms (p99)',
-    slowWarm.length ? slowWarm.map((r) => `${r.workloadLabel} ${fmt(r.p99, 0)} ms`).join(', ') : 'all warm rows',
-    slowWarm.length === 0,
-  );
-  for (const [workload, coldMax] of [
-    ['W2', 5],
-    ['W2b', 20],
-    ['W2c', 1],
-  ] as const) {
-    const cold = find(mainPhase, workload, 'cold');
-    const warm = find(mainPhase, workload, 'warm');
-    if (cold)
-      check(`${workload} cold ≤ ${coldMax} upstream calls/request`, fmt(cold.upstreamPerRequest, 2), cold.upstreamPerRequest <= coldMax);
-    if (warm) check(`${workload} warm 0 upstream calls/request`, fmt(warm.upstreamPerRequest, 4), warm.upstreamPerRequest === 0);
-  }
-  const c1 = find(mainPhase, 'C1', 'cold');
-  if (c1) check('C1 500-item connection cold ≤ 9 upstream calls/request', fmt(c1.upstreamPerRequest, 2), c1.upstreamPerRequest <= 9);
-  const w3 = find(mainPhase, 'W3', 'cold');
-  if (w3) check('W3 cold ≤ 600 µs gateway CPU/request', `${fmt(w3.cpuUsPerRequest, 0)} µs`, w3.cpuUsPerRequest <= 600);
-
-  const direct20 = find(latencyPhase, 'W1-REST', 'direct');
-  for (const workload of ['W1-REST', 'W1-GraphQL']) {
-    const name = workload.replace('-', ' ');
-    const cold = find(latencyPhase, workload, 'cold');
-    const warm = find(latencyPhase, workload, 'warm');
-    if (cold && direct20) {
-      check(
-        `${name} cold p50 ≤ direct p50 + 1 ms (upstream ${LATENCY_PHASE_MS} ms)`,
-        `${fmt(cold.p50, 2)} ms vs ${fmt(direct20.p50, 2)} ms (+${fmt(cold.p50 - direct20.p50, 2)} ms)`,
-        cold.p50 <= direct20.p50 + 1,
-      );
-    }
-    if (warm) check(`${name} warm p50 ≤ 2 ms (upstream ${LATENCY_PHASE_MS} ms)`, `${fmt(warm.p50, 2)} ms`, warm.p50 <= 2);
-  }
-  for (const c of coalescing) {
-    check(
-      `${c.clients} concurrent identical cold ${c.protocol} requests → 1 upstream call`,
-      `${c.upstreamCalls} call(s), ${c.answered2xx}/${c.clients} answered 2xx`,
-      c.upstreamCalls === 1 && c.answered2xx === c.clients,
-    );
-  }
-  return checks;
 }
 
 function table(rows: Row[]): string {
@@ -522,37 +372,35 @@ async function runBench(): Promise<void> {
     });
   }
 
-  const gql = (id: string, label: string, query: string): Workload => ({
+  const gql = (id: WorkloadId, label: string, query: string): Workload => ({
     id,
     label,
     protocol: 'GraphQL',
     path: '/graphql',
     body: graphqlBody(query),
   });
-  const w1Rest: Workload = { id: 'W1-REST', label: 'W1 REST token', protocol: 'REST', path: restToken('ordi') };
-  const w1Gql = gql('W1-GraphQL', 'W1 GraphQL token', brc20Query('ordi'));
   /** Distinct variables on every request: every answer is executed, from the upstream cache. */
-  const misses = (id: string, label: string, query: string): Workload => ({
+  const misses = (id: 'W1' | 'W3', label: string, query: string): Workload => ({
     id: `${id}-miss`,
     label: `${label} misses`,
     protocol: 'GraphQL',
     path: '/graphql',
     bodyFor: distinctBody(query),
   });
-  const GQL: TargetKind[] = ['peer', 'cold', 'warm'];
-  const plan: Array<[Workload, TargetKind[]]> = [
-    [w1Rest, ['direct', 'proxy', 'cold', 'warm']],
-    [w1Gql, [...GQL, 'redis']],
-    [misses('W1', 'W1 GraphQL token', brc20Query('ordi')), ['peer', 'warm']],
-    [gql('W2', 'W2 20 aliases / 5 tickers', aliasedBrc20Query(TICKERS_5)), GQL],
-    [gql('W2b', 'W2b 20 tickers', aliasedBrc20Query(TICKERS_20)), GQL],
-    [gql('W2c', 'W2c 20 tickers, no holders', aliasedBrc20Query(TICKERS_20, 20, false)), GQL],
-    [gql('W3', 'W3 60 etchings', ETCHINGS_60), [...GQL, 'redis']],
-    [misses('W3', 'W3 60 etchings', ETCHINGS_60), ['peer', 'warm']],
-    [gql('W4', 'W4 60 transfers', TRANSFERS_60), GQL],
-    [gql('W5', 'W5 status+token+transfers+etchings', EVERYTHING), GQL],
-    [gql('C1', 'C1 500-item etchings connection', CONNECTION_500), GQL],
-  ];
+  const workloads: Record<WorkloadId, Workload> = {
+    'W1-REST': { id: 'W1-REST', label: 'W1 REST token', protocol: 'REST', path: restToken('ordi') },
+    'W1-GraphQL': gql('W1-GraphQL', 'W1 GraphQL token', brc20Query('ordi')),
+    'W1-miss': misses('W1', 'W1 GraphQL token', brc20Query('ordi')),
+    W2: gql('W2', 'W2 20 aliases / 5 tickers', aliasedBrc20Query(TICKERS_5)),
+    W2b: gql('W2b', 'W2b 20 tickers', aliasedBrc20Query(TICKERS_20)),
+    W2c: gql('W2c', 'W2c 20 tickers, no holders', aliasedBrc20Query(TICKERS_20, 20, false)),
+    W3: gql('W3', 'W3 60 etchings', ETCHINGS_60),
+    'W3-miss': misses('W3', 'W3 60 etchings', ETCHINGS_60),
+    W4: gql('W4', 'W4 60 transfers', TRANSFERS_60),
+    W5: gql('W5', 'W5 status+token+transfers+etchings', EVERYTHING),
+    C1: gql('C1', 'C1 500-item etchings connection', CONNECTION_500),
+  };
+  const plan = PLAN.main.map(([id, kinds]) => [workloads[id], kinds] as const);
 
   // A fresh process is slower at first than later: its young generation grows to the
   // allocation rate and V8 optimises the shared request path. Each server first takes W1 (REST
@@ -586,11 +434,8 @@ async function runBench(): Promise<void> {
   // The cold gateway revalidates every request (CACHE_TTL_MS=0): each of its answers waits for the upstream.
   console.error(`phase: ${latencyPhase}`);
   await sample.setDelay(LATENCY_PHASE_MS);
-  for (const [workload, kinds] of [
-    [w1Rest, ['direct', 'proxy', 'cold', 'warm']],
-    [w1Gql, ['cold', 'warm']],
-  ] as Array<[Workload, TargetKind[]]>) {
-    for (const kind of kinds) rows.push(await measureRow(latencyPhase, LATENCY_CONNECTIONS, targets[kind]!, workload));
+  for (const [id, kinds] of PLAN.latency) {
+    for (const kind of kinds) rows.push(await measureRow(latencyPhase, LATENCY_CONNECTIONS, targets[kind]!, workloads[id]));
   }
   await sample.setDelay(BASE_DELAY_MS);
 
@@ -608,7 +453,14 @@ async function runBench(): Promise<void> {
       row.cpuVsPeer = row.cpuUsPerRequest / peered.cpuUsPerRequest;
     }
   }
-  const checks = [...evaluate(rows, coalescing, mainPhase, latencyPhase, machine.swing), stderrCheck(gateways)];
+  const judged = evaluate(TARGETS, {
+    rows,
+    coalescing,
+    phases: { main: mainPhase, latency: latencyPhase },
+    machineSwing: machine.swing,
+    label: (kind) => TARGET_LABEL[kind],
+  });
+  const checks: TargetCheck[] = [...judged, stderrCheck(gateways)];
   if (live)
     checks.push({ target: live.target.text, measured: `p99 ${fmt(live.p99Ms, 0)} ms, ${live.missed} missed`, pass: live.target.pass });
 
@@ -645,7 +497,7 @@ async function runBench(): Promise<void> {
   }
   out.push('### Targets');
   out.push('');
-  for (const c of checks) out.push(`- **${c.pass ? 'PASS' : 'MISS'}** ${c.target}: ${c.measured}`);
+  for (const c of checks) out.push(`- **${verdict(c)}** ${c.target}: ${c.measured}`);
   const reordered = rows.filter((r) => r.reordered > 0);
   if (reordered.length) {
     out.push('');

@@ -8,8 +8,9 @@
  * Polling stays within LIVE_QUOTA_SHARE of the upstream's rate limit: intervals stretch evenly
  * when many resources are watched, and every poll, a new poller's first one included, is admitted
  * by the plan (poll-plan.ts), so a new subscription's first value may come later, never outside
- * it. Until a poller has its value, its calls are charged to the client of the oldest subscriber
- * waiting for it (CLIENT_UPSTREAM_CALLS_PER_MINUTE, through the upstream layer's client windows);
+ * it. Waiting polls take turns by client (a first poll is the paying client's; re-polls are the
+ * process's, one more turn), so one client's backlog delays only itself. Until a poller has its
+ * value, its calls are charged to the client of the oldest subscriber waiting for it (CLIENT_UPSTREAM_CALLS_PER_MINUTE, through the upstream layer's client windows);
  * a client whose share is spent gets RATE_LIMITED with retryAfter on that subscription, which then
  * ends, as a query's field would. Unknown tickers are remembered (unknown-resources.ts), and each
  * client's subscriptions and watched resources are bounded (client-seats.ts). Polling pauses,
@@ -108,6 +109,12 @@ export function pollIntervalMs(settings: PlanSettings, watched: number): number 
   return Math.max(settings.intervalMs, Math.ceil((Math.max(1, watched) * 60_000) / perMinute));
 }
 
+/**
+ * The plan's turn for re-polls of watched resources: charged to no client, they take turns with
+ * the clients' first polls as one more client, so neither can starve the other.
+ */
+const REPOLLS = Symbol('re-polls');
+
 /** Buffered events per subscriber: states keep the newest only, etchings a bounded backlog. */
 const STATE_BUFFER = 1;
 const EVENT_BUFFER = 256;
@@ -185,9 +192,10 @@ class Poller {
         hub.events.poll(def.kind, 'paused');
         return;
       }
-      const slot = await hub.plan.admit(signal);
+      // A first poll waits in the turn of the client it will be charged to; re-polls in the process's.
+      const slot = await hub.plan.admit(signal, this.last ? REPOLLS : this.payer());
       // Until the value is known the call is made for the subscribers waiting for it: the oldest one's client pays.
-      const payer = this.last ? undefined : this.subscribers.values().next().value?.client;
+      const payer = this.last ? undefined : this.payer();
       let response: UpstreamResponse;
       try {
         response = await def.service.request({ ...def.request, signal, client: payer });
@@ -209,6 +217,11 @@ class Poller {
     } finally {
       this.schedule(next);
     }
+  }
+
+  /** The client of the oldest subscriber: a first poll is made for it. */
+  private payer(): string | undefined {
+    return this.subscribers.values().next().value?.client;
   }
 
   /** The subscribers of `client` have spent its share: each gets the error, and leaves. */
