@@ -142,6 +142,25 @@ export interface Config {
   maxWebSocketsPerClient: number;
   /** Span export: on when an OTLP endpoint is set (and OTEL_SDK_DISABLED is not `true`). */
   tracing: TracingConfig | undefined;
+  /** Where each read operation takes its data from (docs/sources.md). */
+  sources: SourcesConfig;
+}
+
+export type SourceName = 'hiro' | 'unisat' | 'ord';
+
+export interface SourcesConfig {
+  brc20: 'hiro' | 'unisat';
+  transfers: 'hiro' | 'unisat';
+  etchings: 'hiro' | 'unisat' | 'ord';
+  unisatUrl: URL;
+  /** Sent as `Authorization: Bearer` to UniSat only. */
+  unisatApiKey: string | undefined;
+  /** UniSat calls in any sliding one-second window, across every worker and replica. */
+  unisatRatePerSecond: number;
+  /** Required when a source is `ord`. */
+  ordUrl: URL | undefined;
+  /** `user:password` for an ord server behind basic auth. */
+  ordAuth: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -247,6 +266,29 @@ export function loadConfig(env: Env): Config {
     maxWatchedResourcesPerClient: integer(env, 'MAX_WATCHED_RESOURCES_PER_CLIENT', 50, 1, 1_000_000),
     maxWebSocketsPerClient: integer(env, 'MAX_WEBSOCKETS_PER_CLIENT', 20, 1, 1_000_000),
     tracing: tracing(env),
+    sources: sources(env),
+  };
+}
+
+/** The data sources: one per read operation, and what each needs to be reached. */
+function sources(env: Env): SourcesConfig {
+  const brc20 = oneOf(env, 'BRC20_SOURCE', ['hiro', 'unisat'] as const, 'hiro');
+  const transfers = oneOf(env, 'TRANSFERS_SOURCE', ['hiro', 'unisat'] as const, 'hiro');
+  const etchings = oneOf(env, 'ETCHINGS_SOURCE', ['hiro', 'unisat', 'ord'] as const, 'hiro');
+  const ordRaw = read(env, 'ORD_API_URL');
+  if (etchings === 'ord' && ordRaw === undefined) throw new ConfigError('ORD_API_URL must be set when a source is ord');
+  const ordAuth = read(env, 'ORD_API_AUTH');
+  // Not echoed: it is a password.
+  if (ordAuth !== undefined && !/^[^:]+:/.test(ordAuth)) throw new ConfigError('ORD_API_AUTH must be user:password');
+  return {
+    brc20,
+    transfers,
+    etchings,
+    unisatUrl: baseUrl(env, 'UNISAT_API_URL', 'https://open-api.unisat.io'),
+    unisatApiKey: read(env, 'UNISAT_API_KEY'),
+    unisatRatePerSecond: integer(env, 'UNISAT_RATE_LIMIT_PER_SECOND', 5, 1, 10_000),
+    ordUrl: ordRaw === undefined ? undefined : baseUrl(env, 'ORD_API_URL', ordRaw),
+    ordAuth,
   };
 }
 

@@ -13,7 +13,7 @@ export type ErrorCode =
   | 'UPSTREAM_ERROR'
   | 'RESPONSE_BUDGET_EXCEEDED';
 
-export type ServiceName = 'metadata' | 'ordinals' | 'runes' | 'platform';
+export type ServiceName = 'metadata' | 'ordinals' | 'runes' | 'platform' | 'unisat' | 'ord';
 
 /**
  * The one error the upstream layer throws. `kind` says what went wrong; `status` is the upstream's
@@ -25,7 +25,7 @@ export class UpstreamError extends Error {
   override name = 'UpstreamError';
   constructor(
     readonly service: ServiceName,
-    readonly kind: 'timeout' | 'unavailable' | 'status' | 'invalid-body' | 'too-large' | 'client-limit' | 'over-budget',
+    readonly kind: 'timeout' | 'unavailable' | 'status' | 'invalid-body' | 'too-large' | 'client-limit' | 'over-budget' | 'quota',
     readonly status?: number,
     /** Seconds, from the upstream's Retry-After (capped), or until the gateway sends again. */
     readonly retryAfter?: number,
@@ -34,10 +34,15 @@ export class UpstreamError extends Error {
   ) {
     super(describe(service, kind, status, limit));
   }
+
+  /** The data source that failed, when it is not hiro (docs/data-sources.md). */
+  source?: string;
 }
 
 function describe(service: ServiceName, kind: UpstreamError['kind'], status?: number, limit?: number): string {
   switch (kind) {
+    case 'quota':
+      return `The gateway's budget of ${limit} calls a second to the ${service} service is spent; retry shortly`;
     case 'client-limit':
       return `This client has used its share of the ${service} service (${limit} calls a minute)`;
     case 'over-budget':
@@ -71,11 +76,12 @@ export function toGraphQLError(error: UpstreamError, code: ErrorCode = graphQLCo
   if (error.status !== undefined) extensions.httpStatus = error.status;
   if (error.retryAfter !== undefined) extensions.retryAfter = error.retryAfter;
   if (error.limit !== undefined) extensions.limit = error.limit;
+  if (error.source !== undefined) extensions.source = error.source;
   return new GraphQLError(error.message, { extensions });
 }
 
 function graphQLCode(error: UpstreamError): ErrorCode {
-  if (error.kind === 'client-limit') return 'RATE_LIMITED';
+  if (error.kind === 'client-limit' || error.kind === 'quota') return 'RATE_LIMITED';
   if (error.kind === 'over-budget') return 'RESPONSE_BUDGET_EXCEEDED';
   if (error.kind === 'timeout') return 'UPSTREAM_TIMEOUT';
   if (error.kind === 'unavailable') return 'UPSTREAM_UNAVAILABLE';

@@ -20,6 +20,7 @@ import { createServer } from './graphql/yoga.js';
 import { corsPolicy } from './http/cors.js';
 import { createTracing } from './observe/tracing.js';
 import { createUpstreams } from './upstream/index.js';
+import { createSources } from './sources/index.js';
 
 export interface StartOptions {
   /** Where logs go (default stdout): tests capture them to check that no key is ever written. */
@@ -40,7 +41,9 @@ export async function start(env: Record<string, string | undefined> = process.en
   // The OpenTelemetry SDK is loaded only here, and only when an OTLP endpoint is set.
   const tracing = config.tracing ? await createTracing(config.tracing, logger) : undefined;
   const metrics = createMetrics({ clustered: cluster.isWorker });
-  const upstreams = createUpstreams(config, logger, metrics.upstream);
+  const upstreams = createUpstreams(config, logger, metrics.upstream, (shared) =>
+    createSources({ config, logger, events: metrics.upstream, ...shared }),
+  );
   const drain = createDrain();
   const live = createLiveHub({
     upstreams,

@@ -34,7 +34,11 @@ export interface GraphQLBody {
   errors?: Array<{ message: string; path?: Array<string | number>; extensions?: Record<string, unknown> }>;
 }
 
-export async function startStack(env: Record<string, string> = {}, sampleOptions: SampleOptions = {}): Promise<Stack> {
+export async function startStack(
+  /** Or a function of the started sample (e.g. to point a data source's URL at it). */
+  env: Record<string, string> | ((sample: SampleUpstream) => Record<string, string>) = {},
+  sampleOptions: SampleOptions = {},
+): Promise<Stack> {
   const sample = await startSampleUpstream(sampleOptions);
   const logs: string[] = [];
   const logDestination = new Writable({
@@ -61,7 +65,7 @@ export async function startStack(env: Record<string, string> = {}, sampleOptions
       STALE_IF_ERROR_MS: '0',
       // The `response-cache-off` vitest project re-runs the GraphQL suites without the fast path.
       ...(process.env.TEST_RESPONSE_CACHE ? { RESPONSE_CACHE: process.env.TEST_RESPONSE_CACHE } : {}),
-      ...env,
+      ...(typeof env === 'function' ? env(sample) : env),
     },
     { logDestination },
   );

@@ -9,6 +9,7 @@ import type { RequestStats } from '../http/request-stats.js';
 import type { CallOptions } from '../upstream/request.js';
 import { ResponseBudget } from '../upstream/response-budget.js';
 import type { Upstreams } from '../upstream/index.js';
+import { SourcesUsed } from '../sources/provenance.js';
 
 export interface GraphQLContext {
   loaders: Loaders;
@@ -24,6 +25,8 @@ export interface GraphQLContext {
   stale: { ageSeconds: number | undefined };
   /** Subscriptions: the process's pollers and fan-out. */
   live: LiveHub;
+  /** The data sources other than hiro this request used (extensions.sources). */
+  sources: SourcesUsed;
 }
 
 export interface ContextOptions extends LoaderLimits {
@@ -54,8 +57,10 @@ export function createContext(upstreams: Upstreams, { maxResponseBytes, trustPro
       client: req ? clientIdOf(req, trustProxy) : undefined,
       budget: new ResponseBudget(maxResponseBytes),
     };
+    const sources = new SourcesUsed();
     return {
-      loaders: createLoaders(upstreams, call, limits),
+      loaders: createLoaders(upstreams, call, limits, sources),
+      sources,
       upstreams,
       call,
       apiKeyHeader: request.headers.get('x-api-key')?.trim() || undefined,

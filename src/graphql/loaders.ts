@@ -7,6 +7,8 @@ import { merged } from '../lib/merge.js';
 import { MAX_PARAM_LENGTH } from '../upstream/paths.js';
 import { keyedHash } from '../lib/keyed-hash.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, Page } from '../upstream/types.js';
+import type { SourcedOperation } from '../sources/index.js';
+import { SourcesUsed, markOf } from '../sources/provenance.js';
 
 export interface LoaderLimits {
   /** Distinct upstream lookups one GraphQL request may cause. */
@@ -19,8 +21,21 @@ export interface LoaderLimits {
  * Per-request DataLoaders between resolvers and the upstream clients: identical lookups in one
  * GraphQL request make one upstream call. Created fresh for every request, never shared.
  */
-export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: LoaderLimits) {
+export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: LoaderLimits, used = new SourcesUsed()) {
   const limit = limiter(limits);
+  const { sources } = upstreams;
+  /** A source other than hiro serves the operation: the request's answer names it (extensions.sources). */
+  const sourced =
+    <A extends unknown[], T>(operation: SourcedOperation<A, T>) =>
+    (...args: [...A, CallOptions]): Promise<T> => {
+      used.used(operation.source, null);
+      return operation.run(...args).then((value) => {
+        // A source that knows its indexed height marks its answer with it.
+        const mark = markOf(value);
+        if (mark) used.used(mark.source, mark.height);
+        return value;
+      });
+    };
   /**
    * A batch function run under its own span when the request is traced (the operation's span is
    * `call.trace` by the time batches run): its upstream calls are the span's children.
@@ -46,7 +61,12 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
       cacheKey ? { cacheKeyFn: cacheKey } : {},
     );
   /** Tickers are case-insensitive upstream: `ORDI`, `ordi` and `Ordi` share one call. */
-  const brc20Token = loader('brc20Token', (ticker: string, call) => upstreams.ordinals.brc20Token(ticker, call), normalizeTicker);
+  const brc20Source = sources.brc20 && sourced(sources.brc20);
+  const brc20Token = loader(
+    'brc20Token',
+    (ticker: string, call) => (brc20Source ? brc20Source(ticker, call) : upstreams.ordinals.brc20Token(ticker, call)),
+    normalizeTicker,
+  );
   /**
    * The token list's answer for a batch of tickers, or undefined when it gives none: list lookups
    * off, no list on this upstream, or a failed call. The list is an optimisation, so a call that
@@ -55,7 +75,8 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
    */
   async function listed(tickers: string[], call: CallOptions): Promise<Page<Brc20Token> | undefined> {
     const { ordinals } = upstreams;
-    if (!ordinals.brc20TokensUsable()) return undefined;
+    // A BRC-20 source other than hiro has no list: each ticker is its own lookup.
+    if (brc20Source || !ordinals.brc20TokensUsable()) return undefined;
     try {
       const page = await limit(() => ordinals.brc20Tokens(tickers, call));
       if (page) return page;
@@ -100,12 +121,13 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
     ),
     transfers: loader(
       'transfers',
-      ({ block, ...page }: PageQuery & { block: string }, call) => upstreams.ordinals.transfers(block, page, call),
+      ({ block, ...page }: PageQuery & { block: string }, call) =>
+        sources.transfers ? sourced(sources.transfers)(block, page, call) : upstreams.ordinals.transfers(block, page, call),
       ({ block, offset, limit }) => `${block}|${offset}|${limit}`,
     ),
     etchings: loader(
       'etchings',
-      (page: PageQuery, call) => upstreams.runes.etchings(page, call),
+      (page: PageQuery, call) => (sources.etchings ? sourced(sources.etchings)(page, call) : upstreams.runes.etchings(page, call)),
       ({ offset, limit }) => `${offset}|${limit}`,
     ),
     /**

@@ -17,6 +17,7 @@ import { maskError } from '../errors.js';
 import { corsPolicy } from '../http/cors.js';
 import { DEFAULT_QUERY, renderGraphiQL, useGraphiQLAssets } from './graphiql.js';
 import { useHttpCaching } from './plugins/http-caching.js';
+import { useSourceProvenance } from './plugins/sources.js';
 import { PERSISTED_ERRORS } from './limits/persisted-operations.js';
 import { useQueryLimits } from './limits/query-limits.js';
 import { useRequestParseErrors } from './plugins/request-parse-errors.js';
@@ -155,6 +156,7 @@ export function createServer({
       useGraphQLMetrics(metrics),
       ...(tracing ? [useGraphQLTracing()] : []),
       useStaleMarker(),
+      useSourceProvenance(),
       // Last: it reads the result as the client gets it (errors masked, stale marked).
       useResultCandidates(),
     ],

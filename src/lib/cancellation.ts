@@ -86,6 +86,8 @@ export function withDeadline<T>(work: () => Promise<T>, timeoutMs: number, cance
  */
 export class ExchangeSignal {
   timedOut = false;
+  /** When the exchange's deadline passes (epoch ms). */
+  readonly deadline: number;
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
   private readonly onCallerAbort = () => this.controller.abort(this.caller!.reason);
@@ -94,6 +96,7 @@ export class ExchangeSignal {
     timeoutMs: number,
     private readonly caller?: CancelSignal,
   ) {
+    this.deadline = Date.now() + timeoutMs;
     this.timer = setTimeout(() => {
       this.timedOut = true;
       this.controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));

@@ -6,8 +6,8 @@
 import { badUserInput } from '../errors.js';
 import type { LiveResourceKind } from '../observe/metrics.js';
 import type { UpstreamRequest, UpstreamResponse } from '../upstream/request.js';
-import type { UpstreamService } from '../upstream/service.js';
 import type { Upstreams } from '../upstream/index.js';
+import { liveSource, type LiveService } from '../sources/live.js';
 import { normalizeTicker } from '../upstream/ordinals.js';
 import type { ApiStatusResponse, Brc20TokenDetailsResponse, Page, RuneEtching } from '../upstream/types.js';
 
@@ -21,7 +21,8 @@ const MAX_TICKER_BYTES = 16;
 export interface ResourceDef<V = unknown, E = unknown> {
   kind: LiveResourceKind;
   key: string;
-  service: UpstreamService;
+  /** A hiro service, or a data source polled as one (src/sources/live.ts). */
+  service: LiveService;
   request: UpstreamRequest;
   /** The resource's value from an answer; throws on an answer that is not its state. */
   decode(response: UpstreamResponse): V;
@@ -44,20 +45,14 @@ export function resourceKey(resource: LiveResource): string {
   return resource.kind === 'brc20' ? `brc20:${normalizeTicker(resource.ticker)}` : resource.kind;
 }
 
-function json<T>(service: UpstreamService, response: UpstreamResponse, notFound?: T): T {
+function json<T>(service: LiveService, response: UpstreamResponse, notFound?: T): T {
   if (response.status === 404 && notFound !== undefined) return notFound;
   if (response.status < 200 || response.status >= 300) throw service.statusError(response);
   return service.parse<T>(response);
 }
 
 /** A state resource: the value now, then the value again each time it changes. */
-function stateDef<V>(
-  kind: LiveResourceKind,
-  key: string,
-  service: UpstreamService,
-  request: UpstreamRequest,
-  notFound?: V,
-): ResourceDef<V, V> {
+function stateDef<V>(kind: LiveResourceKind, key: string, service: LiveService, request: UpstreamRequest, notFound?: V): ResourceDef<V, V> {
   return {
     kind,
     key,
@@ -85,18 +80,19 @@ export function resourceDef(upstreams: Upstreams, resource: LiveResource): Resou
       return stateDef<Brc20TokenDetailsResponse | null>(
         'brc20',
         key,
-        upstreams.ordinals.service,
+        upstreams.sources.brc20 ? liveSource(upstreams.sources.brc20, resource.ticker) : upstreams.ordinals.service,
         upstreams.ordinals.brc20TokenRequest(resource.ticker),
         null,
       );
     case 'etchings': {
+      const service = upstreams.sources.etchings ? liveSource(upstreams.sources.etchings, WATCHED_ETCHINGS) : upstreams.runes.service;
       const def: ResourceDef<EtchingsSeen, RuneEtching> = {
         kind: 'etchings',
         key,
-        service: upstreams.runes.service,
+        service,
         request: upstreams.runes.etchingsRequest(WATCHED_ETCHINGS),
         decode: (response) => {
-          const etchings = json<Page<RuneEtching>>(upstreams.runes.service, response).results;
+          const etchings = json<Page<RuneEtching>>(service, response).results;
           return { etchings, seen: new Set(etchings.map((e) => e.id)) };
         },
         // Each etching once, older first; the first page seen is the baseline and sends nothing.

@@ -90,7 +90,7 @@ function upstreamFailure(error: UpstreamError): RestAnswer {
     });
     return answer;
   }
-  if (error.status === 429) {
+  if (error.status === 429 || error.kind === 'quota') {
     const answer = fastifyError(429, 'Rate limit exceeded: retry later');
     if (error.retryAfter !== undefined) answer.headers['retry-after'] = String(error.retryAfter);
     return answer;
@@ -98,7 +98,7 @@ function upstreamFailure(error: UpstreamError): RestAnswer {
   return fastifyError(502, error.message);
 }
 
-const MIRRORED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after'] as const;
+const MIRRORED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after', 'x-data-source'] as const;
 
 /** The upstream's status, body, ETag and Cache-Control, as the client would have got them. */
 function mirror(response: UpstreamResponse): RestAnswer {
@@ -190,8 +190,15 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
     const local = route.local?.({ params, query, rest });
     if (local) return local;
     try {
-      const [service, upstreamRequest] = route.upstream(upstreams, { params, query, rest });
-      const response = await service.request(merged(upstreamRequest, call));
+      const input = { params, query, rest };
+      // A data source other than hiro answers in hiro's shape; hiro's answers are mirrored as they are.
+      const sourced = route.sourced?.(upstreams, input, call);
+      let response: UpstreamResponse;
+      if (sourced) response = await sourced;
+      else {
+        const [service, upstreamRequest] = route.upstream(upstreams, input);
+        response = await service.request(merged(upstreamRequest, call));
+      }
       const ifNoneMatch = headers['if-none-match'];
       if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : null, response.headers.etag)) {
         // As the upstream's cache hook answers: 304, empty body, only Cache-Control.

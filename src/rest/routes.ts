@@ -3,8 +3,9 @@
  * the upstream serves it under, its querystring schema, and the upstream request it becomes.
  * Upstream requests are built by the typed clients, never here.
  */
-import type { UpstreamRequest } from '../upstream/request.js';
+import type { CallOptions, UpstreamRequest, UpstreamResponse } from '../upstream/request.js';
 import type { UpstreamService } from '../upstream/service.js';
+import { hiroAnswer } from '../sources/wire.js';
 import type { Upstreams } from '../upstream/index.js';
 import { isDotSegment, isPlatformKey, isUuid, PLATFORM_KEY_RULE, UUID_RULE } from '../upstream/paths.js';
 import { fastifyError, jsonAnswer, type RestAnswer } from './responses.js';
@@ -32,6 +33,8 @@ export interface RestRoute<Q = unknown> {
   /** Answers without the upstream where the answer is certain (and the request unsafe to send). */
   local?(input: RouteInput<Q>): RestAnswer | undefined;
   upstream(upstreams: Upstreams, input: RouteInput<Q>): [UpstreamService, UpstreamRequest];
+  /** The answer of the operation's data source when it is not hiro (src/sources/); undefined: hiro. */
+  sourced?(upstreams: Upstreams, input: RouteInput<Q>, call: CallOptions): Promise<UpstreamResponse> | undefined;
 }
 
 /** Each hiro API is mounted with and without its version segment. */
@@ -72,6 +75,8 @@ export const routes: RestRoute[] = [
     // No token is named `.` or `..`, and those segments are not safe to send on.
     local: ({ params }) => (isDotSegment(params.ticker ?? '') ? jsonAnswer(404, { error: 'Not found' }) : undefined),
     upstream: ({ ordinals }, { params }) => [ordinals.service, ordinals.brc20TokenRequest(params.ticker ?? '')],
+    sourced: ({ sources: { brc20 } }, { params }, call) =>
+      brc20?.run(params.ticker ?? '', call).then((value) => hiroAnswer(value, brc20.source)),
   }),
   route<TransfersQueryInput>({
     method: 'GET',
@@ -82,6 +87,8 @@ export const routes: RestRoute[] = [
       ordinals.service,
       ordinals.transfersRequest(block, { offset, limit }),
     ],
+    sourced: ({ sources: { transfers } }, { query: { block, offset = 0, limit = 20 } }, call) =>
+      transfers?.run(block, { offset, limit }, call).then((value) => hiroAnswer(value, transfers.source)),
   }),
   route<PageQueryInput>({
     method: 'GET',
@@ -89,6 +96,8 @@ export const routes: RestRoute[] = [
     query: querystringValidator(PageQuerySchema),
     local: nonFinitePage,
     upstream: ({ runes }, { query: { offset = 0, limit = 20 } }) => [runes.service, runes.etchingsRequest({ offset, limit })],
+    sourced: ({ sources: { etchings } }, { query: { offset = 0, limit = 20 } }, call) =>
+      etchings?.run({ offset, limit }, call).then((value) => hiroAnswer(value, etchings.source)),
   }),
   route({
     method: 'DELETE',

@@ -8,6 +8,8 @@ import { createActivity, type SampleActivity } from './activity.js';
 import { DELETABLE_CHAINHOOK_UUIDS } from './data.js';
 import { metadataApi, ordinalsApi, runesApi } from './hiro.js';
 import { platformApi } from './platform.js';
+import { ordApi, type OrdOptions } from './ord.js';
+import { unisatApi, type UnisatOptions } from './unisat.js';
 
 export interface LoggedRequest {
   method: string;
@@ -18,6 +20,8 @@ export interface LoggedRequest {
   /** The request target exactly as received, base path included. */
   received: string;
   headers: Record<string, string | string[] | undefined>;
+  /** When it arrived (epoch ms). */
+  at: number;
 }
 
 /** A scripted failure. Faults are checked in order, before any route. */
@@ -96,6 +100,11 @@ export interface SampleOptions {
   profile?: SampleProfile;
   /** Overrides the profile's status shape. */
   statusShape?: 'v1' | 'v2';
+  /**
+   * The data sources' profiles, served beside the hiro routes on the same origin: UniSat's open
+   * API (`/v1/indexer/...`) and an `ord server` (`/runes`, `/r/...`), see sources-data.ts.
+   */
+  sources?: { unisat?: UnisatOptions; ord?: OrdOptions };
 }
 
 /** The platform key the sample accepts by default (docs example keys are 32 hex chars). */
@@ -145,7 +154,7 @@ export async function startSampleUpstream(opts: SampleOptions = {}): Promise<Sam
       const below = belowBase(received, basePath);
       const url = below ?? received;
       const path = url.split('?', 1)[0] ?? url;
-      requests.push({ method, url, path, received, headers: { ...req.headers } });
+      requests.push({ method, url, path, received, headers: { ...req.headers }, at: Date.now() });
       if (below === undefined) {
         const body = { message: `Route ${method}:${received} not found`, error: 'Not Found', statusCode: 404 };
         return sendFault({ path, status: 404, body }, res);
@@ -186,6 +195,8 @@ export async function startSampleUpstream(opts: SampleOptions = {}): Promise<Sam
   for (const prefix of ['/ordinals/v1', '/ordinals']) await app.register(ordinalsApi, { prefix, activity, tokenList });
   for (const prefix of ['/runes/v1', '/runes']) await app.register(runesApi, { prefix, activity });
   await app.register(platformApi, { apiKeys: opts.platformApiKeys ?? [SAMPLE_PLATFORM_KEY], chainhooks });
+  if (opts.sources?.unisat) await app.register(unisatApi, opts.sources.unisat);
+  if (opts.sources?.ord) await app.register(ordApi, opts.sources.ord);
 
   await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   const address = app.server.address();

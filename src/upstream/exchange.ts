@@ -60,6 +60,7 @@ export class Exchange {
     const method = req.method ?? 'GET';
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
+    if (this.options.headers) Object.assign(headers, this.options.headers);
     if (req.ifNoneMatch) headers['if-none-match'] = req.ifNoneMatch;
     if (req.requestId) headers['x-request-id'] = req.requestId;
     // The upstream continues the trace from this attempt's span.
@@ -75,6 +76,17 @@ export class Exchange {
       SpanKind.CLIENT,
     );
     span?.inject(headers);
+    if (this.options.beforeAttempt) {
+      try {
+        await this.options.beforeAttempt(signal, exchange.deadline);
+      } catch (error) {
+        // Nothing was sent: a probe this would have been lets the next request probe instead.
+        breaker.abandon();
+        span?.fail('refused').end();
+        if (req.signal?.aborted) throw req.signal.reason ?? error;
+        throw error;
+      }
+    }
     const started = performance.now();
     let outcome = 'unavailable';
     if (req.stats) req.stats.upstreamCalls++;

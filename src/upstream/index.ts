@@ -13,6 +13,7 @@ import { createMetadataClient } from './metadata.js';
 import { createOrdinalsClient } from './ordinals.js';
 import { createPlatformClient } from './platform.js';
 import { createRunesClient } from './runes.js';
+import { HIRO_ONLY, type SourcesFactory } from './sourced.js';
 
 /** Redis, when configured, is a cache and a signal board only: it may be down, and must never stall a request. */
 function createRedis(url: URL): Redis {
@@ -30,7 +31,11 @@ function createRedis(url: URL): Redis {
 }
 
 /** One pool per upstream service, created at start and closed on shutdown. */
-export function createUpstreams(config: Config, logger: Logger, events?: UpstreamEvents) {
+/**
+ * `createSources` (src/sources/, handed in by main.ts: upstream/ knows no source) builds the read
+ * operations whose source is not hiro; without it every operation asks hiro.
+ */
+export function createUpstreams(config: Config, logger: Logger, events?: UpstreamEvents, createSources?: SourcesFactory) {
   const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
   const store: CacheStore = redis
     ? new TieredStore(new MemoryStore(config.cacheMaxBytes), new RedisStore(redis, logger.child({ component: 'cache' }), events))
@@ -87,18 +92,21 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
   const [metadata, ordinals, runes, platform] = services;
   // Per-tenant state stays in each process: only service-wide signals are shared.
   shared?.start(services.flatMap(({ name, guards }) => (guards ? [{ name, ...guards }] : [])));
+  // Where each read operation takes its data when not from hiro (src/sources/).
+  const sources = createSources?.({ store, redis }) ?? HIRO_ONLY;
   return {
     metadata: createMetadataClient(metadata),
     ordinals: createOrdinalsClient(ordinals, { listLookups: config.brc20ListLookups }),
     runes: createRunesClient(runes),
     platform: createPlatformClient(platform),
+    sources,
     store,
     services,
     /** Settles once clients are hashed alike in every process of the group (bounded): await before serving. */
     ready: hashSecret?.ready ?? Promise.resolve(),
     async close() {
       shared?.stop();
-      await Promise.all(services.map((s) => s.close()));
+      await Promise.all([...services.map((s) => s.close()), sources.close()]);
       await store.close();
     },
   };

@@ -23,7 +23,7 @@ export interface Brc20Token {
   deploy_timestamp: number;
   minted_supply: string;
   tx_count: number;
-  self_mint?: boolean;
+  self_mint?: boolean | null;
 }
 
 export interface Brc20Supply {
@@ -106,4 +106,27 @@ export interface ChainhookDeletion {
   status: string;
   chainhookUuid: string;
   message?: string;
+}
+
+/**
+ * The same shapes as a data source other than hiro fills them (docs/data-sources.md): fields it
+ * cannot provide are null. Hiro's answers are of these types too; the schema reads these.
+ */
+export interface SourcedInscriptionLocation extends Omit<InscriptionLocation, 'block_hash' | 'tx_id' | 'location' | 'output'> {
+  block_hash: string | null;
+  tx_id: string | null;
+  location: string | null;
+  output: string | null;
+}
+
+export interface SourcedInscriptionTransfer extends Omit<InscriptionTransfer, 'from' | 'to'> {
+  /** UniSat's events carry no previous location. */
+  from: SourcedInscriptionLocation | null;
+  to: SourcedInscriptionLocation;
+}
+
+export interface SourcedRuneEtching extends Omit<RuneEtching, 'turbo' | 'supply' | 'location'> {
+  turbo: boolean | null;
+  supply: Omit<RuneEtching['supply'], 'total_burns'> & { total_burns: string | null };
+  location: Omit<RuneEtching['location'], 'block_hash'> & { block_hash: string | null };
 }

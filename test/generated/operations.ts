@@ -75,23 +75,25 @@ export type ChainhookDeletion = {
 export type InscriptionLocation = {
   __typename?: 'InscriptionLocation';
   address?: Maybe<Scalars['String']['output']>;
-  blockHash: Scalars['String']['output'];
+  /** Null where the data source lacks it. */
+  blockHash?: Maybe<Scalars['String']['output']>;
   blockHeight: Scalars['Int']['output'];
-  /** `output:offset` */
-  location: Scalars['String']['output'];
+  /** `output:offset`; null where the data source lacks it. */
+  location?: Maybe<Scalars['String']['output']>;
   offset?: Maybe<Scalars['Decimal']['output']>;
-  /** `txid:vout` */
-  output: Scalars['String']['output'];
+  /** `txid:vout`; null where the data source lacks it. */
+  output?: Maybe<Scalars['String']['output']>;
   timestamp: Scalars['Timestamp']['output'];
-  txId: Scalars['String']['output'];
+  /** Null where the data source lacks it. */
+  txId?: Maybe<Scalars['String']['output']>;
   /** In sats. */
   value?: Maybe<Scalars['Decimal']['output']>;
 };
 
 export type InscriptionTransfer = {
   __typename?: 'InscriptionTransfer';
-  /** The previous location of the sat. */
-  from: InscriptionLocation;
+  /** The previous location of the sat; null where the data source lacks it (UniSat). */
+  from?: Maybe<InscriptionLocation>;
   id: Scalars['String']['output'];
   number: Scalars['Int']['output'];
   /** The location in this block. */
@@ -227,7 +229,8 @@ export type RuneEtching = {
   spacedName: Scalars['String']['output'];
   supply: RuneSupply;
   symbol: Scalars['String']['output'];
-  turbo: Scalars['Boolean']['output'];
+  /** Null where the data source lacks it (UniSat). */
+  turbo?: Maybe<Scalars['Boolean']['output']>;
 };
 
 export type RuneEtchingConnection = {
@@ -254,7 +257,8 @@ export type RuneEtchingPage = {
 
 export type RuneLocation = {
   __typename?: 'RuneLocation';
-  blockHash: Scalars['String']['output'];
+  /** Null where the data source lacks it. */
+  blockHash?: Maybe<Scalars['String']['output']>;
   blockHeight: Scalars['Int']['output'];
   output?: Maybe<Scalars['String']['output']>;
   /** Milliseconds: the Runes API answers seconds, converted here. */
@@ -283,7 +287,8 @@ export type RuneSupply = {
   mintable: Scalars['Boolean']['output'];
   minted: Scalars['Decimal']['output'];
   premine: Scalars['Decimal']['output'];
-  totalBurns: Scalars['Decimal']['output'];
+  /** Null where the data source does not count burns. */
+  totalBurns?: Maybe<Scalars['Decimal']['output']>;
   totalMints: Scalars['Decimal']['output'];
 };
 

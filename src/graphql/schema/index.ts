@@ -8,8 +8,9 @@ import './runes.js';
 import './platform.js';
 import './connections.js';
 import './live.js';
+import { withSourceMarks } from './source-marks.js';
 
 /** Assembles the domain files into the schema, and reads its root fields' policies once; nothing else happens here. */
-export const schema = builder.toSchema({ sortSchema: true });
+export const schema = withSourceMarks(builder.toSchema({ sortSchema: true }));
 /** Every root field's declared cost and cacheability (field-policy.ts): a field without one stops start-up here. */
 export const rootPolicies = rootFieldPolicies(schema);

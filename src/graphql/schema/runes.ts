@@ -1,4 +1,4 @@
-import type { RuneEtching } from '../../upstream/types.js';
+import type { SourcedRuneEtching as RuneEtching } from '../../upstream/types.js';
 import { builder } from './builder.js';
 import { policy } from './field-policy.js';
 import { pageArgs, pageQuery, pageType } from './pagination.js';
@@ -23,14 +23,18 @@ const RuneSupply = builder.objectRef<RuneEtching['supply']>('RuneSupply').implem
     mintPercentage: t.expose('mint_percentage', { type: 'Decimal' }),
     mintable: t.exposeBoolean('mintable'),
     burned: t.expose('burned', { type: 'Decimal' }),
-    totalBurns: t.expose('total_burns', { type: 'Decimal' }),
+    totalBurns: t.expose('total_burns', {
+      type: 'Decimal',
+      nullable: true,
+      description: 'Null where the data source does not count burns.',
+    }),
     premine: t.expose('premine', { type: 'Decimal' }),
   }),
 });
 
 const RuneLocation = builder.objectRef<RuneEtching['location']>('RuneLocation').implement({
   fields: (t) => ({
-    blockHash: t.exposeString('block_hash'),
+    blockHash: t.exposeString('block_hash', { nullable: true, description: 'Null where the data source lacks it.' }),
     blockHeight: t.exposeInt('block_height'),
     txId: t.exposeString('tx_id'),
     txIndex: t.exposeInt('tx_index'),
@@ -52,7 +56,7 @@ export const RuneEtchingRef = builder.objectRef<RuneEtching>('RuneEtching').impl
     number: t.exposeInt('number'),
     divisibility: t.exposeInt('divisibility'),
     symbol: t.exposeString('symbol'),
-    turbo: t.exposeBoolean('turbo'),
+    turbo: t.exposeBoolean('turbo', { nullable: true, description: 'Null where the data source lacks it (UniSat).' }),
     mintTerms: t.expose('mint_terms', { type: RuneMintTerms }),
     supply: t.expose('supply', { type: RuneSupply }),
     location: t.expose('location', { type: RuneLocation }),

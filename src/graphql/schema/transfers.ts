@@ -1,29 +1,33 @@
-import type { InscriptionLocation, InscriptionTransfer } from '../../upstream/types.js';
+import type { SourcedInscriptionLocation, SourcedInscriptionTransfer } from '../../upstream/types.js';
 import { merged } from '../../lib/merge.js';
 import { builder } from './builder.js';
 import { policy } from './field-policy.js';
 import { pageArgs, pageQuery, pageType } from './pagination.js';
 import { parseBlockId } from './scalars.js';
 
-const InscriptionLocationRef = builder.objectRef<InscriptionLocation>('InscriptionLocation').implement({
+const InscriptionLocationRef = builder.objectRef<SourcedInscriptionLocation>('InscriptionLocation').implement({
   fields: (t) => ({
     blockHeight: t.exposeInt('block_height'),
-    blockHash: t.exposeString('block_hash'),
+    blockHash: t.exposeString('block_hash', { nullable: true, description: 'Null where the data source lacks it.' }),
     address: t.exposeString('address', { nullable: true }),
-    txId: t.exposeString('tx_id'),
-    location: t.exposeString('location', { description: '`output:offset`' }),
-    output: t.exposeString('output', { description: '`txid:vout`' }),
+    txId: t.exposeString('tx_id', { nullable: true, description: 'Null where the data source lacks it.' }),
+    location: t.exposeString('location', { nullable: true, description: '`output:offset`; null where the data source lacks it.' }),
+    output: t.exposeString('output', { nullable: true, description: '`txid:vout`; null where the data source lacks it.' }),
     value: t.expose('value', { type: 'Decimal', nullable: true, description: 'In sats.' }),
     offset: t.expose('offset', { type: 'Decimal', nullable: true }),
     timestamp: t.expose('timestamp', { type: 'Timestamp' }),
   }),
 });
 
-export const InscriptionTransferRef = builder.objectRef<InscriptionTransfer>('InscriptionTransfer').implement({
+export const InscriptionTransferRef = builder.objectRef<SourcedInscriptionTransfer>('InscriptionTransfer').implement({
   fields: (t) => ({
     id: t.exposeString('id'),
     number: t.exposeInt('number'),
-    from: t.expose('from', { type: InscriptionLocationRef, description: 'The previous location of the sat.' }),
+    from: t.expose('from', {
+      type: InscriptionLocationRef,
+      nullable: true,
+      description: 'The previous location of the sat; null where the data source lacks it (UniSat).',
+    }),
     to: t.expose('to', { type: InscriptionLocationRef, description: 'The location in this block.' }),
   }),
 });

@@ -1,0 +1,50 @@
+// `ord server` as the sample plays it (ordinals/ord src/subcommand/server.rs and server/r.rs, docs
+// src/guides/api.md): JSON only with `Accept: application/json`, optional HTTP basic auth, `/runes`
+// pages as `[id, entry]` pairs whose u128 amounts are bare JSON numbers.
+import { stringify } from 'lossless-json';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { blockHash, ORD_HEIGHT, ordRunes } from './sources-data.js';
+
+export interface OrdOptions {
+  /** `user:password` the server requires (`--server-username/--server-password`); unset: none. */
+  auth?: string;
+  /**
+   * Runes a page holds. The code serves 50 and keeps its look-ahead entry (a full page has 51, the
+   * last repeating the next page's first); the docs say 100.
+   */
+  pageSize?: number;
+  lookAhead?: boolean;
+}
+
+export const ordApi: FastifyPluginAsync<OrdOptions> = async (app, { auth, pageSize = 50, lookAhead = true }) => {
+  const json = (reply: FastifyReply, value: unknown) => reply.type('application/json').send(stringify(value));
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!auth) return;
+    if (request.headers.authorization !== `Basic ${Buffer.from(auth).toString('base64')}`) {
+      return reply.code(401).header('www-authenticate', 'Basic realm="ord"').send();
+    }
+  });
+
+  const runes = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { page = '0' } = request.params as { page?: string };
+    if (!/^\d+$/.test(page)) return reply.code(400).type('text/plain').send('Invalid URL');
+    if (!String(request.headers.accept ?? '').includes('application/json')) {
+      return reply.type('text/html').send('<!doctype html><title>Runes</title>');
+    }
+    const index = Number(page);
+    const taken = ordRunes.slice(index * pageSize, index * pageSize + pageSize + 1);
+    const more = taken.length > pageSize;
+    const entries = more && !lookAhead ? taken.slice(0, pageSize) : taken;
+    return json(reply, { entries, more, prev: index > 0 ? index - 1 : null, next: more ? index + 1 : null });
+  };
+  app.get('/runes', runes);
+  app.get('/runes/:page', runes);
+
+  app.get('/blockheight', async (_request, reply) => reply.type('text/plain').send(String(ORD_HEIGHT)));
+  app.get('/r/blockheight', async (_request, reply) => reply.type('text/plain').send(String(ORD_HEIGHT)));
+  app.get('/r/blockhash/:height', async (request, reply) => {
+    const { height } = request.params as { height: string };
+    if (!/^\d+$/.test(height) || Number(height) > ORD_HEIGHT) return reply.code(404).type('text/plain').send('blockhash not found');
+    return json(reply, blockHash(Number(height)));
+  });
+};

@@ -1,0 +1,83 @@
+// UniSat's open API as the sample plays it (unisat-wallet/unisat-dev-docs
+// open-api/swagger-source/{brc20,inscription,runes,blockchain}-indexer.yaml): every answer is the
+// `{ code, msg, data }` envelope on HTTP 200, errors being `code: -1`; a wrong Bearer key is a 401.
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { blockTime } from './data.js';
+import { blockHash, findUnisatBrc20, UNISAT_TIP, unisatEvents, unisatRunes } from './sources-data.js';
+
+export interface UnisatOptions {
+  /** The key the sample accepts as `Authorization: Bearer <key>`; keyless calls are served too. */
+  apiKey?: string;
+  /** The most events one page holds, whatever `size` asks (UniSat documents no maximum). */
+  eventsPageSize?: number;
+}
+
+/** The runes list's documented bounds: `limit` 1..500. */
+const RUNES_MAX_LIMIT = 500;
+
+const ok = (data: unknown) => ({ code: 0, msg: 'OK', data });
+const failure = (msg: string) => ({ code: -1, msg, data: null });
+
+/** A non-negative integer query parameter, or undefined. */
+function integer(value: unknown): number | undefined {
+  return typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : undefined;
+}
+
+export const unisatApi: FastifyPluginAsync<UnisatOptions> = async (app, { apiKey, eventsPageSize = 48 }) => {
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.url.startsWith('/v1/indexer/')) return;
+    const authorization = request.headers.authorization;
+    if (authorization !== undefined && authorization !== `Bearer ${apiKey}`) {
+      return reply.code(401).type('text/plain; charset=utf-8').send('Invalid API Key');
+    }
+  });
+
+  app.get('/v1/indexer/brc20/:ticker/info', async (request) => {
+    const { ticker } = request.params as { ticker: string };
+    const info = findUnisatBrc20(ticker);
+    return info ? ok(info) : failure('brc20 not found');
+  });
+
+  app.get('/v1/indexer/inscription/events', async (request) => {
+    const q = request.query as Record<string, unknown>;
+    const [start, end, cursor, size] = [q.start, q.end, q.cursor, q.size].map(integer);
+    if (start === undefined || end === undefined || cursor === undefined || size === undefined) return failure('invalid params');
+    // `end` is read as inclusive; 0 reaches the tip (and the mempool, which the sample has not).
+    const last = end === 0 ? Infinity : end;
+    const range = unisatEvents.filter((e) => e.height >= start && e.height <= last);
+    const detail = range.slice(cursor, cursor + Math.min(size, eventsPageSize));
+    return ok({ cursor, total: range.length, detail });
+  });
+
+  app.get('/v1/indexer/height/:height/block', async (request) => {
+    const height = integer((request.params as { height: string }).height);
+    if (height === undefined || height > UNISAT_TIP) return failure('block not found');
+    return ok(blockInfo(height));
+  });
+
+  app.get('/v1/indexer/block/id/:blockid', async (request) => {
+    const { blockid } = request.params as { blockid: string };
+    const height = unisatEvents.find((e) => blockHash(e.height) === blockid)?.height;
+    return height === undefined ? failure('block not found') : ok(blockInfo(height));
+  });
+
+  app.get('/v1/indexer/runes/info-list', async (request) => {
+    const q = request.query as Record<string, unknown>;
+    const start = integer(q.start) ?? 0;
+    const limit = integer(q.limit) ?? 10;
+    if (limit < 1 || limit > RUNES_MAX_LIMIT) return failure('invalid limit');
+    return ok({ total: unisatRunes.length, start, detail: unisatRunes.slice(start, start + limit) });
+  });
+};
+
+function blockInfo(height: number) {
+  return {
+    height,
+    id: blockHash(height),
+    prev: blockHash(height - 1),
+    next: height < UNISAT_TIP ? blockHash(height + 1) : '',
+    ntx: 3000,
+    timestamp: blockTime(height),
+    size: 1_500_000,
+  };
+}

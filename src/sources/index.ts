@@ -1,0 +1,96 @@
+/**
+ * The source layer: between the loaders (and the REST routes, and the live pollers) and the
+ * upstream clients, each read operation asks its configured source for Hiro-shaped data
+ * (docs/data-sources.md; the seam the callers see is upstream/sourced.ts). `hiro` is no source object here: callers keep asking the hiro clients
+ * exactly as before, so hiro's answers stay byte for byte what they were.
+ */
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { ServiceName } from '../errors.js';
+import type { UpstreamEvents } from '../observe/metrics.js';
+import type { CacheStore, CallOptions } from '../upstream/request.js';
+import type { UpstreamService } from '../upstream/service.js';
+import type { DataSources, SourceName, SourcedOperation } from '../upstream/sourced.js';
+import type { PageQuery } from '../upstream/ordinals.js';
+import { asOperationError } from './errors.js';
+import { createUnisatBrc20 } from './unisat/brc20.js';
+import { createUnisatClient } from './unisat/client.js';
+import { createUnisatTransfers } from './unisat/transfers.js';
+import { createUnisatEtchings } from './unisat/runes.js';
+import { createOrdClient } from './ord/client.js';
+import { createOrdEtchings } from './ord/runes.js';
+
+export interface SourceDeps {
+  config: Config;
+  logger: Logger;
+  store: CacheStore;
+  events?: UpstreamEvents;
+  redis?: Redis;
+}
+
+/** Errors come out as the operation's, naming the source. */
+function operation<A extends unknown[], T>(
+  source: SourceName,
+  service: ServiceName,
+  backend: UpstreamService,
+  run: (...args: [...A, CallOptions]) => Promise<T>,
+): SourcedOperation<A, T> {
+  return {
+    source,
+    service,
+    backend,
+    run: (...args) =>
+      run(...args).catch((error: unknown) => {
+        throw asOperationError(error, service, source);
+      }),
+  };
+}
+
+export function createSources(deps: SourceDeps): DataSources {
+  const { sources } = deps.config;
+  const uses = (name: SourceName) => sources.brc20 === name || sources.transfers === name || sources.etchings === name;
+  const unisat = uses('unisat') ? createUnisatClient(deps) : undefined;
+  const ord = uses('ord') ? createOrdClient(deps) : undefined;
+  const services = [unisat?.service, ord?.service].filter((s): s is UpstreamService => s !== undefined);
+  if (unisat || ord) {
+    // Origins only, and whether a key or password is set: never their values.
+    deps.logger.info(
+      {
+        sources: { brc20: sources.brc20, transfers: sources.transfers, etchings: sources.etchings },
+        unisat: unisat
+          ? { origin: sources.unisatUrl.origin, apiKey: sources.unisatApiKey !== undefined, perSecond: sources.unisatRatePerSecond }
+          : undefined,
+        ord: ord ? { origin: sources.ordUrl?.origin, auth: sources.ordAuth !== undefined } : undefined,
+      },
+      'data sources',
+    );
+  }
+  const result: DataSources = {
+    services,
+    async close() {
+      await Promise.all(services.map((s) => s.close()));
+    },
+  };
+  if (unisat && sources.brc20 === 'unisat') {
+    const brc20 = createUnisatBrc20(unisat);
+    result.brc20 = operation('unisat', 'ordinals', unisat.service, (ticker: string, call: CallOptions) => brc20.token(ticker, call));
+  }
+  if (unisat && sources.transfers === 'unisat') {
+    const transfers = createUnisatTransfers(unisat);
+    result.transfers = operation('unisat', 'ordinals', unisat.service, (block: string, page: PageQuery, call: CallOptions) =>
+      transfers.transfers(block, page, call),
+    );
+  }
+  if (unisat && sources.etchings === 'unisat') {
+    const etchings = createUnisatEtchings(unisat);
+    result.etchings = operation('unisat', 'runes', unisat.service, (page: PageQuery, call: CallOptions) => etchings.etchings(page, call));
+  }
+  if (ord && sources.etchings === 'ord') {
+    const etchings = createOrdEtchings(ord);
+    result.etchings = operation('ord', 'runes', ord.service, (page: PageQuery, call: CallOptions) => etchings.etchings(page, call));
+  }
+  return result;
+}
+
+export type { DataSources, SourcedOperation };

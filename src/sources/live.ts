@@ -1,0 +1,26 @@
+import type { ServiceHealth } from '../upstream/guards/guard-set.js';
+import type { UpstreamRequest, UpstreamResponse } from '../upstream/request.js';
+import type { UpstreamService } from '../upstream/service.js';
+import type { SourcedOperation } from './index.js';
+import { hiroAnswer } from './wire.js';
+
+/** What the live pollers ask of a service (src/live/hub.ts). */
+export type LiveService = Pick<UpstreamService, 'health' | 'request' | 'parse' | 'statusError'>;
+
+/**
+ * A source as the live pollers poll a hiro route: each poll runs the operation and answers hiro's
+ * body for it (hiroAnswer), so the pollers' change detection (bytes) and fan-out work unchanged.
+ * Health is the source's pool's: a breaker open there pauses polling as it would for hiro.
+ */
+export function liveSource<A extends unknown[], T>(operation: SourcedOperation<A, T>, ...args: A): LiveService {
+  const { backend } = operation;
+  return {
+    health: (now?: number): ServiceHealth => backend.health(now),
+    request: (req: UpstreamRequest): Promise<UpstreamResponse> =>
+      operation
+        .run(...args, { signal: req.signal, client: req.client, requestId: req.requestId })
+        .then((value) => hiroAnswer(value, operation.source)),
+    parse: <V>(response: UpstreamResponse): V => response.parsed as V,
+    statusError: (response: UpstreamResponse) => backend.statusError(response),
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * An `ord server` (ordinals/ord src/subcommand/server.rs): JSON through `Accept: application/json`
+ * (the pipeline's default), optional HTTP basic auth (ORD_API_AUTH), and bodies read with
+ * lossless-json: ord writes u128 amounts as bare JSON numbers, which JSON.parse rounds past 2^53.
+ * lossless-json (josdejong, MIT, maintained, typed, no dependencies) parses each number from its
+ * text, here integers to bigint; json-bigint, the other choice, has had no release since 2020.
+ */
+import { parse } from 'lossless-json';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.js';
+import { UpstreamError } from '../../errors.js';
+import { merged } from '../../lib/merge.js';
+import type { UpstreamEvents } from '../../observe/metrics.js';
+import type { CacheStore, CallOptions, UpstreamRequest } from '../../upstream/request.js';
+import { UpstreamService } from '../../upstream/service.js';
+import type { Shape } from '../../upstream/shapes.js';
+
+export interface OrdDeps {
+  config: Config;
+  logger: Logger;
+  store: CacheStore;
+  events?: UpstreamEvents;
+}
+
+/** Integers as bigint, without loss; anything else (ord sends none in what is read here) as a number. */
+const number = (text: string): bigint | number => (/^-?\d+$/.test(text) ? BigInt(text) : Number(text));
+
+export function createOrdClient({ config, logger, store, events }: OrdDeps) {
+  const { ordUrl, ordAuth } = config.sources;
+  if (!ordUrl) throw new Error('ORD_API_URL is required when a source is ord');
+  const service = new UpstreamService({
+    name: 'ord',
+    baseUrl: ordUrl,
+    headers: ordAuth ? { authorization: `Basic ${Buffer.from(ordAuth).toString('base64')}` } : undefined,
+    timeoutMs: config.upstreamTimeoutMs,
+    logger,
+    connections: config.upstreamMaxConnections,
+    maxResponseBytes: config.upstreamMaxResponseBytes,
+    retry: {
+      retries: config.upstreamRetries,
+      breakerThreshold: config.breakerThreshold,
+      breakerCooldownMs: config.breakerCooldownMs,
+      maxWaitMs: config.maxUpstreamWaitMs,
+    },
+    cache: {
+      store,
+      ttlMs: config.cacheTtlMs,
+      notFoundTtlMs: config.cacheNotFoundTtlMs,
+      staleIfErrorMs: config.staleIfErrorMs,
+      globalEtag: false,
+    },
+    events,
+  });
+
+  /** GETs JSON (or, with `text`, a plain body); 404 is undefined; anything else not 2xx an error. */
+  async function get<T>(req: UpstreamRequest, shape: Shape<T>, call: CallOptions): Promise<T | undefined> {
+    const response = await service.request(merged(req, call));
+    if (response.status === 404) return undefined;
+    if (response.status < 200 || response.status >= 300) throw service.statusError(response);
+    let value: unknown;
+    try {
+      value = parse(response.body.toString('utf8'), null, number);
+    } catch {
+      throw new UpstreamError('ord', 'invalid-body', response.status);
+    }
+    if (!shape(value)) throw new UpstreamError('ord', 'invalid-body', response.status);
+    return value;
+  }
+
+  return { service, get };
+}
+export type OrdClient = ReturnType<typeof createOrdClient>;

@@ -1,0 +1,204 @@
+/**
+ * The etchings list from an `ord server`'s `/runes/{page}` (newest rune id first, `[id, entry]`
+ * pairs) in hiro's page shape.
+ *
+ * Page size: the docs say 100 a page; the code (`runes_paginated(50, page)`) serves 50 and keeps
+ * its look-ahead entry, so a full page holds 51 entries whose last is the next page's first. Both
+ * are handled without trusting either: rune numbers follow rune ids (both count etchings in chain
+ * order), so an entry's place in the list is `newest number - number`. Page 0 gives the newest
+ * number (hiro's `total` is it + 1); a page's first entry tells where it starts, which tells the
+ * page size (remembered), and entries are placed by number, so a look-ahead is never counted twice.
+ *
+ * Entries carry no block hash (one `/r/blockhash/{height}` per block on the page, cached) and no
+ * mintable flag: it is ord's own rule (`RuneEntry::mintable`) at the next block, above the height
+ * from `/blockheight`, as ord's `/rune/{rune}` answers it. No count of burns: null.
+ */
+import type { CallOptions } from '../../upstream/request.js';
+import type { PageQuery } from '../../upstream/ordinals.js';
+import { joinPath } from '../../upstream/paths.js';
+import { arrayOf, checked, object, optional, string, type Shape } from '../../upstream/shapes.js';
+import type { Page, SourcedRuneEtching } from '../../upstream/types.js';
+import { unreadable } from '../errors.js';
+import { toEtching, type RawRune } from '../runes.js';
+import { marked } from '../provenance.js';
+import type { OrdClient } from './client.js';
+
+/** What ord's code serves a page; learnt again from the answers. */
+const CODE_PAGE_SIZE = 50;
+
+/** ord's u128 amounts (any non-negative integer is read exactly: the bound is ord's, not ours). */
+const u128: Shape<bigint> = (value): value is bigint => typeof value === 'bigint' && value >= 0n;
+const u64: Shape<bigint> = (value): value is bigint => typeof value === 'bigint' && value >= 0n && value < 2n ** 64n;
+const bool: Shape<boolean> = (value): value is boolean => typeof value === 'boolean';
+const pairOf =
+  <T>(shape: Shape<T>): Shape<[T | null, T | null]> =>
+  (value): value is [T | null, T | null] =>
+    Array.isArray(value) && value.length === 2 && value.every((v) => v === null || shape(v));
+
+interface Terms {
+  amount: bigint | null;
+  cap: bigint | null;
+  height: [bigint | null, bigint | null];
+  offset: [bigint | null, bigint | null];
+}
+interface RuneEntry {
+  block: bigint;
+  burned: bigint;
+  divisibility: bigint;
+  etching: string;
+  mints: bigint;
+  number: bigint;
+  premine: bigint;
+  spaced_rune: string;
+  symbol: string | null;
+  terms: Terms | null;
+  timestamp: bigint;
+  turbo: boolean;
+}
+const isEntry = object<RuneEntry>({
+  block: u64,
+  burned: u128,
+  divisibility: u64,
+  etching: string,
+  mints: u128,
+  number: u64,
+  premine: u128,
+  spaced_rune: string,
+  symbol: optional(string),
+  terms: optional(object<Terms>({ amount: optional(u128), cap: optional(u128), height: pairOf(u64), offset: pairOf(u64) })),
+  timestamp: u64,
+  turbo: bool,
+});
+const isPair: Shape<[string, RuneEntry]> = (value): value is [string, RuneEntry] =>
+  Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && isEntry(value[1]);
+interface RunesPage {
+  entries: Array<[string, RuneEntry]>;
+  more: boolean;
+}
+const isRunesPage = checked(object<RunesPage>({ entries: arrayOf(isPair), more: bool }));
+const isHeight: Shape<bigint> = (value): value is bigint => u64(value);
+const isHash: Shape<string> = (value): value is string => typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
+
+/** ord's `RuneEntry::mintable(height)`: terms, inside the start..end window, mints below the cap. */
+function mintable(entry: RuneEntry, height: bigint): boolean {
+  const terms = entry.terms;
+  if (!terms) return false;
+  const relative = (offset: bigint | null) => (offset === null ? null : entry.block + offset);
+  const [startAbs, endAbs] = terms.height;
+  const [startRel, endRel] = [relative(terms.offset[0]), relative(terms.offset[1])];
+  const start = startRel !== null && startAbs !== null ? (startRel > startAbs ? startRel : startAbs) : (startRel ?? startAbs);
+  const end = endRel !== null && endAbs !== null ? (endRel < endAbs ? endRel : endAbs) : (endRel ?? endAbs);
+  if (start !== null && height < start) return false;
+  if (end !== null && height >= end) return false;
+  return entry.mints < (terms.cap ?? 0n);
+}
+
+const small = (value: bigint | null) => (value === null ? null : Number(value));
+
+export function createOrdEtchings(client: OrdClient) {
+  /** Runes per page, as the last full page 0 showed it. */
+  let pageSize = CODE_PAGE_SIZE;
+  const runesPage = async (index: number, call: CallOptions) =>
+    (await client.get({ path: joinPath('runes', String(index)), route: '/runes/:page' }, isRunesPage, call)) ?? {
+      entries: [],
+      more: false,
+    };
+
+  return {
+    async etchings({ offset, limit }: PageQuery, call: CallOptions): Promise<Page<SourcedRuneEtching>> {
+      const heightAnswer = client.get({ path: '/blockheight', route: '/blockheight' }, isHeight, call);
+      // Asked beside the pages; awaited below, or dropped when a page fails first (never unhandled).
+      heightAnswer.catch(() => {});
+      const first = await runesPage(0, call);
+      const newest = first.entries[0]?.[1].number;
+      if (newest === undefined) return { limit, offset, total: 0, results: [] };
+      const total = Number(newest) + 1;
+      // A full page 0 says the size: 50 or 100 entries, plus the code's look-ahead if it is there.
+      if (first.more) pageSize = first.entries.length % 50 === 0 ? first.entries.length : first.entries.length - 1;
+      const last = Math.min(offset + limit, total) - 1;
+      /** Entries by their place in the list (newest first). */
+      const placed = new Map<number, [string, RuneEntry]>();
+      const place = (page: RunesPage) => {
+        for (const pair of page.entries) placed.set(total - 1 - Number(pair[1].number), pair);
+      };
+      place(first);
+      let more = first.more;
+      // Pages until the window is covered: each one's first entry says where it starts.
+      for (let position = first.entries.length; more && position <= last && !placed.has(last);) {
+        const wanted = Math.max(position, offset);
+        let index = Math.floor(wanted / pageSize);
+        let page = await runesPage(index, call);
+        const start = page.entries[0] ? total - 1 - Number(page.entries[0][1].number) : undefined;
+        if (start !== undefined && index > 0 && start !== index * pageSize && start % index === 0) {
+          // Another page size than assumed: learnt, and the right page asked.
+          pageSize = start / index;
+          index = Math.floor(wanted / pageSize);
+          page = await runesPage(index, call);
+        }
+        if (page.entries.length === 0) break;
+        place(page);
+        more = page.more;
+        const next = total - Number(page.entries[page.entries.length - 1]![1].number);
+        if (next <= position) throw unreadable('ord');
+        position = next;
+      }
+      const window: Array<[string, RuneEntry]> = [];
+      for (let p = offset; p <= last; p++) {
+        const pair = placed.get(p);
+        if (!pair) break;
+        window.push(pair);
+      }
+      const height = await heightAnswer;
+      if (height === undefined) throw unreadable('ord');
+      // One block hash per block on the page (recursive endpoint, cached by the pipeline).
+      const blocks = [...new Set(window.map(([, entry]) => entry.block))];
+      const hashes = new Map(
+        await Promise.all(
+          blocks.map(async (block) => {
+            const hash = await client.get({ path: joinPath('r', 'blockhash', String(block)), route: '/r/blockhash/:height' }, isHash, call);
+            if (hash === undefined) throw unreadable('ord');
+            return [block, hash] as const;
+          }),
+        ),
+      );
+      const results = window.map(([id, entry]) => toEtching(raw(id, entry, hashes.get(entry.block)!, height), 'ord', Number(height)));
+      return marked({ limit, offset, total: results.length > 0 ? total : 0, results }, 'ord', Number(height));
+    },
+  };
+}
+
+function raw(id: string, entry: RuneEntry, blockHash: string, height: bigint): RawRune {
+  // The id's block is the etching's, but for the reserved rune (1:0, etched with block 840000).
+  const tx = id.split(':')[1];
+  if (!/^\d+:\d+$/.test(id) || entry.divisibility > 38n) throw unreadable('ord');
+  const t = entry.terms;
+  return {
+    id,
+    name: entry.spaced_rune.replaceAll('•', ''),
+    spacedName: entry.spaced_rune,
+    number: Number(entry.number),
+    divisibility: Number(entry.divisibility),
+    symbol: entry.symbol,
+    turbo: entry.turbo,
+    terms: t
+      ? {
+          amount: t.amount,
+          cap: t.cap,
+          heightStart: small(t.height[0]),
+          heightEnd: small(t.height[1]),
+          offsetStart: small(t.offset[0]),
+          offsetEnd: small(t.offset[1]),
+        }
+      : null,
+    mints: entry.mints,
+    minted: entry.mints * (t?.amount ?? 0n),
+    premine: entry.premine,
+    burned: entry.burned,
+    mintable: mintable(entry, height + 1n),
+    blockHash,
+    blockHeight: Number(entry.block),
+    txId: entry.etching,
+    txIndex: Number(tx),
+    timestamp: Number(entry.timestamp),
+  };
+}

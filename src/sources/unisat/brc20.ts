@@ -1,0 +1,117 @@
+/**
+ * BRC-20 token details from UniSat: `GET /v1/indexer/brc20/{ticker}/info` (BRC20InfoItem) mapped
+ * onto Hiro's `{ token, supply }` (docs/data-sources.md has the field table).
+ */
+import type { CallOptions } from '../../upstream/request.js';
+import { normalizeTicker } from '../../upstream/ordinals.js';
+import { MAX_PARAM_LENGTH, isDotSegment, joinPath } from '../../upstream/paths.js';
+import { checked, decimal, int, object, optional, string, timestamp } from '../../upstream/shapes.js';
+import type { Brc20TokenDetailsResponse } from '../../upstream/types.js';
+import { formatUnits, toUnits } from '../amounts.js';
+import { unreadable } from '../errors.js';
+import { marked } from '../provenance.js';
+import type { UnisatClient } from './client.js';
+
+/** The fields of UniSat's BRC20InfoItem that the mapping reads (all others pass). */
+interface Brc20InfoItem {
+  ticker: string;
+  creator: string;
+  inscriptionId: string;
+  inscriptionNumber: number;
+  txid: string;
+  deployHeight: number;
+  deployBlocktime: number;
+  max: string;
+  limit?: string | null;
+  decimal: number;
+  confirmedMinted: string;
+  historyCount: number;
+  holdersCount: number;
+}
+
+const isInfo = checked(
+  object<Brc20InfoItem>({
+    ticker: string,
+    creator: string,
+    inscriptionId: string,
+    inscriptionNumber: int,
+    txid: string,
+    deployHeight: int,
+    deployBlocktime: timestamp,
+    max: decimal,
+    limit: optional(decimal),
+    decimal: int,
+    confirmedMinted: decimal,
+    historyCount: int,
+    holdersCount: int,
+  }),
+);
+
+/**
+ * The ticker as UniSat's path takes it: "for tickers containing special characters, please use
+ * the hexadecimal encoding format" (the route's notes: `Buffer.from(ticker).toString("hex")`).
+ * Letters and digits go as they are, lowercased as hiro looks them up; anything else as the hex
+ * of its UTF-8 bytes, which needs no further encoding.
+ */
+export function unisatTicker(ticker: string): string {
+  const normalized = normalizeTicker(ticker);
+  return /^[a-z0-9]+$/.test(normalized) ? normalized : Buffer.from(normalized, 'utf8').toString('hex');
+}
+
+export function createUnisatBrc20(client: UnisatClient) {
+  return {
+    /** Null when UniSat has no such token, or the ticker cannot be one (as hiro's route 404). */
+    async token(ticker: string, call: CallOptions): Promise<Brc20TokenDetailsResponse | null> {
+      if (ticker === '' || isDotSegment(ticker) || ticker.length > MAX_PARAM_LENGTH) return null;
+      const answer = await client.get(
+        { path: joinPath('v1', 'indexer', 'brc20', unisatTicker(ticker), 'info'), route: '/v1/indexer/brc20/:ticker/info' },
+        isInfo,
+        call,
+      );
+      if ('absent' in answer) return null;
+      return toHiro(answer.data);
+    },
+  };
+}
+
+function toHiro(info: Brc20InfoItem): Brc20TokenDetailsResponse {
+  const { decimal: decimals } = info;
+  // Amounts may come with fewer (or no) decimals than the token's: written again as hiro does.
+  const amount = (value: string) => {
+    const units = decimals >= 0 && decimals <= 18 ? toUnits(value, decimals) : undefined;
+    if (units === undefined) throw unreadable('unisat');
+    return formatUnits(units, decimals);
+  };
+  const max = amount(info.max);
+  const minted = amount(info.confirmedMinted);
+  const limit = info.limit ? amount(info.limit) : null;
+  const token = marked(
+    {
+      id: info.inscriptionId,
+      number: info.inscriptionNumber,
+      block_height: info.deployHeight,
+      tx_id: info.txid,
+      address: info.creator,
+      // Hiro answers the lowercase key it stores.
+      ticker: info.ticker.toLowerCase(),
+      max_supply: max,
+      // Hiro writes a limit it has not (or of 0) as null.
+      mint_limit: limit !== null && /[1-9]/.test(limit) ? limit : null,
+      decimals,
+      deploy_timestamp: info.deployBlocktime * 1000,
+      // Hiro counts confirmed blocks only; UniSat's totalMinted includes the mempool.
+      minted_supply: minted,
+      tx_count: info.historyCount,
+      // UniSat's info has no self-mint flag.
+      self_mint: null,
+    },
+    'unisat',
+    null,
+    ['selfMint'],
+  );
+  return marked(
+    { token, supply: marked({ max_supply: max, minted_supply: minted, holders: info.holdersCount }, 'unisat', null) },
+    'unisat',
+    null,
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * UniSat's open API (https://open-api.unisat.io; spec: unisat-wallet/unisat-dev-docs
+ * open-api/swagger-source/*.yaml): one keep-alive pool through the same upstream pipeline as hiro
+ * (deadline, cache, breaker, retries), the key as `Authorization: Bearer` to UniSat only, and every
+ * attempt held to the calls-per-second budget (call-budget.ts).
+ *
+ * Every answer is an envelope `{ code, msg, data }`; `code: -1` on HTTP 200 is an error, never data.
+ */
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from '../../config.js';
+import { UpstreamError } from '../../errors.js';
+import { merged } from '../../lib/merge.js';
+import type { UpstreamEvents } from '../../observe/metrics.js';
+import type { CacheStore, CallOptions, UpstreamRequest } from '../../upstream/request.js';
+import { UpstreamService } from '../../upstream/service.js';
+import { checked, int, object, optional, string, type Shape } from '../../upstream/shapes.js';
+import { createCallBudget } from './call-budget.js';
+
+interface Envelope {
+  code: number;
+  msg?: string | null;
+  data?: unknown;
+}
+const anything: Shape<unknown> = (_value): _value is unknown => true;
+const isEnvelope = checked(object<Envelope>({ code: int, msg: optional(string), data: anything }));
+
+/** What a UniSat call answers: its data, or `absent` when UniSat says there is none. */
+export type UnisatData<T> = { data: T } | { absent: true };
+
+/**
+ * How UniSat says "no such thing" is not documented: `code: 0` with `data: null`, or `code: -1`
+ * with a message like these. Anything else with `code: -1` is an error.
+ */
+const ABSENT_MESSAGE = /not (?:be )?found|not exist|no such|unknown|invalid (?:ticker|tick|rune|block|height)/i;
+
+export interface UnisatDeps {
+  config: Config;
+  logger: Logger;
+  store: CacheStore;
+  events?: UpstreamEvents;
+  redis?: Redis;
+}
+
+export function createUnisatClient({ config, logger, store, events, redis }: UnisatDeps) {
+  const { unisatApiKey, unisatUrl, unisatRatePerSecond } = config.sources;
+  const service = new UpstreamService({
+    name: 'unisat',
+    baseUrl: unisatUrl,
+    headers: unisatApiKey ? { authorization: `Bearer ${unisatApiKey}` } : undefined,
+    beforeAttempt: createCallBudget({ perSecond: unisatRatePerSecond, workers: config.workers, redis, service: 'unisat' }),
+    timeoutMs: config.upstreamTimeoutMs,
+    logger,
+    connections: config.upstreamMaxConnections,
+    maxResponseBytes: config.upstreamMaxResponseBytes,
+    retry: {
+      retries: config.upstreamRetries,
+      breakerThreshold: config.breakerThreshold,
+      breakerCooldownMs: config.breakerCooldownMs,
+      maxWaitMs: config.maxUpstreamWaitMs,
+    },
+    // Cached answers spend none of the quota. UniSat sends no ETag: each is kept for CACHE_TTL_MS.
+    cache: {
+      store,
+      ttlMs: config.cacheTtlMs,
+      notFoundTtlMs: config.cacheNotFoundTtlMs,
+      staleIfErrorMs: config.staleIfErrorMs,
+      globalEtag: false,
+    },
+    events,
+  });
+
+  /** GETs a UniSat route and opens its envelope; `shape` checks `data` when there is some. */
+  async function get<T>(req: UpstreamRequest, shape: Shape<T>, call: CallOptions): Promise<UnisatData<T>> {
+    const response = await service.request(merged(req, call));
+    if (response.status < 200 || response.status >= 300) throw service.statusError(response);
+    const envelope = service.parse(response, isEnvelope);
+    if (envelope.code === 0) {
+      if (envelope.data === null || envelope.data === undefined) return { absent: true };
+      if (!shape(envelope.data)) throw new UpstreamError('unisat', 'invalid-body', response.status);
+      return { data: envelope.data };
+    }
+    if (envelope.code === -1 && ABSENT_MESSAGE.test(envelope.msg ?? '')) return { absent: true };
+    // Its message is UniSat's and is not passed on: it may say anything.
+    const error = new UpstreamError('unisat', 'status', response.status);
+    error.message = `The unisat service answered with an error (code ${envelope.code})`;
+    throw error;
+  }
+
+  return { service, get };
+}
+export type UnisatClient = ReturnType<typeof createUnisatClient>;

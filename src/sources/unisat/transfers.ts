@@ -1,0 +1,151 @@
+/**
+ * Inscription transfers per block from UniSat's `GET /v1/indexer/inscription/events` (the
+ * InscriptionEvent rows of a block range), in hiro's page shape.
+ *
+ * Readings of the spec (inscription-indexer.yaml), stated in docs/data-sources.md:
+ * - Rows are mints (`isTransfer: false`) and transfers; hiro lists transfers only (a block with only
+ *   genesis reveals is an empty page), so mints are dropped. Hiro's `offset` counts back from the
+ *   block's last transfer and its `total` is the block's transfer count, so the whole block is
+ *   read (its pages follow `cursor`, however many rows UniSat puts in one) and paged here.
+ * - Whether `end` is inclusive is not said: the range asked is `start=h&end=h+1` and only rows of
+ *   height h are kept, which is right under either reading (reading stops at a row past h).
+ * - `txid` and `i` are documented as the inscription's *genesis* txid and index (they spell its id),
+ *   and `address` as its *current* address: the event's own transaction, output, offset and
+ *   receiving address are not given, nor is the previous location (`from`). Those are null.
+ * - Rows are in block order (`txidx`, then as listed); hiro lists newest first.
+ * - The block hash comes from `/v1/indexer/height/{h}/block`; a block given by hash is found with
+ *   `/v1/indexer/block/id/{hash}`. A block UniSat does not know is an empty page, as on hiro.
+ */
+import { UpstreamError } from '../../errors.js';
+import type { CallOptions } from '../../upstream/request.js';
+import type { PageQuery } from '../../upstream/ordinals.js';
+import { joinPath } from '../../upstream/paths.js';
+import { arrayOf, boolean, checked, int, object, optional, string, timestamp } from '../../upstream/shapes.js';
+import type { Page, SourcedInscriptionTransfer } from '../../upstream/types.js';
+import { marked } from '../provenance.js';
+import type { UnisatClient } from './client.js';
+
+/** Rows asked per events page; UniSat may send fewer (the cursor follows what came). */
+export const EVENTS_PAGE_SIZE = 100;
+/** A block whose events need more pages than this is refused (UPSTREAM_ERROR), not read forever. */
+export const MAX_EVENT_PAGES = 60;
+
+interface InscriptionEvent {
+  isTransfer: boolean;
+  inscriptionId: string;
+  inscriptionNumber: number;
+  satoshi?: number | null;
+  timestamp: number;
+  height: number;
+  txidx: number;
+}
+const isEvent = object<InscriptionEvent>({
+  isTransfer: boolean,
+  inscriptionId: string,
+  inscriptionNumber: int,
+  satoshi: optional(timestamp),
+  timestamp,
+  height: int,
+  txidx: int,
+});
+interface EventsPage {
+  total: number;
+  detail: InscriptionEvent[];
+}
+const isEventsPage = checked(object<EventsPage>({ total: int, detail: arrayOf(isEvent) }));
+
+interface BlockInfo {
+  height: number;
+  id: string;
+}
+const isBlockInfo = checked(object<BlockInfo>({ height: int, id: string }));
+
+const HASH = /^[0]{8}[a-fA-F0-9]{56}$/;
+/** What a transfer from UniSat lacks, as GraphQL field names. */
+const TRANSFER_MISSING = ['from'];
+const LOCATION_MISSING = ['address', 'txId', 'location', 'output', 'offset'];
+
+export function createUnisatTransfers(client: UnisatClient) {
+  const block = async (req: { path: string; route: string }, call: CallOptions) => {
+    const answer = await client.get(req, isBlockInfo, call);
+    return 'absent' in answer ? undefined : answer.data;
+  };
+  /** The block's height and hash, or undefined when UniSat does not know it. */
+  async function locate(id: string, call: CallOptions): Promise<BlockInfo | undefined> {
+    if (HASH.test(id)) {
+      // Hiro compares hashes as exact (lowercase) strings.
+      return block({ path: joinPath('v1', 'indexer', 'block', 'id', id), route: '/v1/indexer/block/id/:blockid' }, call);
+    }
+    const height = Number(id);
+    if (!Number.isSafeInteger(height)) return undefined;
+    const info = await block(
+      { path: joinPath('v1', 'indexer', 'height', String(height), 'block'), route: '/v1/indexer/height/:height/block' },
+      call,
+    );
+    return info?.height === height ? info : undefined;
+  }
+
+  /** The block's transfer rows in block order. */
+  async function blockTransfers(height: number, call: CallOptions): Promise<InscriptionEvent[]> {
+    const rows: InscriptionEvent[] = [];
+    let cursor = 0;
+    for (let pages = 0; ; pages++) {
+      if (pages === MAX_EVENT_PAGES) throw new UpstreamError('unisat', 'too-large');
+      const answer = await client.get(
+        {
+          path: '/v1/indexer/inscription/events',
+          route: '/v1/indexer/inscription/events',
+          query: { start: height, end: height + 1, cursor, size: EVENTS_PAGE_SIZE },
+        },
+        isEventsPage,
+        call,
+      );
+      const page = 'absent' in answer ? { total: 0, detail: [] } : answer.data;
+      rows.push(...page.detail.filter((row) => row.height === height));
+      cursor += page.detail.length;
+      if (page.detail.length === 0 || cursor >= page.total || page.detail.some((row) => row.height > height)) break;
+    }
+    // Stable: rows of one transaction keep UniSat's order.
+    return rows.filter((row) => row.isTransfer).sort((a, b) => a.txidx - b.txidx);
+  }
+
+  return {
+    async transfers(id: string, { offset, limit }: PageQuery, call: CallOptions): Promise<Page<SourcedInscriptionTransfer>> {
+      const info = await locate(id, call);
+      const rows = info ? await blockTransfers(info.height, call) : [];
+      const results = rows
+        .reverse()
+        .slice(offset, offset + limit)
+        .map((row) =>
+          marked(
+            {
+              id: row.inscriptionId,
+              number: row.inscriptionNumber,
+              from: null,
+              to: marked(
+                {
+                  block_height: info!.height,
+                  block_hash: info!.id,
+                  address: null,
+                  tx_id: null,
+                  location: null,
+                  output: null,
+                  value: row.satoshi === undefined || row.satoshi === null ? null : String(row.satoshi),
+                  offset: null,
+                  timestamp: row.timestamp * 1000,
+                },
+                'unisat',
+                null,
+                LOCATION_MISSING,
+              ),
+            },
+            'unisat',
+            null,
+            TRANSFER_MISSING,
+          ),
+        );
+      // Hiro reads `total` from the first row: an empty page says 0.
+      return { limit, offset, total: results.length > 0 ? rows.length : 0, results };
+    },
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * The seam between the hiro clients and the data sources (src/sources/): what a read operation
+ * served by a source other than hiro looks like to its callers. Declared here, below the sources,
+ * so that Upstreams can carry them without upstream/ knowing any source (docs/architecture.md).
+ */
+import type { Redis } from 'ioredis';
+import type { ServiceName } from '../errors.js';
+import type { CacheStore, CallOptions } from './request.js';
+import type { UpstreamService } from './service.js';
+import type { PageQuery } from './ordinals.js';
+import type { Brc20TokenDetailsResponse, Page, SourcedInscriptionTransfer, SourcedRuneEtching } from './types.js';
+
+/** A data source other than hiro. */
+export type SourceName = 'unisat' | 'ord';
+
+/** One read operation served by a source other than hiro. */
+export interface SourcedOperation<A extends unknown[], T> {
+  source: SourceName;
+  /** The operation's service, named in its errors' `extensions.service`. */
+  service: ServiceName;
+  /** The source's pool (its health pauses live polling). */
+  backend: UpstreamService;
+  run(...args: [...A, CallOptions]): Promise<T>;
+}
+
+/** The operations whose source is not hiro; an absent one is asked of hiro's clients as before. */
+export interface DataSources {
+  brc20?: SourcedOperation<[ticker: string], Brc20TokenDetailsResponse | null>;
+  transfers?: SourcedOperation<[block: string, page: PageQuery], Page<SourcedInscriptionTransfer> | null>;
+  etchings?: SourcedOperation<[page: PageQuery], Page<SourcedRuneEtching>>;
+  /** The pools behind them. */
+  services: UpstreamService[];
+  close(): Promise<void>;
+}
+
+/** Hiro for everything. */
+export const HIRO_ONLY: DataSources = { services: [], close: async () => {} };
+
+/** What createUpstreams shares with the sources it is handed: the cache and Redis. */
+export type SourcesFactory = (shared: { store: CacheStore; redis?: Redis }) => DataSources;

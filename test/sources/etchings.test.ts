@@ -1,0 +1,241 @@
+/**
+ * ETCHINGS_SOURCE=unisat and ETCHINGS_SOURCE=ord: the etchings list from UniSat's runes list and
+ * from an `ord server`'s `/runes` pages (u128 amounts as bare JSON numbers; 50 a page with the
+ * code's look-ahead entry, or 100 as the docs say), against the sample's profiles.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { blockHash, sampleData, type Etching } from '../../src/sample/data.js';
+import { ORD_HEIGHT } from '../../src/sample/sources-data.js';
+import { startStack, type Stack } from '../harness.js';
+import { formatUnits, percent4 } from '../../src/sample/util.js';
+import { ETCHING_PAGE_FIELDS, callsOf, expectNoSecrets, fieldError, toEtching as toHiroEtching } from '../support.js';
+
+const UNISAT_KEY = 'unisat-secret-key-0c55e1';
+const ORD_AUTH = 'satgate:ord-password-81f2';
+const U128_MAX = 2n ** 128n - 1n;
+const all = sampleData.etchings;
+
+/** Base units of a hiro sample amount written with `decimals` places (or fewer, as one fixture does). */
+function units(value: string, decimals: number): bigint {
+  const [whole, fraction = ''] = value.split('.');
+  return BigInt(whole!) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
+}
+
+/**
+ * An etching as hiro's rules write the sample's raw values (parseEtchingResponse). The sample's
+ * constructed fixture (etchings-page.json item 1, from inconsistent schema examples) is the only one
+ * whose own text breaks them; every other etching is hiro's answer as it is.
+ */
+function toEtching(e: Etching) {
+  const div = e.divisibility;
+  const amount = (value: string) => formatUnits(units(value, div), div);
+  const t = e.mint_terms;
+  const cap = t.cap === null ? null : units(t.cap, div);
+  const [minted, burned, premine] = [e.supply.minted, e.supply.burned, e.supply.premine].map((v) => units(v, div)) as [
+    bigint,
+    bigint,
+    bigint,
+  ];
+  return toHiroEtching({
+    ...e,
+    mint_terms: {
+      amount: t.amount === null ? null : amount(t.amount),
+      cap: cap === null ? null : formatUnits(cap, div),
+      height_start: t.height_start || null,
+      height_end: t.height_end || null,
+      offset_start: t.offset_start || null,
+      offset_end: t.offset_end || null,
+    },
+    supply: {
+      ...e.supply,
+      current: formatUnits(minted + burned + premine, div),
+      minted: formatUnits(minted, div),
+      burned: formatUnits(burned, div),
+      premine: formatUnits(premine, div),
+      mint_percentage: cap ? percent4(BigInt(e.supply.total_mints), cap) : '0.0000',
+    },
+  });
+}
+
+test('hiro’s rules restate the sample’s etchings but the one constructed fixture', () => {
+  expect(all.filter((e) => JSON.stringify(toEtching(e)) !== JSON.stringify(toHiroEtching(e))).map((e) => e.id)).toEqual([
+    expect.any(String),
+  ]);
+});
+
+/** Every page of 60 the list has, as `etchings(offset, limit: 60)` answers them. */
+async function everyPage(stack: Stack) {
+  const pages = [];
+  for (let offset = 0; offset < all.length; offset += 60) {
+    const { body } = await stack.graphql(`{ etchings(offset: ${offset}, limit: 60) { ${ETCHING_PAGE_FIELDS} } }`);
+    pages.push(body);
+  }
+  return pages;
+}
+
+/** The pages an expected list makes, with the answer's extensions. */
+function pagesOf(expected: unknown[], sources: unknown) {
+  const pages = [];
+  for (let offset = 0; offset < all.length; offset += 60) {
+    pages.push({
+      data: { etchings: { limit: 60, offset, total: all.length, results: expected.slice(offset, offset + 60) } },
+      extensions: { sources },
+    });
+  }
+  return pages;
+}
+
+describe('UniSat', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(
+      (sample) => ({
+        ETCHINGS_SOURCE: 'unisat',
+        UNISAT_API_URL: sample.baseUrl,
+        UNISAT_API_KEY: UNISAT_KEY,
+        UNISAT_RATE_LIMIT_PER_SECOND: '1000',
+      }),
+      { sources: { unisat: { apiKey: UNISAT_KEY } } },
+    );
+  });
+  afterAll(() => stack.close());
+  afterEach(() => stack.sample.reset());
+
+  /** Hiro's etching but what UniSat's list lacks: turbo, a count of burns, the block hash. */
+  const fromUnisat = (e: Etching) => {
+    const hiro = toEtching(e);
+    return { ...hiro, turbo: null, supply: { ...hiro.supply, totalBurns: null }, location: { ...hiro.location, blockHash: null } };
+  };
+
+  test('every etching, page by page: hiro’s answers but what UniSat lacks, one list call a page', async () => {
+    const unavailable = ['RuneEtching.turbo', 'RuneLocation.blockHash', 'RuneSupply.totalBurns'];
+    expect(await everyPage(stack)).toEqual(pagesOf(all.map(fromUnisat), [{ source: 'unisat', height: null, unavailable }]));
+    expect(callsOf(stack.sample)).toEqual(
+      [0, 60, 120, 180, 240, 300].map((start) => ({
+        method: 'GET',
+        path: '/v1/indexer/runes/info-list',
+        query: { sort: 'timestamp', start: String(start), limit: '60' },
+      })),
+    );
+  });
+
+  test('REST: hiro’s body with null for what UniSat lacks; past the end, hiro’s empty page', async () => {
+    const response = await fetch(`${stack.gatewayUrl}/runes/v1/etchings?offset=3&limit=2`);
+    expect(response.headers.get('x-data-source')).toBe('unisat');
+    // (Neither is the constructed fixture: hiro's body is restated as it is.)
+    const expected = all
+      .slice(3, 5)
+      .map((e) => ({ ...e, turbo: null, supply: { ...e.supply, total_burns: null }, location: { ...e.location, block_hash: null } }));
+    expect(await response.json()).toEqual({ limit: 2, offset: 3, total: all.length, results: expected });
+    const past = await fetch(`${stack.gatewayUrl}/runes/etchings?offset=5000`);
+    expect(await past.json()).toEqual({ limit: 20, offset: 5000, total: 0, results: [] });
+  });
+});
+
+/** ord's RuneEntry::mintable at the next block, from the hiro sample's fields (an independent reading of entry.rs). */
+function ordMintable(e: Etching): boolean {
+  const t = e.mint_terms;
+  if (t.amount === null && t.cap === null) return false;
+  const block = e.location.block_height;
+  const rel = (offset: number | null) => (offset === null ? null : block + offset);
+  const pick = (a: number | null, b: number | null, f: (x: number, y: number) => number) => (a !== null && b !== null ? f(a, b) : (a ?? b));
+  const start = pick(rel(t.offset_start), t.height_start, Math.max);
+  const end = pick(rel(t.offset_end), t.height_end, Math.min);
+  const next = ORD_HEIGHT + 1;
+  if (start !== null && next < start) return false;
+  if (end !== null && next >= end) return false;
+  const cap = t.cap === null ? 0n : units(t.cap, e.divisibility);
+  return BigInt(e.supply.total_mints) < cap;
+}
+
+/**
+ * Hiro's etching as ord gives it: no count of burns, ord's own mintable, the hash of the block, and
+ * minted as ord counts it (mints x amount: the constructed fixture's own `minted` disagrees).
+ */
+const fromOrd = (e: Etching) => {
+  const hiro = toEtching(e);
+  const div = e.divisibility;
+  const minted = BigInt(e.supply.total_mints) * (e.mint_terms.amount === null ? 0n : units(e.mint_terms.amount, div));
+  const current = minted + units(e.supply.burned, div) + units(e.supply.premine, div);
+  return {
+    ...hiro,
+    supply: {
+      ...hiro.supply,
+      minted: formatUnits(minted, div),
+      current: formatUnits(current, div),
+      totalBurns: null,
+      mintable: ordMintable(e),
+    },
+    location: { ...hiro.location, blockHash: blockHash(e.location.block_height) },
+  };
+};
+const ORD_SOURCES = [{ source: 'ord', height: ORD_HEIGHT, unavailable: ['RuneSupply.totalBurns'] }];
+
+describe.each([
+  { name: 'as the code serves them: 50 a page and a look-ahead entry', pageSize: 50, lookAhead: true },
+  { name: 'as the docs say: 100 a page', pageSize: 100, lookAhead: false },
+])('ord, pages $name', ({ pageSize, lookAhead }) => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack((sample) => ({ ETCHINGS_SOURCE: 'ord', ORD_API_URL: sample.baseUrl, ORD_API_AUTH: ORD_AUTH }), {
+      sources: { ord: { auth: ORD_AUTH, pageSize, lookAhead } },
+    });
+  });
+  afterAll(() => stack.close());
+  afterEach(() => stack.sample.reset());
+
+  test('every etching, page by page, exact: u128 amounts past 2^53 intact', async () => {
+    const expected = all.map(fromOrd);
+    // The sample's list holds amounts JSON.parse would round: a u128::MAX cap, 38-decimal amounts.
+    expect(expected.some((e) => e.divisibility === 0 && e.mintTerms.cap === U128_MAX.toString())).toBe(true);
+    expect(expected.some((e) => e.mintTerms.amount !== null && BigInt(e.mintTerms.amount.replace('.', '')) > 2n ** 53n)).toBe(true);
+    expect(await everyPage(stack)).toEqual(pagesOf(expected, ORD_SOURCES));
+  });
+
+  test('a window across ord’s pages asks the pages that cover it, with basic auth and JSON', async () => {
+    const { body } = await stack.graphql(`{ etchings(offset: 95, limit: 10) { ${ETCHING_PAGE_FIELDS} } }`);
+    expect(body.data).toEqual({ etchings: { limit: 10, offset: 95, total: all.length, results: all.slice(95, 105).map(fromOrd) } });
+    const runesPages = callsOf(stack.sample)
+      .filter((c) => c.path.startsWith('/runes/'))
+      .map((c) => c.path);
+    // Page 0 tells the size and the newest rune; then the pages over 95..104.
+    expect(runesPages).toEqual(pageSize === 50 ? ['/runes/0', '/runes/1', '/runes/2'] : ['/runes/0', '/runes/1']);
+    const blocks = [...new Set(all.slice(95, 105).map((e) => e.location.block_height))];
+    expect(
+      callsOf(stack.sample)
+        .filter((c) => !c.path.startsWith('/runes/'))
+        .map((c) => c.path)
+        .sort(),
+    ).toEqual(['/blockheight', ...blocks.map((b) => `/r/blockhash/${b}`)].sort());
+    for (const request of stack.sample.requests) {
+      expect(request.headers).toMatchObject({
+        authorization: `Basic ${Buffer.from(ORD_AUTH).toString('base64')}`,
+        accept: 'application/json',
+      });
+      expect(request.headers['x-api-key']).toBeUndefined();
+    }
+  });
+
+  test('a failing page and a failing height at once fail the field alone, and nothing else', async () => {
+    stack.sample.inject({ path: '/runes/0', status: 401, body: '', times: 1 });
+    stack.sample.inject({ path: '/blockheight', status: 500, body: 'index error', times: 1 });
+    const failed = await stack.graphql(`{ etchings { total } }`);
+    expect(failed.body.errors).toEqual([
+      fieldError(['etchings'], { code: 'UNAUTHENTICATED', service: 'runes', source: 'ord', httpStatus: 401 }),
+    ]);
+    // The height's failure, asked beside the page, was no unhandled rejection: the gateway goes on.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { body } = await stack.graphql(`{ etchings(limit: 1) { total } }`);
+    expect(body).toEqual({
+      data: { etchings: { total: all.length } },
+      extensions: { sources: [{ source: 'ord', height: ORD_HEIGHT, unavailable: [] }] },
+    });
+  });
+
+  test('ord refusing the credentials is UNAUTHENTICATED naming runes and ord; the password is nowhere', async () => {
+    stack.sample.inject({ path: '/runes/0', status: 401, body: '' });
+    const { body } = await stack.graphql(`{ etchings { total } }`);
+    expect(body.errors).toEqual([fieldError(['etchings'], { code: 'UNAUTHENTICATED', service: 'runes', source: 'ord', httpStatus: 401 })]);
+    expectNoSecrets(JSON.stringify(body) + stack.logs.join('\n'), ['ord-password-81f2', Buffer.from(ORD_AUTH).toString('base64')]);
+  });
+});

@@ -1,0 +1,186 @@
+/**
+ * UNISAT_RATE_LIMIT_PER_SECOND: satgate never sends UniSat more calls than the limit in any sliding
+ * one-second window, queues a call within its deadline, refuses one that cannot fit (RATE_LIMITED
+ * with retryAfter, nothing sent), and with REDIS_URL keeps one budget for every replica.
+ * Timing assertions are lower bounds only (load can only spread calls further apart).
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { ChildProcess } from 'node:child_process';
+import { Writable } from 'node:stream';
+import { start } from '../../src/main.js';
+import { sampleData } from '../../src/sample/data.js';
+import type { SampleUpstream } from '../../src/sample/server.js';
+import { Redis } from 'ioredis';
+import { UpstreamError } from '../../src/errors.js';
+import { LocalWindow, RedisWindow, createCallBudget } from '../../src/sources/unisat/call-budget.js';
+import { freePort, startStack, type Stack } from '../harness.js';
+import { startRedis, stopRedis } from '../redis.js';
+import { fieldError } from '../support.js';
+
+const tickers = sampleData.brc20Tokens.map((t) => t.token.ticker).filter((t) => /^[a-z0-9]+$/.test(t));
+const lookups = (list: string[]) => `{ ${list.map((t, i) => `t${i}: brc20Token(ticker: "${t}") { token { id } }`).join(' ')} }`;
+
+/** Arrival times at the sample's UniSat routes, in order. */
+const unisatTimes = (sample: SampleUpstream) =>
+  sample.requests
+    .filter((r) => r.path.startsWith('/v1/indexer/'))
+    .map((r) => r.at)
+    .sort((a, b) => a - b);
+
+/** In any `limit + 1` consecutive calls, the first and the last are (nearly) a second apart. */
+function expectSliding(times: number[], limit: number) {
+  for (let i = 0; i + limit < times.length; i++) expect(times[i + limit]! - times[i]!).toBeGreaterThanOrEqual(900);
+}
+
+describe('the window itself', () => {
+  test('admits `limit` calls in any (t - 1000 ms, t], and says how long until the next', () => {
+    const window = new LocalWindow(2);
+    expect([window.take(0), window.take(10), window.take(20), window.take(999)]).toEqual([0, 0, 980, 1]);
+    // At 1000 the call of 0 has left the window; the one of 10 leaves at 1010.
+    expect([window.take(1000), window.take(1005), window.take(1010), window.take(1011)]).toEqual([0, 5, 0, 989]);
+  });
+});
+
+describe('the budget without Redis', () => {
+  test('each of WORKERS processes keeps its share; a wait past the deadline is refused at once', async () => {
+    const take = createCallBudget({ perSecond: 5, workers: 2, service: 'unisat' });
+    const signal = new AbortController().signal;
+    const soon = () => Date.now() + 200;
+    await take(signal, soon());
+    await take(signal, soon());
+    const refused = await take(signal, soon()).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(UpstreamError);
+    expect(refused).toMatchObject({ service: 'unisat', kind: 'quota', retryAfter: 1, limit: 5 });
+  });
+
+  test('Redis that cannot answer leaves the decision to the local share', async () => {
+    const port = await freePort();
+    const redis = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: false,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
+    redis.on('error', () => {});
+    try {
+      const window = new RedisWindow(redis, 'satgate:test:window', 5, new LocalWindow(1));
+      expect([await window.take(), (await window.take()) > 0]).toEqual([0, true]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+});
+
+describe('one gateway', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(
+      (sample) => ({
+        BRC20_SOURCE: 'unisat',
+        UNISAT_API_URL: sample.baseUrl,
+        UNISAT_RATE_LIMIT_PER_SECOND: '2',
+        UPSTREAM_TIMEOUT_MS: '10000',
+      }),
+      { sources: { unisat: {} } },
+    );
+  });
+  afterAll(() => stack.close());
+
+  test('seven lookups at once are queued two a second, and all answered', async () => {
+    stack.sample.reset();
+    const { body } = await stack.graphql(lookups(tickers.slice(0, 7)));
+    expect(body.errors).toBeUndefined();
+    expect(Object.keys(body.data!)).toHaveLength(7);
+    const times = unisatTimes(stack.sample);
+    expect(times).toHaveLength(7);
+    expectSliding(times, 2);
+    expect(times[6]! - times[0]!).toBeGreaterThanOrEqual(2700);
+  });
+});
+
+describe('a call that cannot fit its deadline', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(
+      (sample) => ({
+        BRC20_SOURCE: 'unisat',
+        UNISAT_API_URL: sample.baseUrl,
+        UNISAT_RATE_LIMIT_PER_SECOND: '1',
+        UPSTREAM_TIMEOUT_MS: '1500',
+      }),
+      { sources: { unisat: {} } },
+    );
+  });
+  afterAll(() => stack.close());
+
+  test('is RATE_LIMITED with retryAfter, naming the service and the source, and is never sent', async () => {
+    stack.sample.reset();
+    const { body } = await stack.graphql(lookups(tickers.slice(0, 4)));
+    const answered = Object.values(body.data!).filter((v) => v !== null);
+    expect(answered).toHaveLength(2);
+    expect(body.errors).toHaveLength(2);
+    for (const error of body.errors!) {
+      expect(error).toEqual(
+        fieldError([error.path![0]!], { code: 'RATE_LIMITED', service: 'ordinals', source: 'unisat', retryAfter: 1, limit: 1 }),
+      );
+    }
+    expect(unisatTimes(stack.sample)).toHaveLength(2);
+  });
+});
+
+describe('two replicas sharing REDIS_URL', () => {
+  let redis: ChildProcess;
+  let stack: Stack;
+  let replica: Awaited<ReturnType<typeof start>>;
+  beforeAll(async () => {
+    const port = await freePort();
+    redis = await startRedis(port);
+    const env = (sample: SampleUpstream) => ({
+      BRC20_SOURCE: 'unisat',
+      UNISAT_API_URL: sample.baseUrl,
+      UNISAT_RATE_LIMIT_PER_SECOND: '2',
+      UPSTREAM_TIMEOUT_MS: '10000',
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+    });
+    stack = await startStack(env, { sources: { unisat: {} } });
+    replica = await start(
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        HIRO_API_URL: stack.sample.baseUrl,
+        LOG_LEVEL: 'silent',
+        CACHE_TTL_MS: '0',
+        UPSTREAM_RETRIES: '0',
+        ...env(stack.sample),
+      },
+      { logDestination: new Writable({ write: (_chunk, _encoding, done) => done() }) },
+    );
+  });
+  afterAll(async () => {
+    await replica?.stop();
+    await stack?.close();
+    if (redis) await stopRedis(redis);
+  });
+
+  test('spend one budget: six calls from both take three seconds’ windows, not one', async () => {
+    stack.sample.reset();
+    const ask = (url: string, list: string[]) =>
+      fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query: lookups(list) }),
+      }).then((r) => r.json() as Promise<{ errors?: unknown }>);
+    const answers = await Promise.all([
+      ask(stack.gatewayUrl, tickers.slice(0, 3)),
+      ask(`http://127.0.0.1:${replica.port}`, tickers.slice(3, 6)),
+    ]);
+    expect(answers.map((a) => a.errors)).toEqual([undefined, undefined]);
+    const times = unisatTimes(stack.sample);
+    expect(times).toHaveLength(6);
+    expectSliding(times, 2);
+    // Each replica alone would have sent its three within one second.
+    expect(times[5]! - times[0]!).toBeGreaterThanOrEqual(1800);
+  });
+});

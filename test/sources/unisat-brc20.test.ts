@@ -1,0 +1,120 @@
+/**
+ * BRC20_SOURCE=unisat: the real gateway over HTTP against the sample's UniSat profile
+ * (src/sample/unisat.ts). Answers keep hiro's shapes; the request log proves what reached UniSat.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { sampleData } from '../../src/sample/data.js';
+import { findUnisatBrc20 } from '../../src/sample/sources-data.js';
+import { HIRO_KEY, rest, startStack, type Stack } from '../harness.js';
+import { BRC20_FIELDS, expectNoSecrets, fieldError, toBrc20 } from '../support.js';
+
+const UNISAT_KEY = 'unisat-secret-key-4d1e77';
+const SOURCE = { source: 'unisat', height: null, unavailable: ['Brc20Token.selfMint'] };
+
+/** A hiro sample token as the gateway answers it from UniSat: the same, but UniSat has no self-mint flag. */
+function expected(ticker: string) {
+  const hiro = toBrc20(sampleData.brc20Tokens.find((t) => t.token.ticker === ticker)!);
+  return { ...hiro, token: { ...hiro.token, selfMint: null } };
+}
+
+/** The UniSat path of a ticker: letters and digits as they are (lowercased), else hex of UTF-8. */
+const infoPath = (segment: string) => `/v1/indexer/brc20/${segment}/info`;
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack(
+    (sample) => ({
+      BRC20_SOURCE: 'unisat',
+      UNISAT_API_URL: sample.baseUrl,
+      UNISAT_API_KEY: UNISAT_KEY,
+      UNISAT_RATE_LIMIT_PER_SECOND: '1000',
+    }),
+    { sources: { unisat: { apiKey: UNISAT_KEY } } },
+  );
+});
+afterAll(() => stack.close());
+afterEach(() => stack.sample.reset());
+
+describe('BRC-20 token details from UniSat', () => {
+  test('every sample token: hiro’s answer but selfMint, one info call each, hex paths for special tickers', async () => {
+    const tickers = sampleData.brc20Tokens.map((t) => t.token.ticker);
+    // Asked in another case where letters allow it: the lookup is case-insensitive.
+    const asked = tickers.map((t, i) => (i % 2 === 0 ? t.toUpperCase() : t));
+    const { status, body } = await stack.graphql(`query ($t: [String!]!) { brc20Tokens(tickers: $t) { ${BRC20_FIELDS} } }`, { t: asked });
+    expect(status).toBe(200);
+    expect(body).toEqual({ data: { brc20Tokens: tickers.map(expected) }, extensions: { sources: [SOURCE] } });
+    const segments = tickers.map((t) => (/^[a-z0-9]+$/.test(t) ? t : Buffer.from(t, 'utf8').toString('hex')));
+    expect(segments).toContain('f09f90b8'); // 🐸
+    expect(segments).toContain('782579'); // x%y
+    expect(segments).toContain('612062'); // a b
+    expect(stack.sample.requests.map((r) => r.url).sort()).toEqual(segments.map(infoPath).sort());
+    // The sample serves hex segments only where the ticker needs them (the route's note).
+    for (const segment of segments) expect(findUnisatBrc20(segment)).toBeDefined();
+  });
+
+  test('the Bearer key goes to UniSat only, hiro’s key to hiro only', async () => {
+    const { body } = await stack.graphql(`{ brc20Token(ticker: "ordi") { token { id } } status { status } }`);
+    expect(body.data).toEqual({ brc20Token: { token: { id: expected('ordi').token.id } }, status: { status: sampleData.statusV1.status } });
+    const byPath = Object.fromEntries(stack.sample.requests.map((r) => [r.path, r.headers]));
+    expect(Object.keys(byPath).sort()).toEqual([infoPath('ordi'), '/metadata/v1'].sort());
+    expect(byPath[infoPath('ordi')]).toMatchObject({ authorization: `Bearer ${UNISAT_KEY}` });
+    expect(byPath[infoPath('ordi')]!['x-api-key']).toBeUndefined();
+    expect(byPath['/metadata/v1']).toMatchObject({ 'x-api-key': HIRO_KEY });
+    expect(byPath['/metadata/v1']!.authorization).toBeUndefined();
+  });
+
+  test('an unknown ticker is null; `code: 0, data: null` is null too', async () => {
+    const { body } = await stack.graphql(`{ brc20Token(ticker: "zzzz") { token { id } } }`);
+    expect(body).toEqual({ data: { brc20Token: null }, extensions: { sources: [{ source: 'unisat', height: null, unavailable: [] }] } });
+    stack.sample.inject({ path: infoPath('ordi'), status: 200, body: { code: 0, msg: 'OK', data: null } });
+    const again = await stack.graphql(`{ brc20Token(ticker: "ordi") { token { id } } }`);
+    expect(again.body.data).toEqual({ brc20Token: null });
+  });
+
+  test('`code: -1` on HTTP 200 is an error naming the operation’s service and the source, never data', async () => {
+    stack.sample.inject({ path: infoPath('ordi'), status: 200, body: { code: -1, msg: 'server busy', data: { ticker: 'ordi' } } });
+    const { body } = await stack.graphql(`{ brc20Token(ticker: "ordi") { token { id } } }`);
+    expect(body.data).toEqual({ brc20Token: null });
+    expect(body.errors).toEqual([
+      fieldError(['brc20Token'], { code: 'UPSTREAM_ERROR', service: 'ordinals', source: 'unisat', httpStatus: 200 }),
+    ]);
+    expect(JSON.stringify(body)).not.toContain('server busy');
+  });
+
+  test('UniSat refusing the key is UNAUTHENTICATED; the key is in no answer and no log line', async () => {
+    stack.sample.inject({ path: infoPath('ordi'), status: 401, body: 'Invalid API Key' });
+    const { body } = await stack.graphql(`{ brc20Token(ticker: "ordi") { token { id } } }`);
+    expect(body.errors).toEqual([
+      fieldError(['brc20Token'], { code: 'UNAUTHENTICATED', service: 'ordinals', source: 'unisat', httpStatus: 401 }),
+    ]);
+    const answer = await rest(`${stack.gatewayUrl}/ordinals/v1/brc-20/tokens/ordi`);
+    expectNoSecrets(JSON.stringify([body, answer]) + stack.logs.join('\n'), [UNISAT_KEY]);
+  });
+
+  test('REST answers hiro’s body with null for what UniSat lacks, and names the source', async () => {
+    const hiro = sampleData.brc20Tokens.find((t) => t.token.ticker === 'pepe')!;
+    const response = await fetch(`${stack.gatewayUrl}/ordinals/v1/brc-20/tokens/PEPE`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-data-source')).toBe('unisat');
+    expect(response.headers.get('etag')).toBeNull();
+    expect(await response.json()).toEqual({ token: { ...hiro.token, self_mint: null }, supply: hiro.supply });
+    const missing = await fetch(`${stack.gatewayUrl}/ordinals/brc-20/tokens/zzzz`);
+    expect([missing.status, missing.headers.get('x-data-source'), await missing.json()]).toEqual([404, 'unisat', { error: 'Not found' }]);
+    expect(stack.sample.requests.map((r) => r.url)).toEqual([infoPath('pepe'), infoPath('zzzz')]);
+  });
+});
+
+describe('hiro stays the default', () => {
+  test('without BRC20_SOURCE nothing reaches UniSat and answers carry no sources', async () => {
+    const hiroStack = await startStack({}, { sources: { unisat: {} } });
+    try {
+      const { body } = await hiroStack.graphql(`{ brc20Token(ticker: "ordi") { ${BRC20_FIELDS} } }`);
+      expect(body).toEqual({ data: { brc20Token: toBrc20(sampleData.brc20Tokens[0]!) } });
+      const response = await fetch(`${hiroStack.gatewayUrl}/ordinals/v1/brc-20/tokens/ordi`);
+      expect(response.headers.get('x-data-source')).toBeNull();
+      expect(hiroStack.sample.requests.every((r) => r.path.startsWith('/ordinals/') && r.headers.authorization === undefined)).toBe(true);
+    } finally {
+      await hiroStack.close();
+    }
+  });
+});

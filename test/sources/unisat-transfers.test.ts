@@ -1,0 +1,120 @@
+/**
+ * TRANSFERS_SOURCE=unisat: transfers per block from UniSat's inscription events, against the
+ * sample's UniSat profile (pages of at most 48 events, mints among the transfers, the next block's
+ * events in the same answers, one inscription moved twice in a block of more than 60 transfers).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { BIG_TRANSFER_BLOCK, blockHash, sampleData } from '../../src/sample/data.js';
+import { MOVED_TWICE_INDEX, NEXT_TO_BIG_BLOCK, unisatEvents } from '../../src/sample/sources-data.js';
+import { startStack, type Stack } from '../harness.js';
+import { TRANSFER_PAGE_FIELDS, callsOf, toTransfer } from '../support.js';
+
+const UNISAT_KEY = 'unisat-secret-key-9b20c4';
+const UNAVAILABLE = [
+  'InscriptionLocation.address',
+  'InscriptionLocation.location',
+  'InscriptionLocation.offset',
+  'InscriptionLocation.output',
+  'InscriptionLocation.txId',
+  'InscriptionTransfer.from',
+];
+const SOURCES = [{ source: 'unisat', height: null, unavailable: UNAVAILABLE }];
+
+/** A hiro transfer as the gateway answers it from UniSat: what UniSat's events lack is null. */
+function fromUnisat(transfer: ReturnType<typeof toTransfer>) {
+  return { ...transfer, from: null, to: { ...transfer.to, address: null, txId: null, location: null, output: null, offset: null } };
+}
+
+/** The hiro sample's transfers of a block, newest first, as GraphQL answers them. */
+function hiroNewestFirst(height: number) {
+  return [...sampleData.transferBlocks.find((b) => b.height === height)!.transfers].reverse().map(toTransfer);
+}
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack(
+    (sample) => ({
+      TRANSFERS_SOURCE: 'unisat',
+      UNISAT_API_URL: sample.baseUrl,
+      UNISAT_API_KEY: UNISAT_KEY,
+      UNISAT_RATE_LIMIT_PER_SECOND: '1000',
+    }),
+    { sources: { unisat: { apiKey: UNISAT_KEY, eventsPageSize: 48 } } },
+  );
+});
+afterAll(() => stack.close());
+afterEach(() => stack.sample.reset());
+
+const eventsCall = (height: number, cursor: number) => ({
+  method: 'GET',
+  path: '/v1/indexer/inscription/events',
+  query: { start: String(height), end: String(height + 1), cursor: String(cursor), size: '100' },
+});
+const blockCall = (height: number) => ({ method: 'GET', path: `/v1/indexer/height/${height}/block`, query: {} });
+
+describe('transfers per block from UniSat', () => {
+  test('a block of more than 60 transfers: hiro’s pages, mints and the next block left out, one moved twice', async () => {
+    // UniSat has one transfer more than hiro's sample there: the second move of one inscription, the block's last.
+    const hiro = hiroNewestFirst(BIG_TRANSFER_BLOCK);
+    const moved = hiro[hiro.length - 1 - MOVED_TWICE_INDEX]!;
+    const all = [fromUnisat({ ...moved, to: { ...moved.to, value: '330' } }), ...hiro.map(fromUnisat)];
+    expect(all).toHaveLength(78);
+    const query = `query ($o: Int!) { transfers(block: ${BIG_TRANSFER_BLOCK}, offset: $o, limit: 60) { ${TRANSFER_PAGE_FIELDS} } }`;
+    const first = await stack.graphql(query, { o: 0 });
+    expect(first.body).toEqual({
+      data: { transfers: { limit: 60, offset: 0, total: 78, results: all.slice(0, 60) } },
+      extensions: { sources: SOURCES },
+    });
+    const second = await stack.graphql(query, { o: 60 });
+    expect(second.body.data).toEqual({ transfers: { limit: 60, offset: 60, total: 78, results: all.slice(60) } });
+    // The inscription moved twice is two transfers.
+    expect(all.filter((t) => t.id === moved.id)).toHaveLength(2);
+    // Each answer read the whole block: its hash, then every page of events, the next block's rows included.
+    const inRange = unisatEvents.filter((e) => e.height === BIG_TRANSFER_BLOCK || e.height === NEXT_TO_BIG_BLOCK).length;
+    const cursors = Array.from({ length: Math.ceil(inRange / 48) }, (_, k) => k * 48);
+    expect(cursors).toEqual([0, 48, 96]);
+    const oneAnswer = [blockCall(BIG_TRANSFER_BLOCK), ...cursors.map((c) => eventsCall(BIG_TRANSFER_BLOCK, c))];
+    expect(callsOf(stack.sample)).toEqual([...oneAnswer, ...oneAnswer]);
+    expect(
+      stack.sample.requests.every((r) => r.headers.authorization === `Bearer ${UNISAT_KEY}` && r.headers['x-api-key'] === undefined),
+    ).toBe(true);
+  });
+
+  test('an ordinary block agrees with hiro on every field UniSat gives; by hash as by height', async () => {
+    const expected = hiroNewestFirst(800000).map(fromUnisat);
+    const byHeight = await stack.graphql(`{ transfers(block: 800000, offset: 2, limit: 5) { ${TRANSFER_PAGE_FIELDS} } }`);
+    expect(byHeight.body.data).toEqual({ transfers: { limit: 5, offset: 2, total: expected.length, results: expected.slice(2, 7) } });
+    stack.sample.clearLog();
+    const byHash = await stack.graphql(`{ transfers(block: "${blockHash(800000)}", offset: 2, limit: 5) { ${TRANSFER_PAGE_FIELDS} } }`);
+    expect(byHash.body.data).toEqual(byHeight.body.data);
+    expect(callsOf(stack.sample)).toEqual([
+      { method: 'GET', path: `/v1/indexer/block/id/${blockHash(800000)}`, query: {} },
+      eventsCall(800000, 0),
+    ]);
+  });
+
+  test('a block without transfers, past the end, or unknown to UniSat is an empty page, as on hiro', async () => {
+    const page = (block: number | string, offset = 0) =>
+      stack.graphql(`{ transfers(block: ${JSON.stringify(block)}, offset: ${offset}) { limit offset total results { id } } }`);
+    const empty = (offset = 0) => ({ transfers: { limit: 20, offset, total: 0, results: [] } });
+    // Block 775617 holds only genesis reveals: UniSat lists no transfer there.
+    expect((await page(775617)).body.data).toEqual(empty());
+    expect((await page(800000, 500)).body.data).toEqual(empty(500));
+    stack.sample.clearLog();
+    expect((await page(950000)).body.data).toEqual(empty());
+    expect(callsOf(stack.sample)).toEqual([blockCall(950000)]);
+  });
+
+  test('REST: hiro’s body with null where UniSat has nothing, named by x-data-source', async () => {
+    const response = await fetch(`${stack.gatewayUrl}/ordinals/v1/inscriptions/transfers?block=840000&limit=2&offset=1`);
+    expect([response.status, response.headers.get('x-data-source'), response.headers.get('etag')]).toEqual([200, 'unisat', null]);
+    const hiro = [...sampleData.transferBlocks.find((b) => b.height === 840000)!.transfers].reverse();
+    const results = hiro.slice(1, 3).map((t) => ({
+      id: t.id,
+      number: t.number,
+      from: null,
+      to: { ...t.to, address: null, tx_id: null, location: null, output: null, offset: null },
+    }));
+    expect(await response.json()).toEqual({ limit: 2, offset: 1, total: hiro.length, results });
+  });
+});
