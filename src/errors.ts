@@ -35,7 +35,7 @@ export class UpstreamError extends Error {
     super(describe(service, kind, status, limit));
   }
 
-  /** The data source that failed, when it is not hiro (docs/data-sources.md). */
+  /** The data source that failed, when it is not hiro (docs/sources.md). */
   source?: string;
 }
 

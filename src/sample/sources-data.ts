@@ -1,4 +1,4 @@
-// The sample's data as the other data sources publish it (docs/data-sources.md): UniSat's open
+// The sample's data as the other data sources publish it (docs/sources.md): UniSat's open
 // API (unisat-wallet/unisat-dev-docs open-api/swagger-source/*.yaml) and `ord server`'s JSON
 // (ordinals/ord docs/src/guides/api.md, src/index/entry.rs). Built from the same chain as the hiro
 // sample (data.ts), in each source's own shapes and units, plus what exercises the hard parts: a

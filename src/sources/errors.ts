@@ -3,7 +3,7 @@ import type { SourceName } from './provenance.js';
 
 /**
  * A source's failure as the operation's: `extensions.service` names the operation's service
- * (ordinals, runes), `extensions.source` the source (docs/data-sources.md). The message stays the
+ * (ordinals, runes), `extensions.source` the source (docs/sources.md). The message stays the
  * source's own (it names the source, never its URL or key).
  */
 export function asOperationError(error: unknown, service: ServiceName, source: SourceName): unknown {

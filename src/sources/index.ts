@@ -1,7 +1,7 @@
 /**
  * The source layer: between the loaders (and the REST routes, and the live pollers) and the
  * upstream clients, each read operation asks its configured source for Hiro-shaped data
- * (docs/data-sources.md; the seam the callers see is upstream/sourced.ts). `hiro` is no source object here: callers keep asking the hiro clients
+ * (docs/sources.md; the seam the callers see is upstream/sourced.ts). `hiro` is no source object here: callers keep asking the hiro clients
  * exactly as before, so hiro's answers stay byte for byte what they were.
  */
 import type { Redis } from 'ioredis';

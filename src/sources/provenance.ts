@@ -1,5 +1,5 @@
 /**
- * Where a GraphQL answer's data came from, when not from hiro (docs/data-sources.md): each object a
+ * Where a GraphQL answer's data came from, when not from hiro (docs/sources.md): each object a
  * source maps is marked with the source, its indexed height and the fields it could not provide;
  * the request's SourcesUsed collects the sources used and the coordinates (`Type.field`) that the
  * request selected on such objects. The marks live beside the objects (a WeakMap): the Hiro shapes

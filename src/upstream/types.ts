@@ -109,7 +109,7 @@ export interface ChainhookDeletion {
 }
 
 /**
- * The same shapes as a data source other than hiro fills them (docs/data-sources.md): fields it
+ * The same shapes as a data source other than hiro fills them (docs/sources.md): fields it
  * cannot provide are null. Hiro's answers are of these types too; the schema reads these.
  */
 export interface SourcedInscriptionLocation extends Omit<InscriptionLocation, 'block_hash' | 'tx_id' | 'location' | 'output'> {

@@ -3,7 +3,7 @@ import type { GraphQLContext } from '../context.js';
 
 /**
  * `extensions.sources`: one `{ source, height, unavailable }` per data source other than hiro that
- * served the request (docs/data-sources.md). Absent when hiro served it all.
+ * served the request (docs/sources.md). Absent when hiro served it all.
  */
 export function useSourceProvenance(): Plugin {
   return {

@@ -1,6 +1,6 @@
 /**
  * BRC-20 token details from UniSat: `GET /v1/indexer/brc20/{ticker}/info` (BRC20InfoItem) mapped
- * onto Hiro's `{ token, supply }` (docs/data-sources.md has the field table).
+ * onto Hiro's `{ token, supply }` (docs/sources.md has the field table).
  */
 import type { CallOptions } from '../../upstream/request.js';
 import { normalizeTicker } from '../../upstream/ordinals.js';

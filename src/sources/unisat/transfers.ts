@@ -2,7 +2,7 @@
  * Inscription transfers per block from UniSat's `GET /v1/indexer/inscription/events` (the
  * InscriptionEvent rows of a block range), in hiro's page shape.
  *
- * Readings of the spec (inscription-indexer.yaml), stated in docs/data-sources.md:
+ * Readings of the spec (inscription-indexer.yaml), stated in docs/sources.md:
  * - Rows are mints (`isTransfer: false`) and transfers; hiro lists transfers only (a block with only
  *   genesis reveals is an empty page), so mints are dropped. Hiro's `offset` counts back from the
  *   block's last transfer and its `total` is the block's transfer count, so the whole block is
