@@ -155,6 +155,9 @@ export async function grabSlots(gatewayUrl: string, address: string, tally: Tall
       await openSocket(1);
     },
     async release(): Promise<SlotsHeld> {
+      // A probe sent just before the end may not have its answer yet: give every watch a moment to
+      // hear it, or a refusal still in flight would be counted as a subscription held.
+      await Promise.race([Promise.all(watches.map((w) => w.first)), sleep(options.settleMs)]);
       let subscriptions = 0;
       for (const watch of watches) {
         countSent(tally, SLOTS);
