@@ -8,6 +8,7 @@ import { LocalClientLimiter, RedisClientLimiter } from './client-limits.js';
 import { shareHashSecret } from './hash-secret.js';
 import { createSharedSignals } from './shared-state.js';
 import type { CachePolicy, CacheStore } from './request.js';
+import { configuredServiceOptions } from './service-options.js';
 import { UpstreamService } from './service.js';
 import { createMetadataClient } from './metadata.js';
 import { createOrdinalsClient } from './ordinals.js';
@@ -61,16 +62,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
       baseUrl,
       // The platform takes its key in the path: HIRO_API_KEY goes to the hiro services only.
       apiKey: name === 'platform' ? undefined : config.hiroApiKey,
-      timeoutMs: config.upstreamTimeoutMs,
-      logger,
-      connections: config.upstreamMaxConnections,
-      maxResponseBytes: config.upstreamMaxResponseBytes,
-      retry: {
-        retries: config.upstreamRetries,
-        breakerThreshold: config.breakerThreshold,
-        breakerCooldownMs: config.breakerCooldownMs,
-        maxWaitMs: config.maxUpstreamWaitMs,
-      },
+      ...configuredServiceOptions(config, logger),
       cache,
       events,
       shared,

@@ -12,6 +12,7 @@ import { UpstreamError } from '../../errors.js';
 import { merged } from '../../lib/merge.js';
 import type { UpstreamEvents } from '../../observe/metrics.js';
 import type { CacheStore, CallOptions, UpstreamRequest } from '../../upstream/request.js';
+import { configuredServiceOptions, ttlCachePolicy } from '../../upstream/service-options.js';
 import { UpstreamService } from '../../upstream/service.js';
 import type { Shape } from '../../upstream/shapes.js';
 
@@ -32,23 +33,8 @@ export function createOrdClient({ config, logger, store, events }: OrdDeps) {
     name: 'ord',
     baseUrl: ordUrl,
     headers: ordAuth ? { authorization: `Basic ${Buffer.from(ordAuth).toString('base64')}` } : undefined,
-    timeoutMs: config.upstreamTimeoutMs,
-    logger,
-    connections: config.upstreamMaxConnections,
-    maxResponseBytes: config.upstreamMaxResponseBytes,
-    retry: {
-      retries: config.upstreamRetries,
-      breakerThreshold: config.breakerThreshold,
-      breakerCooldownMs: config.breakerCooldownMs,
-      maxWaitMs: config.maxUpstreamWaitMs,
-    },
-    cache: {
-      store,
-      ttlMs: config.cacheTtlMs,
-      notFoundTtlMs: config.cacheNotFoundTtlMs,
-      staleIfErrorMs: config.staleIfErrorMs,
-      globalEtag: false,
-    },
+    ...configuredServiceOptions(config, logger),
+    cache: ttlCachePolicy(config, store),
     events,
   });
 

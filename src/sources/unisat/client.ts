@@ -13,6 +13,7 @@ import { UpstreamError } from '../../errors.js';
 import { merged } from '../../lib/merge.js';
 import type { UpstreamEvents } from '../../observe/metrics.js';
 import type { CacheStore, CallOptions, UpstreamRequest } from '../../upstream/request.js';
+import { configuredServiceOptions, ttlCachePolicy } from '../../upstream/service-options.js';
 import { UpstreamService } from '../../upstream/service.js';
 import { checked, int, object, optional, string, type Shape } from '../../upstream/shapes.js';
 import { createCallBudget } from './call-budget.js';
@@ -49,24 +50,8 @@ export function createUnisatClient({ config, logger, store, events, redis }: Uni
     baseUrl: unisatUrl,
     headers: unisatApiKey ? { authorization: `Bearer ${unisatApiKey}` } : undefined,
     beforeAttempt: createCallBudget({ perSecond: unisatRatePerSecond, workers: config.workers, redis, service: 'unisat' }),
-    timeoutMs: config.upstreamTimeoutMs,
-    logger,
-    connections: config.upstreamMaxConnections,
-    maxResponseBytes: config.upstreamMaxResponseBytes,
-    retry: {
-      retries: config.upstreamRetries,
-      breakerThreshold: config.breakerThreshold,
-      breakerCooldownMs: config.breakerCooldownMs,
-      maxWaitMs: config.maxUpstreamWaitMs,
-    },
-    // Cached answers spend none of the quota. UniSat sends no ETag: each is kept for CACHE_TTL_MS.
-    cache: {
-      store,
-      ttlMs: config.cacheTtlMs,
-      notFoundTtlMs: config.cacheNotFoundTtlMs,
-      staleIfErrorMs: config.staleIfErrorMs,
-      globalEtag: false,
-    },
+    ...configuredServiceOptions(config, logger),
+    cache: ttlCachePolicy(config, store),
     events,
   });
 
