@@ -3,7 +3,7 @@
 // pages as `[id, entry]` pairs whose u128 amounts are bare JSON numbers.
 import { stringify } from 'lossless-json';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { blockHash, ORD_HEIGHT, ordRunes } from './sources-data.js';
+import { blockHash, ORD_HEIGHT, ordMintable, ordRunes } from './sources-data.js';
 
 export interface OrdOptions {
   /** `user:password` the server requires (`--server-username/--server-password`); unset: none. */
@@ -39,6 +39,17 @@ export const ordApi: FastifyPluginAsync<OrdOptions> = async (app, { auth, pageSi
   };
   app.get('/runes', runes);
   app.get('/runes/:page', runes);
+
+  // One rune by id or spaced name (server.rs `rune`): `{ entry, id, mintable, parent }`.
+  app.get('/rune/:rune', async (request, reply) => {
+    const { rune } = request.params as { rune: string };
+    if (!String(request.headers.accept ?? '').includes('application/json'))
+      return reply.type('text/html').send('<!doctype html><title>Rune</title>');
+    const pair = ordRunes.find(([id, entry]) => id === rune || entry.spaced_rune === rune);
+    if (!pair) return reply.code(404).type('text/plain').send(`rune ${rune} not found`);
+    const [id, entry] = pair;
+    return json(reply, { entry, id, mintable: ordMintable(id), parent: null });
+  });
 
   app.get('/blockheight', async (_request, reply) => reply.type('text/plain').send(String(ORD_HEIGHT)));
   app.get('/r/blockheight', async (_request, reply) => reply.type('text/plain').send(String(ORD_HEIGHT)));

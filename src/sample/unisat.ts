@@ -68,6 +68,14 @@ export const unisatApi: FastifyPluginAsync<UnisatOptions> = async (app, { apiKey
     if (limit < 1 || limit > RUNES_MAX_LIMIT) return failure('invalid limit');
     return ok({ total: unisatRunes.length, start, detail: unisatRunes.slice(start, start + limit) });
   });
+
+  // One rune by its `block:tx` id: the list's RuneEntry.
+  app.get('/v1/indexer/runes/:runeid/info', async (request) => {
+    const { runeid } = request.params as { runeid: string };
+    if (!/^\d+:\d+$/.test(runeid)) return failure('invalid runeid');
+    const entry = unisatRunes.find((rune) => rune.runeid === runeid);
+    return entry ? ok(entry) : failure('rune not found');
+  });
 };
 
 function blockInfo(height: number) {

@@ -85,10 +85,12 @@ export function createSources(deps: SourceDeps): DataSources {
   if (unisat && sources.etchings === 'unisat') {
     const etchings = createUnisatEtchings(unisat);
     result.etchings = operation('unisat', 'runes', unisat.service, (page: PageQuery, call: CallOptions) => etchings.etchings(page, call));
+    result.etching = operation('unisat', 'runes', unisat.service, (runeId: string, call: CallOptions) => etchings.etching(runeId, call));
   }
   if (ord && sources.etchings === 'ord') {
     const etchings = createOrdEtchings(ord);
     result.etchings = operation('ord', 'runes', ord.service, (page: PageQuery, call: CallOptions) => etchings.etchings(page, call));
+    result.etching = operation('ord', 'runes', ord.service, (runeId: string, call: CallOptions) => etchings.etching(runeId, call));
   }
   return result;
 }

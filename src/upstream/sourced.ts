@@ -28,6 +28,8 @@ export interface DataSources {
   brc20?: SourcedOperation<[ticker: string], Brc20TokenDetailsResponse | null>;
   transfers?: SourcedOperation<[block: string, page: PageQuery], Page<SourcedInscriptionTransfer> | null>;
   etchings?: SourcedOperation<[page: PageQuery], Page<SourcedRuneEtching>>;
+  /** One etching by its rune id, from the same source as `etchings` (null: none). */
+  etching?: SourcedOperation<[runeId: string], SourcedRuneEtching | null>;
   /** The pools behind them. */
   services: UpstreamService[];
   close(): Promise<void>;

@@ -15,7 +15,7 @@
  */
 import type { CallOptions } from '../../upstream/request.js';
 import type { PageQuery } from '../../upstream/ordinals.js';
-import { joinPath } from '../../upstream/paths.js';
+import { joinPath, segment } from '../../upstream/paths.js';
 import { arrayOf, checked, object, optional, string, type Shape } from '../../upstream/shapes.js';
 import type { Page, SourcedRuneEtching } from '../../upstream/types.js';
 import { unreadable } from '../errors.js';
@@ -76,6 +76,8 @@ interface RunesPage {
   more: boolean;
 }
 const isRunesPage = checked(object<RunesPage>({ entries: arrayOf(isPair), more: bool }));
+/** `/rune/{rune}`: the entry and its id (and `mintable`, `parent`, which the list's rule already gives). */
+const isRuneAnswer = checked(object<{ entry: RuneEntry; id: string }>({ entry: isEntry, id: string }));
 const isHeight: Shape<bigint> = (value): value is bigint => u64(value);
 const isHash: Shape<string> = (value): value is string => typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
 
@@ -104,9 +106,30 @@ export function createOrdEtchings(client: OrdClient) {
       more: false,
     };
 
+  const indexHeight = (call: CallOptions) => client.get({ path: '/blockheight', route: '/blockheight' }, isHeight, call);
+  const blockHashOf = async (block: bigint, call: CallOptions) => {
+    const hash = await client.get({ path: joinPath('r', 'blockhash', String(block)), route: '/r/blockhash/:height' }, isHash, call);
+    if (hash === undefined) throw unreadable('ord');
+    return hash;
+  };
+
   return {
+    /**
+     * One etching by its rune id: `/rune/{id}` (ord's 404: null), with the index height and the
+     * block's hash as the list has them (both cached by the pipeline).
+     */
+    async etching(runeId: string, call: CallOptions): Promise<SourcedRuneEtching | null> {
+      const heightAnswer = indexHeight(call);
+      heightAnswer.catch(() => {});
+      const answer = await client.get({ path: joinPath('rune', segment(runeId, 'id')), route: '/rune/:rune' }, isRuneAnswer, call);
+      if (!answer) return null;
+      if (answer.id !== runeId) throw unreadable('ord');
+      const [height, hash] = await Promise.all([heightAnswer, blockHashOf(answer.entry.block, call)]);
+      if (height === undefined) throw unreadable('ord');
+      return toEtching(raw(answer.id, answer.entry, hash, height), 'ord', Number(height));
+    },
     async etchings({ offset, limit }: PageQuery, call: CallOptions): Promise<Page<SourcedRuneEtching>> {
-      const heightAnswer = client.get({ path: '/blockheight', route: '/blockheight' }, isHeight, call);
+      const heightAnswer = indexHeight(call);
       // Asked beside the pages; awaited below, or dropped when a page fails first (never unhandled).
       heightAnswer.catch(() => {});
       const first = await runesPage(0, call);
@@ -152,15 +175,7 @@ export function createOrdEtchings(client: OrdClient) {
       if (height === undefined) throw unreadable('ord');
       // One block hash per block on the page (recursive endpoint, cached by the pipeline).
       const blocks = [...new Set(window.map(([, entry]) => entry.block))];
-      const hashes = new Map(
-        await Promise.all(
-          blocks.map(async (block) => {
-            const hash = await client.get({ path: joinPath('r', 'blockhash', String(block)), route: '/r/blockhash/:height' }, isHash, call);
-            if (hash === undefined) throw unreadable('ord');
-            return [block, hash] as const;
-          }),
-        ),
-      );
+      const hashes = new Map(await Promise.all(blocks.map(async (block) => [block, await blockHashOf(block, call)] as const)));
       const results = window.map(([id, entry]) => toEtching(raw(id, entry, hashes.get(entry.block)!, height), 'ord', Number(height)));
       return marked({ limit, offset, total: results.length > 0 ? total : 0, results }, 'ord', Number(height));
     },

@@ -8,6 +8,7 @@
  */
 import type { CallOptions } from '../../upstream/request.js';
 import type { PageQuery } from '../../upstream/ordinals.js';
+import { joinPath, segment } from '../../upstream/paths.js';
 import { arrayOf, boolean, checked, int, object, optional, string, timestamp, type Shape } from '../../upstream/shapes.js';
 import type { Page, SourcedRuneEtching } from '../../upstream/types.js';
 import { unreadable } from '../errors.js';
@@ -74,6 +75,7 @@ interface RunesPage {
   detail: RuneEntry[];
 }
 const isRunesPage = checked(object<RunesPage>({ total: int, detail: arrayOf(isEntry) }));
+const isRuneInfo = checked(isEntry);
 
 const big = (value: string | null | undefined) => (value === null || value === undefined ? null : BigInt(value));
 
@@ -125,6 +127,15 @@ export function createUnisatEtchings(client: UnisatClient) {
       const results = page.detail.slice(0, limit).map((entry) => toEtching(raw(entry), 'unisat', null));
       // Hiro reads `total` from the first row: an empty page says 0.
       return { limit, offset, total: results.length > 0 ? page.total : 0, results };
+    },
+    /** One etching by its rune id (`/v1/indexer/runes/{runeid}/info`, the same RuneEntry); null when UniSat has none. */
+    async etching(runeId: string, call: CallOptions): Promise<SourcedRuneEtching | null> {
+      const answer = await client.get(
+        { path: joinPath('v1', 'indexer', 'runes', segment(runeId, 'id'), 'info'), route: '/v1/indexer/runes/:runeid/info' },
+        isRuneInfo,
+        call,
+      );
+      return 'absent' in answer ? null : toEtching(raw(answer.data), 'unisat', null);
     },
   };
 }
