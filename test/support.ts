@@ -6,7 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import WebSocket from 'ws';
-import type { BlockTransfer, Brc20TokenDetails, Etching, InscriptionLocation } from '../src/sample/data.js';
+import {
+  findTransferBlock,
+  type BlockTransfer,
+  type Brc20TokenDetails,
+  type Etching,
+  type InscriptionLocation,
+} from '../src/sample/data.js';
 import type { SampleUpstream } from '../src/sample/server.js';
 import type { ApiStatusResponse } from '../src/upstream/types.js';
 
@@ -22,16 +28,37 @@ export function example<T = unknown>(name: string): T {
 export const STATUS_FIELDS = `serverVersion status chainTip { blockHeight indexBlockHash }
   tokens { ft nft sft } tokenContracts { sip009 sip010 sip013 } jobQueue { pending queued done failed invalid }`;
 
-export const BRC20_FIELDS = `token { id number blockHeight txId address ticker maxSupply mintLimit decimals
+export const BRC20_FIELDS = `token { id inscriptionId number blockHeight txId address ticker maxSupply mintLimit decimals
   deployTimestamp mintedSupply txCount selfMint } supply { maxSupply mintedSupply holders }`;
 
 const LOCATION_FIELDS = 'blockHeight blockHash address txId location output value offset timestamp';
-export const TRANSFER_PAGE_FIELDS = `limit offset total results { id number from { ${LOCATION_FIELDS} } to { ${LOCATION_FIELDS} } }`;
+export const TRANSFER_PAGE_FIELDS = `limit offset total results { id inscriptionId number from { ${LOCATION_FIELDS} } to { ${LOCATION_FIELDS} } }`;
 
-export const ETCHING_PAGE_FIELDS = `limit offset total results { id name spacedName number divisibility symbol turbo
+export const ETCHING_FIELDS = `id runeId name spacedName number divisibility symbol turbo
   mintTerms { amount cap heightStart heightEnd offsetStart offsetEnd }
   supply { current minted totalMints mintPercentage mintable burned totalBurns premine }
-  location { blockHash blockHeight txId txIndex vout output timestamp } }`;
+  location { blockHash blockHeight txId txIndex vout output timestamp }`;
+export const ETCHING_PAGE_FIELDS = `limit offset total results { ${ETCHING_FIELDS} }`;
+
+// ---------- global ids ----------
+
+/** A global id as the contract fixes it: the base64url of `<Type>:<local id>` (written out here, not imported). */
+export function globalId(type: 'Brc20Token' | 'InscriptionTransfer' | 'RuneEtching', local: string): string {
+  return Buffer.from(`${type}:${local}`, 'utf8').toString('base64url');
+}
+
+/** A transfer's offset in its block's newest-first list, as the sample serves it. */
+export function transferOffset(t: BlockTransfer): number {
+  // The same inscription can move twice in a block: its destination tells the two apart.
+  const same = (x: BlockTransfer) => x.id === t.id && x.to.tx_id === t.to.tx_id && x.to.location === t.to.location;
+  const transfers = findTransferBlock(String(t.to.block_height))?.transfers ?? [];
+  const position = transfers.findIndex(same);
+  if (position < 0) throw new Error(`transfer ${t.id} is not one of the sample's`);
+  return transfers.length - 1 - position;
+}
+
+export const transferId = (t: BlockTransfer): string =>
+  globalId('InscriptionTransfer', `${t.to.block_height}:${transferOffset(t)}:${t.id}`);
 
 // ---------- upstream (snake_case) → GraphQL (camelCase) ----------
 
@@ -67,7 +94,8 @@ export function toBrc20(d: Brc20TokenDetails) {
   const t = d.token;
   return {
     token: {
-      id: t.id,
+      id: globalId('Brc20Token', t.ticker),
+      inscriptionId: t.id,
       number: t.number,
       blockHeight: t.block_height,
       txId: t.tx_id,
@@ -100,12 +128,13 @@ export function toLocation(l: InscriptionLocation) {
 }
 
 export function toTransfer(t: BlockTransfer) {
-  return { id: t.id, number: t.number, from: toLocation(t.from), to: toLocation(t.to) };
+  return { id: transferId(t), inscriptionId: t.id, number: t.number, from: toLocation(t.from), to: toLocation(t.to) };
 }
 
 export function toEtching(e: Etching) {
   return {
-    id: e.id,
+    id: globalId('RuneEtching', e.id),
+    runeId: e.id,
     name: e.name,
     spacedName: e.spaced_name,
     number: e.number,

@@ -6,7 +6,7 @@ import type { Upstreams } from '../upstream/index.js';
 import { merged } from '../lib/merge.js';
 import { MAX_PARAM_LENGTH } from '../upstream/paths.js';
 import { keyedHash } from '../lib/keyed-hash.js';
-import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, Page } from '../upstream/types.js';
+import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, Page, SourcedInscriptionTransfer } from '../upstream/types.js';
 import type { SourcedOperation } from '../sources/index.js';
 import { SourcesUsed, markOf } from '../sources/provenance.js';
 
@@ -86,6 +86,19 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
     limit.refund();
     return undefined;
   }
+  /**
+   * Each transfer's offset in its block's newest-first list, learnt from the page that carried it,
+   * for its global id (schema/transfers.ts). A mined block's list no longer changes, so neither does
+   * the offset. Per request, like the loaders.
+   */
+  const transferOffsets = new WeakMap<SourcedInscriptionTransfer, number>();
+  const transferPage = async ({ block, ...page }: PageQuery & { block: string }, call: CallOptions) => {
+    const answer = sources.transfers
+      ? await sourced(sources.transfers)(block, page, call)
+      : await upstreams.ordinals.transfers(block, page, call);
+    answer?.results.forEach((transfer, i) => transferOffsets.set(transfer, page.offset + i));
+    return answer;
+  };
   return {
     status: loader('status', (_: 'status', call) => upstreams.metadata.status(call)),
     brc20Token,
@@ -119,16 +132,16 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
       }),
       { cacheKeyFn: normalizeTicker, maxBatchSize: 20 },
     ),
-    transfers: loader(
-      'transfers',
-      ({ block, ...page }: PageQuery & { block: string }, call) =>
-        sources.transfers ? sourced(sources.transfers)(block, page, call) : upstreams.ordinals.transfers(block, page, call),
-      ({ block, offset, limit }) => `${block}|${offset}|${limit}`,
-    ),
+    transfers: loader('transfers', transferPage, ({ block, offset, limit }) => `${block}|${offset}|${limit}`),
+    transferOffsets: transferOffsets as ReadonlyWeakMap<SourcedInscriptionTransfer, number>,
     etchings: loader(
       'etchings',
       (page: PageQuery, call) => (sources.etchings ? sourced(sources.etchings)(page, call) : upstreams.runes.etchings(page, call)),
       ({ offset, limit }) => `${offset}|${limit}`,
+    ),
+    /** One etching by its rune id (`block:tx`): null when the source knows none. */
+    etching: loader('etching', (runeId: string, call) =>
+      sources.etching ? sourced(sources.etching)(runeId, call) : upstreams.runes.etching(runeId, call),
     ),
     /**
      * Platform answers are not cached: identical fields (aliases) share one call here. The key is
@@ -142,6 +155,8 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
   };
 }
 export type Loaders = ReturnType<typeof createLoaders>;
+
+type ReadonlyWeakMap<K extends WeakKey, V> = Pick<WeakMap<K, V>, 'get' | 'has'>;
 
 /** The token list carries no holder count: a summary answers everything else. */
 function summary(token: Brc20Token): Brc20TokenDetailsResponse {

@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 beforeEach(() => stack.sample.reset());
 
-const ETCHING_FIELDS = `id name spacedName number divisibility symbol turbo
+const ETCHING_FIELDS = `id runeId name spacedName number divisibility symbol turbo
   mintTerms { amount cap heightStart heightEnd offsetStart offsetEnd }
   supply { current minted totalMints mintPercentage mintable burned totalBurns premine }
   location { blockHash blockHeight txId txIndex vout output timestamp }`;
@@ -22,7 +22,7 @@ const CONNECTION = (fields: string) =>
 const ETCHINGS = `query($first: Int, $after: String, $last: Int, $before: String) {
   etchingsConnection(first: $first, after: $after, last: $last, before: $before) { ${CONNECTION(ETCHING_FIELDS)} } }`;
 const ETCHING_IDS = `query($first: Int, $after: String, $last: Int, $before: String) {
-  etchingsConnection(first: $first, after: $after, last: $last, before: $before) { ${CONNECTION('id')} } }`;
+  etchingsConnection(first: $first, after: $after, last: $last, before: $before) { ${CONNECTION('id: runeId')} } }`;
 
 interface Edge {
   cursor: string;
@@ -112,11 +112,19 @@ describe('windows are exact against the upstream data', () => {
   it('transfersConnection spans the 60-item limit of a block of 77', async () => {
     const transfers = [...sampleData.transferBlocks.find((b) => b.height === BIG_TRANSFER_BLOCK)!.transfers].reverse();
     const query = `query($after: String) { transfersConnection(block: ${BIG_TRANSFER_BLOCK}, first: 70, after: $after) {
-      totalCount edges { node { id number from { address } to { value } } } pageInfo { hasNextPage hasPreviousPage } } }`;
+      totalCount edges { node { id inscriptionId number from { address } to { value } } } pageInfo { hasNextPage hasPreviousPage } } }`;
     const cursor = (pos: number) => encodeCursor('transfers', { pos, total: 77, id: transfers[pos]!.id });
     const pick = (t: (typeof transfers)[number]) => {
       const full = toTransfer(t);
-      return { node: { id: full.id, number: full.number, from: { address: full.from.address }, to: { value: full.to.value } } };
+      return {
+        node: {
+          id: full.id,
+          inscriptionId: full.inscriptionId,
+          number: full.number,
+          from: { address: full.from.address },
+          to: { value: full.to.value },
+        },
+      };
     };
     expect((await stack.graphql(query)).body).toEqual({
       data: {

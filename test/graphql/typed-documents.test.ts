@@ -11,7 +11,10 @@ import { BIG_AMOUNT_TICKER, findBrc20Token, sampleData } from '../../src/sample/
 import {
   EtchingsPageDocument,
   OverviewDocument,
+  RefetchDocument,
   TokensDocument,
+  type RefetchQuery,
+  type RefetchQueryVariables,
   type EtchingsPageQuery,
   type EtchingsPageQueryVariables,
   type OverviewQuery,
@@ -19,6 +22,7 @@ import {
   type TokensQuery,
 } from '../generated/operations.js';
 import { startStack, type Stack } from '../harness.js';
+import { globalId, transferId } from '../support.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -61,7 +65,8 @@ test('a typed client of the Overview document gets its declared shape', async ()
       total: 2,
       results: [
         {
-          id: transfer.id,
+          id: transferId(transfer),
+          inscriptionId: transfer.id,
           number: transfer.number,
           to: { address: transfer.to.address, value: transfer.to.value, timestamp: transfer.to.timestamp },
         },
@@ -71,7 +76,8 @@ test('a typed client of the Overview document gets its declared shape', async ()
       total: sampleData.etchingsTotal,
       results: [
         {
-          id: etching.id,
+          id: globalId('RuneEtching', etching.id),
+          runeId: etching.id,
           spacedName: etching.spaced_name,
           supply: { minted: etching.supply.minted, mintable: etching.supply.mintable },
           location: { timestamp: etching.location.timestamp * 1000 },
@@ -91,8 +97,15 @@ test('typed clients of the frontend fields page through a connection and batch t
     pages.push(page);
     variables = { first: 2, after: page.etchingsConnection?.pageInfo.endCursor };
   }
-  expect(pages.flatMap((p) => p.etchingsConnection!.edges.map((e) => e.node.id))).toEqual(sampleData.etchings.slice(0, 4).map((e) => e.id));
+  expect(pages.flatMap((p) => p.etchingsConnection!.edges.map((e) => e.node.runeId))).toEqual(
+    sampleData.etchings.slice(0, 4).map((e) => e.id),
+  );
   expect(pages.map((p) => p.etchingsConnection!.pageInfo.hasNextPage)).toEqual([true, true]);
+  const [first] = pages[0]!.etchingsConnection!.edges;
+  const refetched = (await stack.graphql(print(RefetchDocument), { id: first!.node.id } satisfies RefetchQueryVariables)).body.data;
+  expect(refetched).toEqual({
+    node: { __typename: 'RuneEtching', id: first!.node.id, runeId: first!.node.runeId, spacedName: first!.node.spacedName },
+  } satisfies RefetchQuery);
   const tokens = (await stack.graphql(print(TokensDocument), { tickers: ['SATS', 'nope'] })).body.data as TokensQuery;
   const sats = findBrc20Token('sats')!.token;
   expect(tokens).toEqual({

@@ -15,7 +15,7 @@ import { BRC20_FIELDS, STATUS_FIELDS, toBrc20, toEtching, toStatus } from '../su
 const INTERVAL_MS = 100;
 const LIVE_ENV = { LIVE_POLL_INTERVAL_MS: String(INTERVAL_MS), LIVE_RATE_LIMIT_PER_MINUTE: '0' };
 
-const ETCHING_FIELDS = `id name spacedName number divisibility symbol turbo
+const ETCHING_FIELDS = `id runeId name spacedName number divisibility symbol turbo
   mintTerms { amount cap heightStart heightEnd offsetStart offsetEnd }
   supply { current minted totalMints mintPercentage mintable burned totalBurns premine }
   location { blockHash blockHeight txId txIndex vout output timestamp }`;
@@ -169,7 +169,9 @@ describe('one poller per resource', () => {
     const [third] = stack.sample.activity.etch(1);
     await until(() => watch.results.length === 3, 'one more etching');
     expect(watch.results[2]).toEqual({ data: { etchingAdded: toEtching(third!) } });
-    expect(sampleData.etchings.some((e) => watch.results.some((r) => (r.data?.etchingAdded as { id: string }).id === e.id))).toBe(false);
+    expect(sampleData.etchings.some((e) => watch.results.some((r) => (r.data?.etchingAdded as { runeId: string }).runeId === e.id))).toBe(
+      false,
+    );
     watch.stop();
     await watch.done;
   });

@@ -8,7 +8,15 @@ import { blockHash, sampleData, type Etching } from '../../src/sample/data.js';
 import { ORD_HEIGHT } from '../../src/sample/sources-data.js';
 import { startStack, type Stack } from '../harness.js';
 import { formatUnits, percent4 } from '../../src/sample/util.js';
-import { ETCHING_PAGE_FIELDS, callsOf, expectNoSecrets, fieldError, toEtching as toHiroEtching } from '../support.js';
+import {
+  ETCHING_FIELDS,
+  ETCHING_PAGE_FIELDS,
+  callsOf,
+  expectNoSecrets,
+  fieldError,
+  globalId,
+  toEtching as toHiroEtching,
+} from '../support.js';
 
 const UNISAT_KEY = 'unisat-secret-key-0c55e1';
 const ORD_AUTH = 'satgate:ord-password-81f2';
@@ -63,6 +71,10 @@ test('hiro’s rules restate the sample’s etchings but the one constructed fix
   ]);
 });
 
+const NODES = `query ($ids: [ID!]!) { nodes(ids: $ids) { ... on RuneEtching { ${ETCHING_FIELDS} } } }`;
+/** An etching the sample has, one it has not: `nodes` answers the first and null. */
+const refetched = (e: Etching) => [globalId('RuneEtching', e.id), globalId('RuneEtching', '1:999999')];
+
 /** Every page of 60 the list has, as `etchings(offset, limit: 60)` answers them. */
 async function everyPage(stack: Stack) {
   const pages = [];
@@ -116,6 +128,22 @@ describe('UniSat', () => {
         path: '/v1/indexer/runes/info-list',
         query: { sort: 'timestamp', start: String(start), limit: '60' },
       })),
+    );
+  });
+
+  test('node: an etching by its rune id from UniSat’s rune info, as the list shows it; null for none', async () => {
+    const e = all[7]!;
+    const { body } = await stack.graphql(NODES, { ids: refetched(e) });
+    expect(body).toEqual({
+      data: { nodes: [fromUnisat(e), null] },
+      extensions: {
+        sources: [
+          { source: 'unisat', height: null, unavailable: ['RuneEtching.turbo', 'RuneLocation.blockHash', 'RuneSupply.totalBurns'] },
+        ],
+      },
+    });
+    expect(callsOf(stack.sample).map((c) => `${c.method} ${c.path}`)).toEqual(
+      [e.id, '1:999999'].map((id) => `GET /v1/indexer/runes/${encodeURIComponent(id)}/info`),
     );
   });
 
@@ -214,6 +242,24 @@ describe.each([
       });
       expect(request.headers['x-api-key']).toBeUndefined();
     }
+  });
+
+  test('node: an etching by its rune id from ord’s /rune/{id}, as the list shows it; null for none', async () => {
+    const e = all[7]!;
+    const { body } = await stack.graphql(NODES, { ids: refetched(e) });
+    expect(body).toEqual({ data: { nodes: [fromOrd(e), null] }, extensions: { sources: ORD_SOURCES } });
+    expect(
+      callsOf(stack.sample)
+        .map((c) => c.path)
+        .sort(),
+    ).toEqual(
+      [
+        `/rune/${encodeURIComponent(e.id)}`,
+        `/rune/${encodeURIComponent('1:999999')}`,
+        '/blockheight',
+        `/r/blockhash/${e.location.block_height}`,
+      ].sort(),
+    );
   });
 
   test('a failing page and a failing height at once fail the field alone, and nothing else', async () => {

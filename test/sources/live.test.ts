@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sampleData } from '../../src/sample/data.js';
 import { startStack, type Stack } from '../harness.js';
 import { disposeAll, sse, until } from '../live-clients.js';
+import { globalId } from '../support.js';
 
 const UNISAT_KEY = 'unisat-secret-key-live-51aa';
 
@@ -32,13 +33,19 @@ describe('brc20Token subscription with BRC20_SOURCE=unisat', () => {
     const ordi = sampleData.brc20Tokens.find((t) => t.token.ticker === 'ordi')!;
     const watch = sse(
       stack.gatewayUrl,
-      'subscription { brc20Token(ticker: "ORDI") { token { id ticker selfMint mintedSupply } supply { holders } } }',
+      'subscription { brc20Token(ticker: "ORDI") { token { id inscriptionId ticker selfMint mintedSupply } supply { holders } } }',
       '203.0.113.9',
     );
     await until(() => watch.results.length >= 1, 'the first event');
     expect(watch.results[0]!.data).toEqual({
       brc20Token: {
-        token: { id: ordi.token.id, ticker: 'ordi', selfMint: null, mintedSupply: ordi.token.minted_supply },
+        token: {
+          id: globalId('Brc20Token', 'ordi'),
+          inscriptionId: ordi.token.id,
+          ticker: 'ordi',
+          selfMint: null,
+          mintedSupply: ordi.token.minted_supply,
+        },
         supply: { holders: ordi.supply.holders },
       },
     });

@@ -6,7 +6,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { sampleData } from '../../src/sample/data.js';
 import { findUnisatBrc20 } from '../../src/sample/sources-data.js';
 import { HIRO_KEY, rest, startStack, type Stack } from '../harness.js';
-import { BRC20_FIELDS, expectNoSecrets, fieldError, toBrc20 } from '../support.js';
+import { BRC20_FIELDS, expectNoSecrets, fieldError, globalId, toBrc20 } from '../support.js';
+
+/** The token's own fields, as BRC20_FIELDS selects them under `token`. */
+const TOKEN_FIELDS = BRC20_FIELDS.slice(BRC20_FIELDS.indexOf('{') + 1, BRC20_FIELDS.indexOf('}'));
 
 const UNISAT_KEY = 'unisat-secret-key-4d1e77';
 const SOURCE = { source: 'unisat', height: null, unavailable: ['Brc20Token.selfMint'] };
@@ -61,6 +64,13 @@ describe('BRC-20 token details from UniSat', () => {
     expect(byPath[infoPath('ordi')]!['x-api-key']).toBeUndefined();
     expect(byPath['/metadata/v1']).toMatchObject({ 'x-api-key': HIRO_KEY });
     expect(byPath['/metadata/v1']!.authorization).toBeUndefined();
+  });
+
+  test('node: a token by its ticker, one info call, as brc20Token shows it; null for none', async () => {
+    const ids = ['ordi', 'zzzz'].map((ticker) => globalId('Brc20Token', ticker));
+    const { body } = await stack.graphql(`query ($ids: [ID!]!) { nodes(ids: $ids) { ... on Brc20Token { ${TOKEN_FIELDS} } } }`, { ids });
+    expect(body).toEqual({ data: { nodes: [expected('ordi').token, null] }, extensions: { sources: [SOURCE] } });
+    expect(stack.sample.requests.map((r) => r.url).sort()).toEqual([infoPath('ordi'), infoPath('zzzz')]);
   });
 
   test('an unknown ticker is null; `code: 0, data: null` is null too', async () => {

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { BIG_TRANSFER_BLOCK, blockHash, sampleData } from '../../src/sample/data.js';
 import { MOVED_TWICE_INDEX, NEXT_TO_BIG_BLOCK, unisatEvents } from '../../src/sample/sources-data.js';
 import { startStack, type Stack } from '../harness.js';
-import { TRANSFER_PAGE_FIELDS, callsOf, toTransfer } from '../support.js';
+import { TRANSFER_PAGE_FIELDS, callsOf, globalId, toTransfer } from '../support.js';
 
 const UNISAT_KEY = 'unisat-secret-key-9b20c4';
 const UNAVAILABLE = [
@@ -57,7 +57,11 @@ describe('transfers per block from UniSat', () => {
     // UniSat has one transfer more than hiro's sample there: the second move of one inscription, the block's last.
     const hiro = hiroNewestFirst(BIG_TRANSFER_BLOCK);
     const moved = hiro[hiro.length - 1 - MOVED_TWICE_INDEX]!;
-    const all = [fromUnisat({ ...moved, to: { ...moved.to, value: '330' } }), ...hiro.map(fromUnisat)];
+    // Every one a place further down the list than on hiro: global ids name their own offsets.
+    const all = [fromUnisat({ ...moved, to: { ...moved.to, value: '330' } }), ...hiro.map(fromUnisat)].map((t, offset) => ({
+      ...t,
+      id: globalId('InscriptionTransfer', `${BIG_TRANSFER_BLOCK}:${offset}:${t.inscriptionId}`),
+    }));
     expect(all).toHaveLength(78);
     const query = `query ($o: Int!) { transfers(block: ${BIG_TRANSFER_BLOCK}, offset: $o, limit: 60) { ${TRANSFER_PAGE_FIELDS} } }`;
     const first = await stack.graphql(query, { o: 0 });
@@ -68,7 +72,8 @@ describe('transfers per block from UniSat', () => {
     const second = await stack.graphql(query, { o: 60 });
     expect(second.body.data).toEqual({ transfers: { limit: 60, offset: 60, total: 78, results: all.slice(60) } });
     // The inscription moved twice is two transfers.
-    expect(all.filter((t) => t.id === moved.id)).toHaveLength(2);
+    expect(all.filter((t) => t.inscriptionId === moved.inscriptionId)).toHaveLength(2);
+    expect(new Set(all.map((t) => t.id)).size).toBe(78);
     // Each answer read the whole block: its hash, then every page of events, the next block's rows included.
     const inRange = unisatEvents.filter((e) => e.height === BIG_TRANSFER_BLOCK || e.height === NEXT_TO_BIG_BLOCK).length;
     const cursors = Array.from({ length: Math.ceil(inRange / 48) }, (_, k) => k * 48);
@@ -78,6 +83,24 @@ describe('transfers per block from UniSat', () => {
     expect(
       stack.sample.requests.every((r) => r.headers.authorization === `Bearer ${UNISAT_KEY}` && r.headers['x-api-key'] === undefined),
     ).toBe(true);
+  });
+
+  test('node: a transfer past the first 60 of its block, through the page that holds it; the same object', async () => {
+    const query = `{ transfers(block: ${BIG_TRANSFER_BLOCK}, offset: 60, limit: 60) { results { id inscriptionId number to { blockHeight value } } } }`;
+    const listed = (await stack.graphql(query)).body.data!.transfers as { results: Array<{ id: string }> };
+    const pageCalls = callsOf(stack.sample);
+    stack.sample.clearLog();
+    const ids = [listed.results[5]!.id, listed.results[17]!.id];
+    const { body } = await stack.graphql(
+      `query ($ids: [ID!]!) { nodes(ids: $ids) { ... on InscriptionTransfer { id inscriptionId number to { blockHeight value } } } }`,
+      { ids },
+    );
+    expect(body).toEqual({
+      data: { nodes: [listed.results[5], listed.results[17]] },
+      extensions: { sources: [{ source: 'unisat', height: null, unavailable: [] }] },
+    });
+    // One page read, as the list's own: the ids share it.
+    expect(callsOf(stack.sample)).toEqual(pageCalls);
   });
 
   test('an ordinary block agrees with hiro on every field UniSat gives; by hash as by height', async () => {

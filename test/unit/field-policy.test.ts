@@ -21,7 +21,7 @@ function declared(types: Array<GraphQLObjectType | null | undefined>) {
 }
 
 test('every root field of Query, Mutation and Subscription declares a cost and a cacheability', () => {
-  const costs = ['none', 'call', 'page', 'connection', 'tickers'];
+  const costs = ['none', 'call', 'page', 'connection', 'tickers', 'node', 'nodes'];
   const caches = ['public', 'private', 'none'];
   const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
   for (const [type, fields] of Object.entries(declared(roots))) {
@@ -41,6 +41,8 @@ test('every root field of Query, Mutation and Subscription declares a cost and a
       brc20Tokens: { cost: 'tickers', cache: 'public' },
       etchings: { cost: 'page', cache: 'public' },
       etchingsConnection: { cost: 'connection', cache: 'public' },
+      node: { cost: 'node', cache: 'public' },
+      nodes: { cost: 'nodes', cache: 'public' },
       status: { cost: 'call', cache: 'public' },
       transfers: { cost: 'page', cache: 'public' },
       transfersConnection: { cost: 'connection', cache: 'public' },

@@ -108,13 +108,13 @@ describe('inside the freshness window', () => {
 
   test('200 concurrent clients asking the same cold query make one upstream call', async () => {
     stack.sample.inject({ path: '/runes/v1/etchings', delayMs: 150 });
-    const query = '{ etchings(limit: 3) { total results { id } } }';
+    const query = '{ etchings(limit: 3) { total results { runeId } } }';
     const answers = await Promise.all(Array.from({ length: 200 }, () => stack.graphql(query)));
     const expected = {
       status: 200,
       body: {
         data: {
-          etchings: { total: sampleData.etchingsTotal, results: sampleData.etchings.slice(0, 3).map((e) => ({ id: e.id })) },
+          etchings: { total: sampleData.etchingsTotal, results: sampleData.etchings.slice(0, 3).map((e) => ({ runeId: e.id })) },
         },
       },
     };

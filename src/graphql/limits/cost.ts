@@ -6,6 +6,7 @@ import { Kind, type FieldNode } from 'graphql';
 import { brc20TokensCost } from '../schema/brc20.js';
 import { connectionCost } from '../schema/cursor-paging.js';
 import { UPSTREAM_CALL_COST, type FieldPolicy } from '../schema/field-policy.js';
+import { nodesCost } from '../schema/node-lookup.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../schema/pagination.js';
 
 /** What one root field costs: see measureDocument(). A field no root type declares (unknown, `__typename`) costs 0. */
@@ -22,6 +23,13 @@ export function fieldCost(field: FieldNode, policy: FieldPolicy | undefined): nu
       // Priced as if `supply.holders` were asked (one call per ticker): the most it can cost.
       const tickers = argument('tickers');
       return brc20TokensCost(tickers?.kind === Kind.LIST ? tickers.values.length : undefined, true);
+    }
+    case 'node':
+      return nodesCost(1);
+    case 'nodes': {
+      const ids = argument('ids');
+      // A single literal is a list of one (input coercion); a variable is priced at the most.
+      return nodesCost(ids?.kind === Kind.LIST ? ids.values.length : ids?.kind === Kind.STRING ? 1 : undefined);
     }
     case 'page': {
       const limit = argument('limit');

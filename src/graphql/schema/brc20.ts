@@ -1,30 +1,54 @@
 import { badUserInput } from '../../errors.js';
+import { normalizeTicker } from '../../upstream/ordinals.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse } from '../../upstream/types.js';
 import { builder } from './builder.js';
 import { policy, UPSTREAM_CALL_COST } from './field-policy.js';
+import { invalidGlobalID } from './global-ids.js';
+import { failsAlone } from './node-lookup.js';
 import { selects } from './selection.js';
 
-const Brc20TokenRef = builder.objectRef<Brc20Token>('Brc20Token').implement({
-  fields: (t) => ({
-    id: t.exposeString('id', { description: 'The deploy inscription id.' }),
-    number: t.exposeInt('number', { description: 'The deploy inscription number.' }),
-    blockHeight: t.exposeInt('block_height'),
-    txId: t.exposeString('tx_id'),
-    address: t.exposeString('address'),
-    ticker: t.exposeString('ticker', { description: 'Lowercase, as the upstream stores it.' }),
-    maxSupply: t.expose('max_supply', { type: 'Decimal' }),
-    mintLimit: t.expose('mint_limit', { type: 'Decimal', nullable: true }),
-    decimals: t.exposeInt('decimals'),
-    deployTimestamp: t.expose('deploy_timestamp', { type: 'Timestamp' }),
-    mintedSupply: t.expose('minted_supply', { type: 'Decimal' }),
-    txCount: t.exposeInt('tx_count'),
-    selfMint: t.boolean({
-      nullable: true,
-      description: 'A 5-byte self-mint ticker. Null where the upstream is too old to say.',
-      resolve: (token) => token.self_mint ?? null,
+/** The longest ticker any BRC-20 indexer takes, in UTF-8 bytes (as the brc20Token subscription). */
+const MAX_TICKER_BYTES = 16;
+
+/**
+ * A token's local id is its ticker as the upstream stores it (lowercase): one spelling per token.
+ * Refetched through the same loader as `brc20Tokens` without holders: one call (hiro's token list
+ * answers up to 20 tickers at once; UniSat one route per ticker).
+ */
+function parseTicker(id: string): string {
+  const printable = !/[\x00-\x1f\x7f/]/.test(id) && id !== '.' && id !== '..';
+  if (!printable || Buffer.byteLength(id, 'utf8') > MAX_TICKER_BYTES || /\p{Cs}/u.test(id) || normalizeTicker(id) !== id) {
+    throw invalidGlobalID();
+  }
+  return id;
+}
+
+const Brc20TokenRef = builder
+  .nodeRef<Brc20Token, string>('Brc20Token', {
+    id: { resolve: (token) => normalizeTicker(token.ticker), parse: parseTicker },
+    loadOne: (ticker, { loaders }) => failsAlone(loaders.brc20TokenSummary.load(ticker).then((details) => details?.token ?? null)),
+  })
+  .implement({
+    fields: (t) => ({
+      inscriptionId: t.exposeString('id', { description: 'The deploy inscription id (the `id` of versions before 0.2.0).' }),
+      number: t.exposeInt('number', { description: 'The deploy inscription number.' }),
+      blockHeight: t.exposeInt('block_height'),
+      txId: t.exposeString('tx_id'),
+      address: t.exposeString('address'),
+      ticker: t.exposeString('ticker', { description: 'Lowercase, as the upstream stores it.' }),
+      maxSupply: t.expose('max_supply', { type: 'Decimal' }),
+      mintLimit: t.expose('mint_limit', { type: 'Decimal', nullable: true }),
+      decimals: t.exposeInt('decimals'),
+      deployTimestamp: t.expose('deploy_timestamp', { type: 'Timestamp' }),
+      mintedSupply: t.expose('minted_supply', { type: 'Decimal' }),
+      txCount: t.exposeInt('tx_count'),
+      selfMint: t.boolean({
+        nullable: true,
+        description: 'A 5-byte self-mint ticker. Null where the upstream is too old to say.',
+        resolve: (token) => token.self_mint ?? null,
+      }),
     }),
-  }),
-});
+  });
 
 const Brc20SupplyRef = builder.objectRef<Brc20Supply>('Brc20Supply').implement({
   fields: (t) => ({

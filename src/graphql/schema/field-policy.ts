@@ -14,9 +14,10 @@ export const UPSTREAM_CALL_COST = 10;
  * What a root field may cost, priced by limits/cost.ts from its arguments:
  * `none` calls no upstream of its own; `call` makes one call; `page` one call plus one per item of
  * its `limit`; `connection` the upstream pages its `first`/`last` window reads plus its items
- * (connectionCost); `tickers` a call per ticker of its `tickers` list plus its items (brc20TokensCost).
+ * (connectionCost); `tickers` a call per ticker of its `tickers` list plus its items (brc20TokensCost);
+ * `node` one global id's refetch, `nodes` one per id of its `ids` list (nodesCost).
  */
-export type UpstreamCost = 'none' | 'call' | 'page' | 'connection' | 'tickers';
+export type UpstreamCost = 'none' | 'call' | 'page' | 'connection' | 'tickers' | 'node' | 'nodes';
 
 /**
  * Who may keep a root field's answer: `public` is the same for every client (browsers, CDNs and the

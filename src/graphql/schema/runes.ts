@@ -1,6 +1,8 @@
 import type { SourcedRuneEtching as RuneEtching } from '../../upstream/types.js';
 import { builder } from './builder.js';
 import { policy } from './field-policy.js';
+import { invalidGlobalID } from './global-ids.js';
+import { failsAlone } from './node-lookup.js';
 import { pageArgs, pageQuery, pageType } from './pagination.js';
 
 const RuneMintTerms = builder.objectRef<RuneEtching['mint_terms']>('RuneMintTerms').implement({
@@ -48,20 +50,34 @@ const RuneLocation = builder.objectRef<RuneEtching['location']>('RuneLocation').
   }),
 });
 
-export const RuneEtchingRef = builder.objectRef<RuneEtching>('RuneEtching').implement({
-  fields: (t) => ({
-    id: t.exposeString('id', { description: '`block:tx`' }),
-    name: t.exposeString('name'),
-    spacedName: t.exposeString('spaced_name'),
-    number: t.exposeInt('number'),
-    divisibility: t.exposeInt('divisibility'),
-    symbol: t.exposeString('symbol'),
-    turbo: t.exposeBoolean('turbo', { nullable: true, description: 'Null where the data source lacks it (UniSat).' }),
-    mintTerms: t.expose('mint_terms', { type: RuneMintTerms }),
-    supply: t.expose('supply', { type: RuneSupply }),
-    location: t.expose('location', { type: RuneLocation }),
-  }),
-});
+/** An etching's local id is its rune id, `block:tx`, in one spelling (no leading zeros). */
+const RUNE_ID = /^(0|[1-9]\d{0,9}):(0|[1-9]\d{0,9})$/;
+
+function parseRuneId(id: string): string {
+  if (!RUNE_ID.test(id)) throw invalidGlobalID();
+  return id;
+}
+
+/** Refetched by its rune id from the etchings' source: hiro's `/runes/v1/etchings/{id}`, UniSat's rune info, ord's `/rune/{id}`. */
+export const RuneEtchingRef = builder
+  .nodeRef<RuneEtching, string>('RuneEtching', {
+    id: { resolve: (etching) => etching.id, parse: parseRuneId },
+    loadOne: (runeId, { loaders }) => failsAlone(loaders.etching.load(runeId)),
+  })
+  .implement({
+    fields: (t) => ({
+      runeId: t.exposeString('id', { description: '`block:tx` (the `id` of versions before 0.2.0).' }),
+      name: t.exposeString('name'),
+      spacedName: t.exposeString('spaced_name'),
+      number: t.exposeInt('number'),
+      divisibility: t.exposeInt('divisibility'),
+      symbol: t.exposeString('symbol'),
+      turbo: t.exposeBoolean('turbo', { nullable: true, description: 'Null where the data source lacks it (UniSat).' }),
+      mintTerms: t.expose('mint_terms', { type: RuneMintTerms }),
+      supply: t.expose('supply', { type: RuneSupply }),
+      location: t.expose('location', { type: RuneLocation }),
+    }),
+  });
 
 const RuneEtchingPage = pageType('RuneEtchingPage', RuneEtchingRef);
 

@@ -1,8 +1,11 @@
 import type { SourcedInscriptionLocation, SourcedInscriptionTransfer } from '../../upstream/types.js';
 import { merged } from '../../lib/merge.js';
+import type { Loaders } from '../loaders.js';
 import { builder } from './builder.js';
 import { policy } from './field-policy.js';
-import { pageArgs, pageQuery, pageType } from './pagination.js';
+import { invalidGlobalID } from './global-ids.js';
+import { failsAlone } from './node-lookup.js';
+import { MAX_LIMIT, pageArgs, pageQuery, pageType } from './pagination.js';
 import { parseBlockId } from './scalars.js';
 
 const InscriptionLocationRef = builder.objectRef<SourcedInscriptionLocation>('InscriptionLocation').implement({
@@ -19,18 +22,61 @@ const InscriptionLocationRef = builder.objectRef<SourcedInscriptionLocation>('In
   }),
 });
 
-export const InscriptionTransferRef = builder.objectRef<SourcedInscriptionTransfer>('InscriptionTransfer').implement({
-  fields: (t) => ({
-    id: t.exposeString('id'),
-    number: t.exposeInt('number'),
-    from: t.expose('from', {
-      type: InscriptionLocationRef,
-      nullable: true,
-      description: 'The previous location of the sat; null where the data source lacks it (UniSat).',
+/**
+ * A transfer's local id: its block's height, its offset in the block's newest-first list (a mined
+ * block's list no longer changes) and its inscription id, `<height>:<offset>:<inscriptionId>`. Two
+ * transfers of one inscription, in one block or two, have two ids. Offsets stay below 10^9, so the
+ * page a forged one asks for is one the upstream can answer (its offsets are int4).
+ */
+interface TransferKey {
+  height: number;
+  offset: number;
+  inscriptionId: string;
+}
+const TRANSFER_ID = /^(0|[1-9]\d{0,8}):(0|[1-9]\d{0,8}):([0-9a-f]{64}i(?:0|[1-9]\d{0,9}))$/;
+
+function parseTransferId(id: string): TransferKey {
+  const match = TRANSFER_ID.exec(id);
+  if (!match) throw invalidGlobalID();
+  return { height: Number(match[1]), offset: Number(match[2]), inscriptionId: match[3]! };
+}
+
+function transferId(transfer: SourcedInscriptionTransfer, loaders: Loaders): string {
+  const offset = loaders.transferOffsets.get(transfer);
+  // Every transfer comes from a block's page, which records its offset: a miss is a bug here.
+  if (offset === undefined) throw new Error('A transfer without its offset in the block');
+  return `${transfer.to.block_height}:${offset}:${transfer.id}`;
+}
+
+/**
+ * Refetches a transfer through the block's page that holds it: the 60-item page aligned as
+ * `transfers`/`transfersConnection` read them (so they share it), one call. Null when the
+ * inscription is no longer there.
+ */
+async function transferAt({ height, offset, inscriptionId }: TransferKey, loaders: Loaders): Promise<SourcedInscriptionTransfer | null> {
+  const aligned = offset - (offset % MAX_LIMIT);
+  const page = await loaders.transfers.load({ block: String(height), offset: aligned, limit: MAX_LIMIT });
+  const transfer = page?.results[offset - aligned];
+  return transfer?.id === inscriptionId ? transfer : null;
+}
+
+export const InscriptionTransferRef = builder
+  .nodeRef<SourcedInscriptionTransfer, TransferKey>('InscriptionTransfer', {
+    id: { resolve: (transfer, _args, { loaders }) => transferId(transfer, loaders), parse: parseTransferId },
+    loadOne: (key, { loaders }) => failsAlone(transferAt(key, loaders)),
+  })
+  .implement({
+    fields: (t) => ({
+      inscriptionId: t.exposeString('id', { description: 'The inscription id (the `id` of versions before 0.2.0).' }),
+      number: t.exposeInt('number'),
+      from: t.expose('from', {
+        type: InscriptionLocationRef,
+        nullable: true,
+        description: 'The previous location of the sat; null where the data source lacks it (UniSat).',
+      }),
+      to: t.expose('to', { type: InscriptionLocationRef, description: 'The location in this block.' }),
     }),
-    to: t.expose('to', { type: InscriptionLocationRef, description: 'The location in this block.' }),
-  }),
-});
+  });
 
 const InscriptionTransferPage = pageType('InscriptionTransferPage', InscriptionTransferRef);
 
