@@ -64,8 +64,20 @@ function stateDef<V>(kind: LiveResourceKind, key: string, service: LiveService, 
   };
 }
 
+/**
+ * A new etching, with where the page that showed it had it (newest first) and the list's total
+ * then: enough for a cursor of etchingsConnection (graphql/schema/live.ts).
+ */
+export interface AddedEtching {
+  etching: RuneEtching;
+  position: number;
+  total: number;
+}
+
 interface EtchingsSeen {
   etchings: RuneEtching[];
+  /** The list's total when this page was read. */
+  total: number;
   /** Ids of the last two pages seen: a new etching is one not among them. */
   seen: Set<string>;
 }
@@ -86,19 +98,22 @@ export function resourceDef(upstreams: Upstreams, resource: LiveResource): Resou
       );
     case 'etchings': {
       const service = upstreams.sources.etchings ? liveSource(upstreams.sources.etchings, WATCHED_ETCHINGS) : upstreams.runes.service;
-      const def: ResourceDef<EtchingsSeen, RuneEtching> = {
+      const def: ResourceDef<EtchingsSeen, AddedEtching> = {
         kind: 'etchings',
         key,
         service,
         request: upstreams.runes.etchingsRequest(WATCHED_ETCHINGS),
         decode: (response) => {
-          const etchings = json<Page<RuneEtching>>(service, response).results;
-          return { etchings, seen: new Set(etchings.map((e) => e.id)) };
+          const { results: etchings, total } = json<Page<RuneEtching>>(service, response);
+          return { etchings, total, seen: new Set(etchings.map((e) => e.id)) };
         },
         // Each etching once, older first; the first page seen is the baseline and sends nothing.
         changes: (previous, next) => {
           if (!previous) return [];
-          const added = next.etchings.filter((e) => !previous.seen.has(e.id)).reverse();
+          const added: AddedEtching[] = [];
+          next.etchings.forEach((etching, position) => {
+            if (!previous.seen.has(etching.id)) added.unshift({ etching, position, total: next.total });
+          });
           for (const e of previous.etchings) next.seen.add(e.id);
           return added;
         },

@@ -176,6 +176,28 @@ describe('one poller per resource', () => {
     await watch.done;
   });
 
+  it('etchingAddedEdge sends the same etchings as edges of etchingsConnection, cursors included', async () => {
+    const watch = sse(stack, `subscription { etchingAddedEdge { cursor node { ${ETCHING_FIELDS} } } }`);
+    await until(() => requestsTo(stack, '/runes/v1/etchings').length >= 2, 'the baseline poll');
+    const added = stack.sample.activity.etch(2);
+    await until(() => watch.results.length === 2, 'two etchings');
+    // What a client inserting the edges at its connection's start holds is what the connection answers
+    // now: the same nodes and the same cursors (so paging on from them works).
+    const { body } = await stack.graphql(`{ etchingsConnection(first: 2) { edges { cursor node { ${ETCHING_FIELDS} } } } }`);
+    const edges = (body.data!.etchingsConnection as { edges: unknown[] }).edges;
+    expect(edges).toEqual([...added].map((e) => ({ cursor: expect.any(String), node: toEtching(e) })));
+    expect(watch.results).toEqual([...edges].reverse().map((edge) => ({ data: { etchingAddedEdge: edge } })));
+    const after = await stack.graphql(
+      `query ($after: String) { etchingsConnection(first: 1, after: $after) { edges { node { runeId } } } }`,
+      {
+        after: (watch.results[1]!.data!.etchingAddedEdge as { cursor: string }).cursor,
+      },
+    );
+    expect(after.body).toEqual({ data: { etchingsConnection: { edges: [{ node: { runeId: added[1]!.id } }] } } });
+    watch.stop();
+    await watch.done;
+  });
+
   it('status: the status now, over both transports', async () => {
     const a = sse(stack, `subscription { status { ${STATUS_FIELDS} } }`);
     const b = ws(stack, `subscription { status { ${STATUS_FIELDS} } }`);

@@ -51,6 +51,7 @@ test('every root field of Query, Mutation and Subscription declares a cost and a
     Subscription: {
       brc20Token: { cost: 'call', cache: 'none' },
       etchingAdded: { cost: 'none', cache: 'none' },
+      etchingAddedEdge: { cost: 'none', cache: 'none' },
       status: { cost: 'call', cache: 'none' },
     },
   });

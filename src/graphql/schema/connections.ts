@@ -32,7 +32,9 @@ function source<T extends { id: string }>(kind: ListKind, page: (offset: number,
   return { kind, page, id: (item) => item.id };
 }
 
-const [etchingConnection, etchingEdge] = connectionTypes(RuneEtchingRef, 'RuneEtching');
+const [etchingConnection] = connectionTypes(RuneEtchingRef, 'RuneEtching');
+/** Its own ref, so the `etchingAddedEdge` subscription (live.ts) answers the same edge type. */
+export const RuneEtchingEdgeRef = builder.edgeObject({ type: RuneEtchingRef, name: 'RuneEtchingEdge' });
 builder.queryField('etchingsConnection', (t) =>
   t.connection(
     {
@@ -47,7 +49,7 @@ builder.queryField('etchingsConnection', (t) =>
         ),
     },
     etchingConnection,
-    etchingEdge,
+    RuneEtchingEdgeRef,
   ),
 );
 

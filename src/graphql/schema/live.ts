@@ -1,9 +1,11 @@
 import { LiveFailure } from '../../live/hub.js';
-import type { LiveResource } from '../../live/resources.js';
+import type { AddedEtching, LiveResource } from '../../live/resources.js';
 import { validTicker } from '../../live/resources.js';
 import type { GraphQLContext } from '../context.js';
 import { Brc20TokenDetails } from './brc20.js';
 import { builder } from './builder.js';
+import { RuneEtchingEdgeRef } from './connections.js';
+import { encodeCursor } from './cursor-paging.js';
 import { policy } from './field-policy.js';
 import { RuneEtchingRef } from './runes.js';
 import { Status } from './status.js';
@@ -27,14 +29,32 @@ const delivered = (event: unknown): never => {
   return event as never;
 };
 
+const ETCHING_ADDED =
+  'Each etching once, when satgate first sees it (older first when several appear at once). Nothing is sent for etchings that existed when the subscription started.';
+
 builder.subscriptionField('etchingAdded', (t) =>
   t.field({
     type: RuneEtchingRef,
-    description:
-      'Each etching once, when satgate first sees it (older first when several appear at once). Nothing is sent for etchings that existed when the subscription started.',
+    description: ETCHING_ADDED,
     ...policy({ cost: 'none', cache: 'none' }),
     subscribe: (_root, _args, context) => watch(context, { kind: 'etchings' }),
-    resolve: delivered,
+    resolve: (event) => (delivered(event) as AddedEtching).etching,
+  }),
+);
+
+// The same events as edges: the cursor places the etching in etchingsConnection (as that
+// connection's own cursors do), so a client prepends the edge to its list (Relay's @prependEdge,
+// Apollo's cache.modify) and pages on from it without refetching.
+builder.subscriptionField('etchingAddedEdge', (t) =>
+  t.field({
+    type: RuneEtchingEdgeRef,
+    description: `${ETCHING_ADDED} As an edge of etchingsConnection: insert it at the connection's start; its cursor pages on from there.`,
+    ...policy({ cost: 'none', cache: 'none' }),
+    subscribe: (_root, _args, context) => watch(context, { kind: 'etchings' }),
+    resolve: (event) => {
+      const { etching, position, total } = delivered(event) as AddedEtching;
+      return { cursor: encodeCursor('etchings', { pos: position, total, id: etching.id }), node: etching };
+    },
   }),
 );
 
