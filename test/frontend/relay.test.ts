@@ -13,11 +13,23 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { fetchQuery, getSelector, type ConcreteRequest, type Environment, type ReaderFragment } from 'relay-runtime';
+import {
+  ConnectionHandler,
+  createOperationDescriptor,
+  fetchQuery,
+  getSelector,
+  requestSubscription,
+  ROOT_ID,
+  type ConcreteRequest,
+  type Environment,
+  type GraphQLTaggedNode,
+  type ReaderFragment,
+} from 'relay-runtime';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRelayEnvironment } from '../../examples/frontend/relay.js';
 import { findBrc20Token, findTransferBlock, sampleData } from '../../src/sample/data.js';
 import { startStack, type Stack } from '../harness.js';
+import { until } from '../live-clients.js';
 import { listCall } from '../profiles.js';
 import { toBrc20, toEtching, toTransfer } from '../support.js';
 
@@ -44,11 +56,14 @@ beforeAll(async () => {
     'Refetch_etching',
     'Refetch_transfer',
     'Refetch_token',
+    'RefetchEtchingsQuery',
+    'RefetchEtchingAddedSubscription',
   ]) {
     const module = (await import(join(dir, '__generated__', `${name}.graphql.ts`))) as { default: ConcreteRequest | ReaderFragment };
     artifacts[name] = module.default;
   }
-  stack = await startStack();
+  // Live polls every 50 ms here, so the subscription's events come quickly.
+  stack = await startStack({ LIVE_POLL_INTERVAL_MS: '50', LIVE_RATE_LIMIT_PER_MINUTE: '0' });
 }, 60_000);
 afterAll(async () => {
   await stack?.close();
@@ -136,5 +151,36 @@ describe('a @refetchable fragment on each Node type, refetched by relay-runtime'
       'GET /ordinals/v1/inscriptions/transfers?block=775701&offset=0&limit=60',
       listCall(['ordi']),
     ]);
+  });
+});
+
+describe('a connection that lives: etchingAddedEdge with @prependEdge', () => {
+  it('puts each new etching at the start of the connection in the store, no refetch', async () => {
+    const environment = createRelayEnvironment(`${stack.gatewayUrl}/graphql`);
+    const list = query('RefetchEtchingsQuery');
+    await fetchQuery(environment, list, {}).toPromise();
+    const operation = createOperationDescriptor(list, {});
+    // Kept in the store (a component would hold it) while the events arrive.
+    const retained = environment.retain(operation);
+    const shown = () =>
+      (
+        environment.lookup(operation.fragment).data as { etchingsConnection: { edges: Array<{ node: unknown }> } }
+      ).etchingsConnection.edges.map((edge) => read(environment, 'Refetch_etching', edge.node));
+    expect(shown()).toEqual(sampleData.etchings.slice(0, 2).map(etchingFields));
+
+    stack.sample.clearLog();
+    const connections = [ConnectionHandler.getConnectionID(ROOT_ID, 'Refetch_etchingsConnection')];
+    const subscription = requestSubscription(environment, {
+      subscription: query('RefetchEtchingAddedSubscription') as unknown as GraphQLTaggedNode,
+      variables: { connections },
+    });
+    // The poller's first page is its baseline; an etching after it is news.
+    await until(() => stack.upstreamCalls().filter((c) => c.startsWith('GET /runes/v1/etchings?')).length >= 2, 'the baseline poll');
+    const [added] = stack.sample.activity.etch(1);
+    await until(() => shown().length === 3, 'the new edge in the store');
+    expect(shown()).toEqual([added!, ...sampleData.etchings.slice(0, 2)].map(etchingFields));
+    subscription.dispose();
+    retained.dispose();
+    stack.sample.reset();
   });
 });

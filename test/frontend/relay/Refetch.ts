@@ -73,3 +73,26 @@ export const lists = graphql`
     }
   }
 `;
+
+export const etchingsList = graphql`
+  query RefetchEtchingsQuery {
+    etchingsConnection(first: 2) @connection(key: "Refetch_etchingsConnection") {
+      edges {
+        node {
+          ...Refetch_etching
+        }
+      }
+    }
+  }
+`;
+
+export const etchingAdded = graphql`
+  subscription RefetchEtchingAddedSubscription($connections: [ID!]!) {
+    etchingAddedEdge @prependEdge(connections: $connections) {
+      cursor
+      node {
+        ...Refetch_etching
+      }
+    }
+  }
+`;
