@@ -24,6 +24,8 @@ import { useRequestParseErrors } from './plugins/request-parse-errors.js';
 import { useSecretScrubbing } from './plugins/secret-scrubbing.js';
 import { useCors } from './plugins/cors.js';
 import { useCsrfPreventionWithCode } from './plugins/csrf.js';
+import { useNotAcceptableAnswer } from './plugins/not-acceptable.js';
+import { useOperationResolutionErrors } from './plugins/operation-resolution.js';
 import { useRequestDeadline } from './plugins/request-deadline.js';
 import { useUnexpectedErrorIds } from './plugins/unexpected-errors.js';
 import type { Metrics } from '../observe/metrics.js';
@@ -98,8 +100,6 @@ export function createServer({
       title: 'satgate',
       defaultQuery: DEFAULT_QUERY,
       shouldPersistHeaders: false,
-      // GraphiQL runs subscriptions as SSE GETs: they carry the CSRF-prevention header too.
-      additionalHeaders: { 'x-graphql-yoga-csrf': '1' },
     },
     renderGraphiQL,
     parserAndValidationCache: caches.parserAndValidationCache,
@@ -146,6 +146,7 @@ export function createServer({
         maxBodyBytes: config.maxBodyBytes,
       }),
       useCsrfPreventionWithCode(),
+      useOperationResolutionErrors(),
       trusted,
       // Before the scrubbing, which may rebuild errors: this one needs the masked errors themselves.
       useUnexpectedErrorIds(logger),
@@ -157,6 +158,8 @@ export function createServer({
       ...(tracing ? [useGraphQLTracing()] : []),
       useStaleMarker(),
       useSourceProvenance(),
+      // After every result processor: it answers what none of them could.
+      useNotAcceptableAnswer(),
       // Last: it reads the result as the client gets it (errors masked, stale marked).
       useResultCandidates(),
     ],
