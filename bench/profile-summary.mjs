@@ -3,22 +3,28 @@
  * Self time by function in V8 CPU profiles (`node --cpu-prof`, e.g. a gateway under a bench row with
  * BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'):
  *
- *   node bench/profile-summary.mjs [--top 30] [--requests N] file.cpuprofile…
+ *   node bench/profile-summary.mjs [--top 30] [--after S] [--busiest S] [--requests N] file.cpuprofile…
  *
  * Prints the busy time (all samples but `(idle)`), then the functions with the most self time,
  * merged by name and location over every file given, as a share of busy time and, with
  * `--requests N` (the answers the profiled process gave), as µs per request. `(garbage collector)`
  * and `(program)` (V8 and native work not attributed to a JavaScript function) are rows too.
+ * `--busiest S` keeps only each profile's busiest S seconds (a row's window, not the warm-up or the
+ * other rows around it), `--after S` only what came S seconds after its start (not the start-up).
  */
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
 let top = 30;
 let requests;
+let busiest;
+let after = 0;
 const files = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--top') top = Number(args[++i]);
   else if (args[i] === '--requests') requests = Number(args[++i]);
+  else if (args[i] === '--busiest') busiest = Number(args[++i]) * 1e6;
+  else if (args[i] === '--after') after = Number(args[++i]) * 1e6;
   else files.push(args[i]);
 }
 if (files.length === 0) {
@@ -38,7 +44,22 @@ for (const file of files) {
     const where = url ? `${url.replace(/^file:\/\//, '').replace(/^.*\/node_modules\//, '~/')}:${lineNumber + 1}` : '';
     keyOf.set(node.id, `${functionName || '(anonymous)'}${where ? ` ${where}` : ''}`);
   }
+  // Each sample's time, and with --busiest the span [from, to) of the most busy time.
+  const times = [];
+  let now = 0;
+  for (const delta of profile.timeDeltas) times.push((now += delta));
+  let [from, to] = [-Infinity, Infinity];
+  if (busiest) {
+    let [start, inWindow, best] = [0, 0, -1];
+    const busyAt = (i) => (times[i] < after || keyOf.get(profile.samples[i]) === '(idle)' ? 0 : (profile.timeDeltas[i] ?? 0));
+    for (let end = 0; end < times.length; end++) {
+      inWindow += busyAt(end);
+      while (times[end] - times[start] > busiest) inWindow -= busyAt(start++);
+      if (inWindow > best) [best, from, to] = [inWindow, times[start], times[end] + 1];
+    }
+  }
   profile.samples.forEach((id, i) => {
+    if (times[i] < Math.max(from, after) || times[i] >= to) return;
     const delta = profile.timeDeltas[i] ?? 0;
     const key = keyOf.get(id);
     if (key === '(idle)') {

@@ -63,7 +63,7 @@ export async function stopChild(child: ChildProcess, graceMs = 3000): Promise<vo
 }
 
 export async function stopAll(): Promise<void> {
-  await Promise.all([...children].map((child) => stopChild(child)));
+  await Promise.all([...children].map((child) => stopChild(child, PROFILING ? 60_000 : undefined)));
 }
 
 let clockTicks: number | undefined;
@@ -361,6 +361,8 @@ const GATEWAY_VARIABLES = [
  * NODE_OPTIONS does not take).
  */
 const GATEWAY_NODE_ARGS = [...START_FLAGS, ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
+/** A profiled gateway writes its profile as it exits, after its drain: killed at 3 s, it wrote none. */
+const PROFILING = GATEWAY_NODE_ARGS.some((flag) => /^--(cpu|heap)-prof/.test(flag));
 
 /** The compiled gateway (`node dist/src/main.js`, with `npm start`'s flags), one process (WORKERS=1), in-process cache. */
 export async function startGateway(sampleUrl: string, env: Record<string, string>): Promise<ServerProcess> {
