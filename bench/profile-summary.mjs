@@ -3,14 +3,15 @@
  * Self time by function in V8 CPU profiles (`node --cpu-prof`, e.g. a gateway under a bench row with
  * BENCH_GATEWAY_NODE_ARGS='--cpu-prof --cpu-prof-dir=/tmp/prof'):
  *
- *   node bench/profile-summary.mjs [--top 30] [--after S] [--busiest S] [--requests N] file.cpuprofile…
+ *   node bench/profile-summary.mjs [--top 30] [--after S] [--until S] [--busiest S] [--requests N] file.cpuprofile…
  *
  * Prints the busy time (all samples but `(idle)`), then the functions with the most self time,
  * merged by name and location over every file given, as a share of busy time and, with
  * `--requests N` (the answers the profiled process gave), as µs per request. `(garbage collector)`
  * and `(program)` (V8 and native work not attributed to a JavaScript function) are rows too.
  * `--busiest S` keeps only each profile's busiest S seconds (a row's window, not the warm-up or the
- * other rows around it), `--after S` only what came S seconds after its start (not the start-up).
+ * other rows around it), `--after S` and `--until S` only what came between
+ * those seconds after its start (not the start-up, not the next row).
  */
 import { readFileSync } from 'node:fs';
 
@@ -19,12 +20,14 @@ let top = 30;
 let requests;
 let busiest;
 let after = 0;
+let until = Infinity;
 const files = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--top') top = Number(args[++i]);
   else if (args[i] === '--requests') requests = Number(args[++i]);
   else if (args[i] === '--busiest') busiest = Number(args[++i]) * 1e6;
   else if (args[i] === '--after') after = Number(args[++i]) * 1e6;
+  else if (args[i] === '--until') until = Number(args[++i]) * 1e6;
   else files.push(args[i]);
 }
 if (files.length === 0) {
@@ -51,7 +54,8 @@ for (const file of files) {
   let [from, to] = [-Infinity, Infinity];
   if (busiest) {
     let [start, inWindow, best] = [0, 0, -1];
-    const busyAt = (i) => (times[i] < after || keyOf.get(profile.samples[i]) === '(idle)' ? 0 : (profile.timeDeltas[i] ?? 0));
+    const busyAt = (i) =>
+      times[i] < after || times[i] >= until || keyOf.get(profile.samples[i]) === '(idle)' ? 0 : (profile.timeDeltas[i] ?? 0);
     for (let end = 0; end < times.length; end++) {
       inWindow += busyAt(end);
       while (times[end] - times[start] > busiest) inWindow -= busyAt(start++);
@@ -59,7 +63,7 @@ for (const file of files) {
     }
   }
   profile.samples.forEach((id, i) => {
-    if (times[i] < Math.max(from, after) || times[i] >= to) return;
+    if (times[i] < Math.max(from, after) || times[i] >= Math.min(to, until)) return;
     const delta = profile.timeDeltas[i] ?? 0;
     const key = keyOf.get(id);
     if (key === '(idle)') {
