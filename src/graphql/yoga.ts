@@ -26,6 +26,7 @@ import { useSecretScrubbing } from './plugins/secret-scrubbing.js';
 import { useCors } from './plugins/cors.js';
 import { useCsrfPreventionWithCode } from './plugins/csrf.js';
 import { useIncrementalErrorMasking } from './plugins/incremental-errors.js';
+import { useMultipartSubscriptions } from './plugins/multipart-subscriptions.js';
 import { useRequestDeadline } from './plugins/request-deadline.js';
 import { useUnexpectedErrorIds } from './plugins/unexpected-errors.js';
 import type { Metrics } from '../observe/metrics.js';
@@ -36,6 +37,9 @@ import { useResultCandidates } from './plugins/result-candidates.js';
 import { schema } from './schema/index.js';
 import type { Tracing } from '../observe/tracing.js';
 import type { Upstreams } from '../upstream/index.js';
+
+/** Apollo's multipart subscriptions: a heartbeat part this often while no event comes (Apollo Router's interval). */
+const MULTIPART_HEARTBEAT_MS = 5_000;
 
 export interface ServerDeps {
   config: Config;
@@ -154,6 +158,8 @@ export function createServer({
       useOperations({ upstreams, metrics, isDraining, requiredUpstreams: config.readyzRequireUpstream }),
       ...(graphiql ? [useGraphiQLAssets()] : []),
       useHttpCaching(),
+      // Subscriptions as Apollo Client's HttpLink asks for them (multipart/mixed;subscriptionSpec=1.0).
+      useMultipartSubscriptions({ heartbeatMs: MULTIPART_HEARTBEAT_MS }),
       useGraphQLMetrics(metrics),
       ...(tracing ? [useGraphQLTracing()] : []),
       useStaleMarker(),
