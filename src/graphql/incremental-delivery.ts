@@ -56,10 +56,13 @@ export interface IncrementalPayload extends ExecutionResult {
  * results (in that order), so a mapping that looks at all of a request's errors at once (secret
  * scrubbing) sees them together. The same payload when `map` changes nothing.
  */
-export function mapPayloadErrors(payload: IncrementalPayload, map: (results: ExecutionResult[]) => ExecutionResult[]): IncrementalPayload {
+export function mapPayloadErrors<R extends object = ExecutionResult>(
+  payload: IncrementalPayload,
+  map: (results: ExecutionResult[]) => R[],
+): IncrementalPayload | R {
   const items = payload.incremental ?? [];
   const mapped = map([payload, ...items]);
   if (mapped.every((result, i) => result === (i === 0 ? payload : items[i - 1]))) return payload;
   const [first, ...rest] = mapped;
-  return payload.incremental ? { ...first, incremental: rest } : first!;
+  return payload.incremental ? { ...first!, incremental: rest } : first!;
 }

@@ -1,9 +1,11 @@
 // @defer and @stream over HTTP against the sample upstream: answers read as multipart/mixed, whole
 // payloads asserted; a 500-edge connection streamed; a JSON-only client gets the whole answer at
-// once; errors of deferred fields keep the contract; query limits refuse the same documents with the
+// once; errors of deferred fields keep the contract (over graphql-ws too); query limits refuse the same documents with the
 // directives as without; the response fast path never stores an incremental answer; the three
 // engines (graphql-js, graphql-jit, graphql-tools) give one answer for one document.
+import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
 import { encodeCursor } from '../../src/graphql/schema/cursor-paging.js';
 import { startStack, type Stack } from '../harness.js';
 import { callsOf } from '../support.js';
@@ -18,10 +20,10 @@ beforeEach(() => stack.sample.reset());
 type Payload = Record<string, unknown>;
 
 /** POSTs a document accepting multipart/mixed; answers the status, content type and each part's JSON. */
-async function multipart(query: string, variables?: Record<string, unknown>, on = stack) {
+async function multipart(query: string, variables?: Record<string, unknown>, on = stack, headers: Record<string, string> = {}) {
   const response = await fetch(`${on.gatewayUrl}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'multipart/mixed' },
+    headers: { 'content-type': 'application/json', accept: 'multipart/mixed', ...headers },
     body: JSON.stringify({ query, variables }),
   });
   const type = response.headers.get('content-type') ?? '';
@@ -111,6 +113,49 @@ test("a deferred field's upstream failure is the contract's error, as it is outs
     { data: { status: { status: 'ready' } }, hasNext: true },
     { incremental: [{ data: { etchings: null }, path: [], errors: outside.errors }], hasNext: false },
   ]);
+});
+
+test('an unexpected error in a deferred field names its request id, over HTTP and over graphql-ws', async () => {
+  const { metadata } = stack.gateway.upstreams;
+  const status = metadata.status;
+  metadata.status = () => Promise.reject(new Error('a bug'));
+  const query = '{ etchings(limit: 1) { limit } ... @defer { status { status } } }';
+  const payloads = (requestId: string) => [
+    { data: { etchings: { limit: 1 } }, hasNext: true },
+    {
+      incremental: [
+        {
+          data: { status: null },
+          path: [],
+          errors: [
+            {
+              message: `Unexpected error (request ${requestId})`,
+              locations: [{ line: 1, column: 45 }],
+              path: ['status'],
+              extensions: { code: 'INTERNAL_SERVER_ERROR', requestId },
+            },
+          ],
+        },
+      ],
+      hasNext: false,
+    },
+  ];
+  const headers = (requestId: string) => ({ 'x-request-id': requestId });
+  class WithRequestId extends WebSocket {
+    constructor(url: string, protocols?: string | string[]) {
+      super(url, protocols, { headers: headers('deferred-ws') });
+    }
+  }
+  const client = createClient({ url: `${stack.gatewayUrl.replace('http', 'ws')}/graphql`, webSocketImpl: WithRequestId, retryAttempts: 0 });
+  try {
+    expect((await multipart(query, undefined, stack, headers('deferred-http'))).payloads).toEqual(payloads('deferred-http'));
+    const received: unknown[] = [];
+    for await (const payload of client.iterate({ query })) received.push(payload);
+    expect(received).toEqual(payloads('deferred-ws'));
+  } finally {
+    metadata.status = status;
+    await client.dispose();
+  }
 });
 
 test('query limits refuse a document with @defer or @stream as they refuse it without, before any upstream call', async () => {
