@@ -3,6 +3,8 @@
 // once; errors of deferred fields keep the contract (over graphql-ws too); query limits refuse the same documents with the
 // directives as without; the response fast path never stores an incremental answer; the three
 // engines (graphql-js, graphql-jit, graphql-tools) give one answer for one document.
+import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client';
+import { Defer20220824Handler } from '@apollo/client/incremental';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import WebSocket from 'ws';
@@ -89,6 +91,46 @@ test('@stream on a first: 500 connection: its edges follow the first payload, in
   // The window's nine 60-item pages, each asked once.
   const pages = callsOf(stack.sample).map((call) => `${call.path}?offset=${call.query.offset}`);
   expect(pages.sort()).toEqual([0, 60, 120, 180, 240, 300, 360, 420, 480].map((offset) => `/runes/v1/etchings?offset=${offset}`).sort());
+});
+
+test('Apollo Client 4 with its @defer handler reads the parts: the first, then the merged answer', async () => {
+  const client = new ApolloClient({
+    link: new HttpLink({ uri: `${stack.gatewayUrl}/graphql` }),
+    cache: new InMemoryCache(),
+    incrementalHandler: new Defer20220824Handler(),
+  });
+  const query = gql`
+    query Deferred {
+      status {
+        status
+      }
+      ... @defer {
+        etchings(limit: 1) {
+          limit
+        }
+      }
+    }
+  `;
+  const seen: unknown[] = [];
+  await new Promise<void>((resolve, reject) => {
+    client.watchQuery({ query }).subscribe({
+      next: (result) => {
+        seen.push({ data: result.data, dataState: result.dataState, loading: result.loading });
+        if (result.dataState === 'complete') resolve();
+      },
+      error: reject,
+    });
+  });
+  // Apollo adds __typename to every selection set, the deferred fragment's too.
+  const status = { __typename: 'Status', status: 'ready' };
+  const streaming = { data: { __typename: 'Query', status }, dataState: 'streaming', loading: true };
+  // The first part shows as `streaming` unless both parts reach Apollo in one read.
+  expect([seen[0], ...seen.slice(1, -1).map(() => streaming), seen.at(-1)]).toEqual([
+    { data: undefined, dataState: 'empty', loading: true },
+    ...seen.slice(1, -1),
+    { data: { __typename: 'Query', status, etchings: { __typename: 'RuneEtchingPage', limit: 1 } }, dataState: 'complete', loading: false },
+  ]);
+  expect(seen.length).toBeLessThanOrEqual(3);
 });
 
 test('a client that accepts only JSON gets the whole answer at once, as without the directives', async () => {
