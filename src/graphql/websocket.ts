@@ -22,6 +22,7 @@ import { WebSocketServer } from 'ws';
 import { clientIdOf } from '../http/client-identity.js';
 import { persistedDocument } from './limits/persisted-operations.js';
 import { scrubSecrets } from './plugins/secret-scrubbing.js';
+import { mapPayloadErrors } from './incremental-delivery.js';
 import { requestIdFrom } from '../http/request-id.js';
 import { unexpectedErrorIds } from './plugins/unexpected-errors.js';
 import type { SatgateServer } from './yoga.js';
@@ -84,14 +85,19 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
       connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
+      // A payload of @defer/@stream carries its later errors in `incremental`: each item's are finished too.
       onNext: (ctx, _id, payload, args, result) =>
-        finish(
-          ctx.extra.request,
-          ctx.connectionParams,
-          payload,
-          result,
-          args.document,
-          (args.contextValue as { requestId?: string }).requestId,
+        mapPayloadErrors(result, (results) =>
+          results.map((one) =>
+            finish(
+              ctx.extra.request,
+              ctx.connectionParams,
+              payload,
+              one,
+              args.document,
+              (args.contextValue as { requestId?: string }).requestId,
+            ),
+          ),
         ),
       onError: (ctx, _id, payload, errors) => finish(ctx.extra.request, ctx.connectionParams, payload, { errors }).errors,
       onSubscribe: async (ctx, _id, payload) => {

@@ -144,7 +144,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
   });
   const graphqlExecutions = new Counter({
     name: 'satgate_graphql_executions_total',
-    help: 'Queries and mutations executed, by engine: compiled (graphql-jit) or fallback (graphql-js: documents the compiler refused, variables it could not coerce)',
+    help: 'Queries and mutations executed, by engine: compiled (graphql-jit), fallback (graphql-js: documents the compiler refused, variables it could not coerce) or incremental (graphql-tools: documents with @defer or @stream)',
     labelNames: ['engine'],
     registers: [registry],
   });
@@ -212,7 +212,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
       graphqlOperations.inc({ operation });
       graphqlDuration.observe({ operation }, seconds);
     },
-    graphqlExecution(engine: 'compiled' | 'fallback') {
+    graphqlExecution(engine: 'compiled' | 'fallback' | 'incremental') {
       graphqlExecutions.inc({ engine });
     },
     responseCache(event: 'hit' | 'miss' | 'stored') {

@@ -10,12 +10,10 @@ export interface SubscriptionTransport {
   path: string;
 }
 
-/**
- * The transports satgate serves subscriptions over. Each is added where it is served: Apollo's
- * multipart subscriptions (`multipart/mixed;subscriptionSpec=1.0`) join the list where they are.
- */
+/** The transports satgate serves subscriptions over (multipart: plugins/multipart-subscriptions.ts). */
 export const SUBSCRIPTION_TRANSPORTS: SubscriptionTransport[] = [
   { protocol: 'GraphQL over Server-Sent Events', accept: 'text/event-stream', path: '/graphql' },
+  { protocol: "Apollo's multipart HTTP subscriptions", accept: 'multipart/mixed;subscriptionSpec=1.0', path: '/graphql' },
   { protocol: 'graphql-ws (WebSocket)', subprotocol: 'graphql-transport-ws', path: '/graphql' },
 ];
 
