@@ -301,19 +301,45 @@ describe.each(PROFILES)('against the %s upstream', (profile) => {
       expect(calls).toEqual([]);
     });
 
-    // ajv coerces 1e400 to Infinity and lets it pass; the upstream then fails writing its answer.
+    // ajv coerces 1e400 to Infinity and lets it pass; Postgres then refuses the page parameter,
+    // `offset` first (bound before `limit`), typed `integer` on transfers and `bigint` on runes.
     test.each([
-      [`${ETCHINGS}?limit=1e400`, 'Infinity'],
-      [`${ETCHINGS_ALIAS}?offset=-1e400`, '-Infinity'],
-      [`${TRANSFERS}?block=775700&offset=1e400&limit=1e999`, 'Infinity'],
-    ])("GET %s → the upstream's 500, answered locally (no quota spent, no breaker failure)", async (path, value) => {
-      const { gateway, direct, calls } = await compare(path);
-      const body = { statusCode: 500, error: 'Internal Server Error', message: `The value "${value}" cannot be converted to an integer.` };
-      expect(direct).toEqual({ status: 500, body, etag: expect.any(String), cacheControl: CACHE_CONTROL, contentType: JSON_TYPE });
-      // Deliberate difference (docs/rest.md): the upstream's cache hook adds its ETag even to this 500.
-      expect(gateway).toEqual({ ...direct, etag: null, cacheControl: null });
-      expect(calls).toEqual([]);
-    });
+      [`${ETCHINGS}?limit=1e400`, 'bigint', 'Infinity'],
+      [`${ETCHINGS_ALIAS}?offset=-1e400`, 'bigint', '-Infinity'],
+      [`${ETCHINGS}?limit=1e999&offset=-1e400`, 'bigint', '-Infinity'],
+      [`${TRANSFERS}?block=775700&offset=1e400&limit=1e999`, 'integer', 'Infinity'],
+      [`${TRANSFERS_ALIAS}?block=775700&limit=-1e999`, 'integer', '-Infinity'],
+    ])(
+      "GET %s → the upstream's 500 (Postgres 22P02, type %s), answered locally (no quota spent, no breaker failure)",
+      async (path, type, value) => {
+        const { gateway, direct, calls } = await compare(path);
+        const message = `invalid input syntax for type ${type}: "${value}"`;
+        const body = { statusCode: 500, code: '22P02', error: 'Internal Server Error', message };
+        expect(direct).toEqual({ status: 500, body, etag: expect.any(String), cacheControl: CACHE_CONTROL, contentType: JSON_TYPE });
+        // Deliberate difference (docs/rest.md): the upstream's cache hook adds its ETag even to this 500.
+        expect(gateway).toEqual({ ...direct, etag: null, cacheControl: null });
+        expect(calls).toEqual([]);
+      },
+    );
+
+    // The upstream routes it to its single-etching route with an empty id; its param schema refuses it.
+    test.each([`${ETCHINGS}/`, `${ETCHINGS_ALIAS}/`, `${ETCHINGS}/?limit=5`])(
+      "GET %s → the upstream's 400, answered locally",
+      async (path) => {
+        const { gateway, direct, calls } = await compare(path);
+        const message = [
+          'params/etching must match pattern "^[0-9]+:[0-9]+$"',
+          'params/etching must match pattern "^[0-9]+$"',
+          'params/etching must match pattern "^[A-Z]+$"',
+          'params/etching must match pattern "^[A-Za-z]+(•[A-Za-z]+)+$"',
+          'params/etching must match a schema in anyOf',
+        ].join(', ');
+        const body = { statusCode: 400, error: 'Bad Request', message };
+        expect(gateway).toEqual(direct);
+        expect(gateway).toEqual({ status: 400, body, etag: null, cacheControl: null, contentType: JSON_TYPE });
+        expect(calls).toEqual([]);
+      },
+    );
 
     test('validation runs before the ETag check: a matching If-None-Match still gets the 400', async () => {
       const init = { headers: { 'if-none-match': `"${ORDINALS_ETAG}"` } };
