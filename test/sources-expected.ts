@@ -4,7 +4,7 @@
  * a value itself, its own reading. Independent restatements of the sample's data, shared by the
  * source tests and the suites that run against each source profile (test/profiles.ts).
  */
-import { BIG_TRANSFER_BLOCK, blockHash, sampleData, type Etching } from '../src/sample/data.js';
+import { BIG_TRANSFER_BLOCK, blockHash, sampleData, type BlockTransfer, type Brc20TokenDetails, type Etching } from '../src/sample/data.js';
 import { MOVED_TWICE_INDEX, ORD_HEIGHT } from '../src/sample/sources-data.js';
 import { formatUnits, percent4 } from '../src/sample/util.js';
 import { toBrc20, toEtching, toTransfer } from './support.js';
@@ -73,6 +73,11 @@ export function units(value: string, decimals: number): bigint {
  * inconsistent schema examples) is the only one whose own text breaks them.
  */
 export function restatedEtching(e: Etching): GraphQLEtching {
+  return toEtching(restatedHiro(e));
+}
+
+/** restatedEtching in hiro's REST shape. */
+export function restatedHiro(e: Etching): Etching {
   const div = e.divisibility;
   const amount = (value: string) => formatUnits(units(value, div), div);
   const t = e.mint_terms;
@@ -82,7 +87,7 @@ export function restatedEtching(e: Etching): GraphQLEtching {
     bigint,
     bigint,
   ];
-  return toEtching({
+  return {
     ...e,
     mint_terms: {
       amount: t.amount === null ? null : amount(t.amount),
@@ -100,7 +105,7 @@ export function restatedEtching(e: Etching): GraphQLEtching {
       premine: formatUnits(premine, div),
       mint_percentage: cap ? percent4(BigInt(e.supply.total_mints), cap) : '0.0000',
     },
-  });
+  };
 }
 
 /** Hiro's etching but what UniSat's list lacks: turbo, a count of burns, the block hash. */
@@ -131,18 +136,49 @@ export function ordMintable(e: Etching): boolean {
  */
 export function etchingFromOrd(e: Etching) {
   const hiro = restatedEtching(e);
+  const { minted, current } = ordSupply(e);
+  return {
+    ...hiro,
+    supply: { ...hiro.supply, minted, current, totalBurns: null, mintable: ordMintable(e) },
+    location: { ...hiro.location, blockHash: blockHash(e.location.block_height) },
+  };
+}
+
+/** ord's minted (mints x amount) and current supply. */
+function ordSupply(e: Etching): { minted: string; current: string } {
   const div = e.divisibility;
   const minted = BigInt(e.supply.total_mints) * (e.mint_terms.amount === null ? 0n : units(e.mint_terms.amount, div));
   const current = minted + units(e.supply.burned, div) + units(e.supply.premine, div);
+  return { minted: formatUnits(minted, div), current: formatUnits(current, div) };
+}
+
+// ---------- the same over REST: hiro's bodies, with the same nulls ----------
+
+export const restBrc20FromUnisat = (d: Brc20TokenDetails) => ({ ...d, token: { ...d.token, self_mint: null } });
+
+export function restTransferFromUnisat(t: BlockTransfer) {
+  const to = { ...t.to, address: null, tx_id: null, location: null, output: null, offset: null, value: t.to.value ?? '546' };
+  return { id: t.id, number: t.number, from: null, to };
+}
+
+/** A block's transfers, newest first, as the REST layer answers them from UniSat (see unisatNewestFirst). */
+export function restUnisatNewestFirst(height: number) {
+  const hiro = [...(sampleData.transferBlocks.find((b) => b.height === height)?.transfers ?? [])].reverse();
+  if (height !== BIG_TRANSFER_BLOCK) return hiro.map(restTransferFromUnisat);
+  const moved = hiro[hiro.length - 1 - MOVED_TWICE_INDEX]!;
+  return [restTransferFromUnisat({ ...moved, to: { ...moved.to, value: '330' } }), ...hiro.map(restTransferFromUnisat)];
+}
+
+export function restEtchingFromUnisat(e: Etching) {
+  const hiro = restatedHiro(e);
+  return { ...hiro, turbo: null, supply: { ...hiro.supply, total_burns: null }, location: { ...hiro.location, block_hash: null } };
+}
+
+export function restEtchingFromOrd(e: Etching) {
+  const hiro = restatedHiro(e);
   return {
     ...hiro,
-    supply: {
-      ...hiro.supply,
-      minted: formatUnits(minted, div),
-      current: formatUnits(current, div),
-      totalBurns: null,
-      mintable: ordMintable(e),
-    },
-    location: { ...hiro.location, blockHash: blockHash(e.location.block_height) },
+    supply: { ...hiro.supply, ...ordSupply(e), total_burns: null, mintable: ordMintable(e) },
+    location: { ...hiro.location, block_hash: blockHash(e.location.block_height) },
   };
 }
