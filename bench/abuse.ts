@@ -29,11 +29,21 @@
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, loadavg, setPriority, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, Pool } from 'undici';
-import { cpuMicros, forkTs, idleSeconds, rssMiB, startGateway, startSample, waitForMessage } from './lib/procs.js';
+import {
+  cpuMicros,
+  forkTs,
+  idleSeconds,
+  pinCpus,
+  rssMiB,
+  startGateway,
+  startSample,
+  waitForMessage,
+  type CpuPlacement,
+} from './lib/procs.js';
 import { ETCHINGS_60, REST_ETCHINGS, TICKERS, aliasedBrc20Query, brc20Query, graphqlBody, restToken } from './lib/queries.js';
 import { percentile } from './lib/load.js';
 import { fmt, writeResults } from './lib/report.js';
@@ -398,9 +408,25 @@ async function phase(gatewayUrl: string, pid: number, hostile: boolean, rss: { m
   };
 }
 
+/**
+ * Where the attacker runs. In production it is someone else's machine: here it shares the load
+ * CPU with the normal clients, which time their own answers, so it runs at the lowest priority.
+ * Otherwise the normal clients' p99 measured the attacker's CPU competing with their own event
+ * loop, not what the gateway does to them. The gateway still gets the hostile requests: the
+ * attacker waits only while the normal clients need the CPU.
+ */
+function placeAttacker(pid: number | undefined): void {
+  if (pid === undefined) return;
+  placement?.place(pid, 'load');
+  setPriority(pid, 19);
+}
+
+let placement: CpuPlacement | undefined;
+
 /** Runs bench/abuse-attacker.ts for a warm-up and one phase: when it started, and its report. */
 function runAttacker(gatewayUrl: string, markerDir: string): { started: Promise<unknown>; done: Promise<AttackReport> } {
   const child = forkTs('abuse-attacker.ts', { ABUSE_TARGET: gatewayUrl, ABUSE_MARKER_DIR: markerDir });
+  placeAttacker(child.pid);
   const ofType =
     <T>(type: string) =>
     (m: unknown) =>
@@ -446,6 +472,10 @@ export async function runAbuse(): Promise<void> {
     MAX_WATCHED_RESOURCES_PER_CLIENT: String(LIMITS.maxWatchedResourcesPerClient),
     MAX_WEBSOCKETS_PER_CLIENT: String(LIMITS.maxWebSocketsPerClient),
   });
+  // As in the main run: the gateway alone on CPU 0, the normal clients and the sample on the others.
+  placement = pinCpus([sample.pid]);
+  placement.place(gateway.pid, 'server');
+  console.error(`abuse: ${placement.description}; the attacker with the load, at the lowest priority`);
   const rss = { max: rssMiB(gateway.pid) };
   const rssStart = rss.max;
   const calm = await phase(gateway.url, gateway.pid, false, rss, markerDir);

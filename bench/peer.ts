@@ -1,12 +1,20 @@
 /**
- * The side-by-side reference for GraphQL figures: a plain graphql-yoga + Pothos server over the
- * same sample upstream, built as the tutorials build one: each resolver asks the upstream, no cache,
- * no DataLoader, no plugins. (It asks through a keep-alive undici Pool rather than `fetch`, which
- * costs about twice the CPU here: the peer is the strongest plain server, not a strawman.) It answers the bench's documents (bench/lib/queries.ts) with the same
- * field names as satgate. Forked by bench/run.ts with SAMPLE_URL and PORT; reports its url over IPC.
+ * The side-by-side references for GraphQL figures, graphql-yoga + Pothos servers over the same
+ * sample upstream, written independently of satgate's code. PEER_KIND picks one:
+ * - `plain` (the default): built as the tutorials build one: each resolver asks the upstream, no
+ *   cache, no DataLoader, no plugins.
+ * - `yoga-rc`: the tuned peer of issue 27, what a competent team builds in an afternoon with the
+ *   standard plugins: `@graphql-yoga/plugin-response-cache` (ttl 1 s, as satgate's default upstream
+ *   freshness) and a DataLoader per request (one upstream call per distinct path in a request).
+ * Both ask through a keep-alive undici Pool rather than `fetch`, which costs about twice the CPU
+ * here: the strongest plain server, not a strawman. They answer the bench's documents
+ * (bench/lib/queries.ts) with the same field names as satgate. Forked by bench/run.ts with
+ * SAMPLE_URL, PORT and PEER_KIND; reports its url over IPC.
  */
 import { createServer } from 'node:http';
 import SchemaBuilder from '@pothos/core';
+import { useResponseCache } from '@graphql-yoga/plugin-response-cache';
+import DataLoader from 'dataloader';
 import { createYoga } from 'graphql-yoga';
 import { Pool } from 'undici';
 import type { ProxyMessage } from './lib/protocol.js';
@@ -26,7 +34,15 @@ async function get(path: string): Promise<Json | null> {
   return parsed;
 }
 
-const builder = new SchemaBuilder<{ Objects: Record<string, Json> }>({});
+/** How resolvers ask the upstream: directly (plain), or through the request's DataLoader (yoga-rc). */
+interface PeerContext {
+  get(path: string): Promise<Json | null>;
+}
+
+const kind = process.env.PEER_KIND ?? 'plain';
+if (kind !== 'plain' && kind !== 'yoga-rc') throw new Error(`peer: PEER_KIND must be plain or yoga-rc, got ${kind}`);
+
+const builder = new SchemaBuilder<{ Objects: Record<string, Json>; Context: PeerContext }>({});
 
 /** An object type whose fields read snake_case keys of the upstream's JSON. */
 function plain(name: string, fields: Record<string, [key: string, type: 'String' | 'Int' | 'Boolean' | 'Float']>) {
@@ -202,37 +218,39 @@ const cursor = (offset: number) => Buffer.from(`offset:${offset}`).toString('bas
 
 builder.queryType({
   fields: (t) => ({
-    status: t.field({ type: Status, nullable: true, resolve: () => get('/metadata/v1') }),
+    status: t.field({ type: Status, nullable: true, resolve: (_root, _args, ctx) => ctx.get('/metadata/v1') }),
     brc20Token: t.field({
       type: TokenDetails,
       nullable: true,
       args: { ticker: t.arg.string({ required: true }) },
-      resolve: (_root, { ticker }) => get(`/ordinals/v1/brc-20/tokens/${encodeURIComponent(ticker)}`),
+      resolve: (_root, { ticker }, ctx) => ctx.get(`/ordinals/v1/brc-20/tokens/${encodeURIComponent(ticker)}`),
     }),
     etchings: t.field({
       type: EtchingPage,
       nullable: true,
       args: { offset: t.arg.int({ defaultValue: 0 }), limit: t.arg.int({ defaultValue: 20 }) },
-      resolve: (_root, { offset, limit }) => get(`/runes/v1/etchings?offset=${offset ?? 0}&limit=${limit ?? 20}`),
+      resolve: (_root, { offset, limit }, ctx) => ctx.get(`/runes/v1/etchings?offset=${offset ?? 0}&limit=${limit ?? 20}`),
     }),
     transfers: t.field({
       type: TransferPage,
       nullable: true,
       args: { block: t.arg.id({ required: true }), offset: t.arg.int({ defaultValue: 0 }), limit: t.arg.int({ defaultValue: 20 }) },
-      resolve: (_root, { block, offset, limit }) =>
-        get(`/ordinals/v1/inscriptions/transfers?block=${encodeURIComponent(String(block))}&offset=${offset ?? 0}&limit=${limit ?? 20}`),
+      resolve: (_root, { block, offset, limit }, ctx) =>
+        ctx.get(
+          `/ordinals/v1/inscriptions/transfers?block=${encodeURIComponent(String(block))}&offset=${offset ?? 0}&limit=${limit ?? 20}`,
+        ),
     }),
     // A Relay window read page by page (60 items per upstream call), as a tutorial would.
     etchingsConnection: t.field({
       type: EtchingConnection,
       nullable: true,
       args: { first: t.arg.int({ required: true }) },
-      resolve: async (_root, { first }) => {
+      resolve: async (_root, { first }, ctx) => {
         const edges: Json[] = [];
         let total = 0;
         for (let offset = 0; offset < first; offset += 60) {
           const limit = Math.min(60, first - offset);
-          const result = await get(`/runes/v1/etchings?offset=${offset}&limit=${limit}`);
+          const result = await ctx.get(`/runes/v1/etchings?offset=${offset}&limit=${limit}`);
           total = result?.total ?? 0;
           const items = (result?.results ?? []) as Json[];
           items.forEach((node, i) => edges.push({ cursor: cursor(offset + i), node }));
@@ -244,7 +262,22 @@ builder.queryType({
   }),
 });
 
-const yoga = createYoga({ schema: builder.toSchema(), logging: false, landingPage: false, graphiql: false });
+const plainContext: PeerContext = { get };
+/** A DataLoader per request: paths asked twice in one request (aliases) are one upstream call. */
+const loaderContext = (): PeerContext => {
+  const loader = new DataLoader<string, Json | null>((paths) => Promise.all(paths.map(get)));
+  return { get: (path) => loader.load(path) };
+};
+
+const yoga = createYoga<object, PeerContext>({
+  schema: builder.toSchema(),
+  logging: false,
+  landingPage: false,
+  graphiql: false,
+  context: kind === 'plain' ? () => plainContext : loaderContext,
+  // Every answer public (no session), kept 1 s; no cache metadata in the answers, so that a hit and a miss are the same bytes.
+  plugins: kind === 'yoga-rc' ? [useResponseCache({ session: () => null, ttl: 1_000, includeExtensionMetadata: false })] : [],
+});
 const server = createServer(yoga);
 
 server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {

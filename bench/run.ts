@@ -7,7 +7,10 @@
  *
  * GraphQL rows also run against a plain graphql-yoga + Pothos peer (bench/peer.ts: no cache, no
  * DataLoader), and `… misses` rows send distinct variables on every request (no response-cache hit,
- * upstream cached). Ratios against the peer come from the same run.
+ * upstream cached). Ratios against the peer come from the same run. Issue 27's rows add a tuned
+ * peer (`yoga-rc`: response cache, DataLoader), a floor server (`limit`, bench/limit.ts) and rows
+ * whose variables go round-robin over many keys (W6–W8), each answer checked against the one its
+ * variables asked for. Issue 25's rows run warm gateways reading UniSat and ord (the sample's profiles).
  *
  * Environment: BENCH_DURATION (s per row, default 10), BENCH_WARMUP (s before each row's window, default 2), BENCH_CONNECTIONS (default 50),
  * BENCH_UPSTREAM_DELAY_MS (sample latency for the main rows, default 0), BENCH_LATENCY_CONNECTIONS
@@ -23,6 +26,7 @@ import {
   startBenchRedis,
   pinCpus,
   probeMachine,
+  startLimit,
   startPassthrough,
   startPeer,
   startSample,
@@ -32,10 +36,18 @@ import {
   type ServerProcess,
 } from './lib/procs.js';
 import {
+  BENCH_ETCHINGS,
   CONNECTION_500,
   ETCHINGS_60,
   EVERYTHING,
   FRESH_TICKERS,
+  GENERATED_TICKERS,
+  TICKERS_500,
+  W7_OFFSETS,
+  W8_OFFSETS,
+  etchingsAt,
+  tokenByLiteral,
+  tokenByVariable,
   TICKERS_20,
   TICKERS_5,
   TRANSFERS_60,
@@ -46,6 +58,7 @@ import {
   restToken,
 } from './lib/queries.js';
 import { fmt, writeResults } from './lib/report.js';
+import type { Turn } from './lib/load.js';
 import { PLAN, type TargetKind, type WorkloadId } from './lib/plan.js';
 import { busyShares, evaluate, loadTargets, share, verdict, type CoalesceResult, type TargetCheck } from './lib/targets.js';
 import { runAbuse } from './abuse.js';
@@ -88,10 +101,18 @@ const TARGET_LABEL: Record<TargetKind, string> = {
   direct: 'direct upstream',
   proxy: 'pass-through proxy',
   peer: 'yoga peer',
+  'yoga-rc': 'yoga-rc (tuned peer)',
+  limit: 'limit (floor)',
   cold: 'gateway cold',
   warm: 'gateway warm',
   redis: 'gateway warm, REDIS_URL',
+  default: 'gateway, default 1 s freshness',
+  unisat: 'gateway warm, UniSat sources',
+  ord: 'gateway warm, ord etchings',
 };
+
+/** UniSat's per-key cap (default 5/s) would pace the source gateways' misses: lifted for the bench. */
+const UNISAT_RATE = '10000';
 
 interface Target {
   kind: TargetKind;
@@ -108,6 +129,13 @@ interface Workload {
   body?: string;
   /** Distinct bodies, one per request, instead of `body`. */
   bodyFor?: () => string;
+  /**
+   * Bodies taken in turn (distinct variables round-robin), each with byte strings its answer must
+   * hold (what proves it is the answer its variables asked for). With `sweep`, every turn is asked
+   * once before the row and each checked answer becomes that turn's expected bytes; without (W8),
+   * every answer is checked for the byte strings.
+   */
+  rotation?: { turns: Array<{ body: string; markers: Buffer[] }>; sweep: boolean };
 }
 
 export interface Row extends Omit<LoadResult, 'statusCodes'> {
@@ -119,7 +147,7 @@ export interface Row extends Omit<LoadResult, 'statusCodes'> {
   target: TargetKind;
   /** CPU of the process under test (sample, proxy or gateway) per answer, µs. */
   cpuUsPerRequest: number;
-  cpuOf: 'sample upstream' | 'pass-through proxy' | 'yoga peer' | 'gateway';
+  cpuOf: 'sample upstream' | 'pass-through proxy' | 'yoga peer' | 'yoga-rc' | 'floor' | 'gateway';
   upstreamPerRequest: number;
   statusCodes: Record<string, number>;
   /** Share of the window the hypervisor took from each CPU (steal), indexed by CPU. */
@@ -129,6 +157,9 @@ export interface Row extends Omit<LoadResult, 'statusCodes'> {
   /** req/s and CPU per request against the yoga peer's row of the same workload and phase. */
   rpsVsPeer?: number;
   cpuVsPeer?: number;
+  /** req/s against yoga-rc's row and CPU per request against the floor's, same workload and phase. */
+  rpsVsTuned?: number;
+  cpuVsFloor?: number;
   /** Set when the single check request before the row did not answer a clean 2xx. */
   sanity?: string;
 }
@@ -157,6 +188,55 @@ async function sanityCheck(target: Target, workload: Workload): Promise<{ body?:
   }
 }
 
+/** `body`'s answer from `target`: 2xx, no GraphQL errors, and every marker in it. */
+async function checkedAnswer(target: Target, body: string, markers: Buffer[]): Promise<{ answer?: Buffer; problem?: string }> {
+  try {
+    const response = await fetch(target.url + '/graphql', {
+      method: 'POST',
+      headers: GRAPHQL_HEADERS,
+      body,
+      signal: AbortSignal.timeout(10_000),
+    });
+    const answer = Buffer.from(await response.arrayBuffer());
+    if (!response.ok) return { problem: `HTTP ${response.status} for ${body.slice(0, 120)}: ${answer.toString().slice(0, 200)}` };
+    const parsed = JSON.parse(answer.toString()) as { errors?: unknown[]; data?: unknown };
+    if (parsed.errors?.length || !parsed.data)
+      return { problem: `errors or no data for ${body.slice(0, 120)}: ${answer.toString().slice(0, 300)}` };
+    const missing = markers.find((marker) => !answer.includes(marker));
+    if (missing) return { problem: `the answer to ${body.slice(-80)} lacks ${missing.toString()}: ${answer.toString().slice(0, 200)}` };
+    return { answer };
+  } catch (error) {
+    return { problem: `request failed: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * The rotation's turns as the load generator takes them: with a sweep, each turn's checked answer
+ * from `target` as its expected bytes (the first problem is returned, its turn then checked by
+ * markers only); without, the markers.
+ */
+async function turnsOf(target: Target, rotation: NonNullable<Workload['rotation']>): Promise<{ turns: Turn[]; problem?: string }> {
+  const { turns } = rotation;
+  if (!rotation.sweep) {
+    const { problem } = await checkedAnswer(target, turns[0]!.body, turns[0]!.markers);
+    return { turns: turns.map(({ body, markers }) => ({ body, contains: markers })), ...(problem ? { problem } : {}) };
+  }
+  const checked: Turn[] = new Array(turns.length);
+  let problem: string | undefined;
+  let next = 0;
+  // A few at a time: the sweep is over in about a second on every server.
+  const worker = async () => {
+    for (let i = next++; i < turns.length; i = next++) {
+      const { body, markers } = turns[i]!;
+      const result = await checkedAnswer(target, body, markers);
+      problem ??= result.problem;
+      checked[i] = result.answer ? { body, expect: result.answer } : { body, contains: markers };
+    }
+  };
+  await Promise.all(Array.from({ length: 4 }, worker));
+  return { turns: checked, ...(problem ? { problem } : {}) };
+}
+
 /** How the load generator asks `workload` of `target`. */
 function requestsOf(target: Target, workload: Workload) {
   return {
@@ -169,7 +249,13 @@ function requestsOf(target: Target, workload: Workload) {
 }
 
 async function measure(sample: SampleProcess, phase: string, connections: number, target: Target, workload: Workload): Promise<Row> {
-  const { body: expected, problem } = await sanityCheck(target, workload);
+  const {
+    body: expected,
+    problem,
+    rotation,
+  } = workload.rotation
+    ? await turnsOf(target, workload.rotation).then(({ turns, problem }) => ({ body: undefined, problem, rotation: turns }))
+    : { ...(await sanityCheck(target, workload)), rotation: undefined };
   // One load run: the connections open and warm up (filling the warm gateway's cache, warming the
   // JIT), then the measured window; CPU and upstream calls are read at its edges.
   let cpuBefore = 0,
@@ -180,6 +266,7 @@ async function measure(sample: SampleProcess, phase: string, connections: number
     stealAfter: number[] = [];
   const result = await load({
     ...requestsOf(target, workload),
+    rotation,
     connections,
     warmup: WARMUP_S,
     duration: DURATION,
@@ -226,9 +313,24 @@ const CPU_OF: Record<TargetKind, Row['cpuOf']> = {
   direct: 'sample upstream',
   proxy: 'pass-through proxy',
   peer: 'yoga peer',
+  'yoga-rc': 'yoga-rc',
+  limit: 'floor',
   cold: 'gateway',
   warm: 'gateway',
   redis: 'gateway',
+  default: 'gateway',
+  unisat: 'gateway',
+  ord: 'gateway',
+};
+
+/** How the table marks CPU that is not a gateway's. */
+const CPU_SUFFIX: Record<Row['cpuOf'], string> = {
+  'sample upstream': ' (sample)',
+  'pass-through proxy': ' (proxy)',
+  'yoga peer': ' (peer)',
+  'yoga-rc': ' (yoga-rc)',
+  floor: ' (limit)',
+  gateway: '',
 };
 
 /** 200 clients at once ask one never-asked key of the warm gateway; its upstream path is slow. */
@@ -278,6 +380,8 @@ function table(rows: Row[]): string {
     'rps ÷ proxy',
     'rps ÷ peer',
     'CPU ÷ peer',
+    'rps ÷ yoga-rc',
+    'CPU ÷ limit',
     'load generator CPU',
     'VM steal by CPU',
     'req/s swing (0.5 s)',
@@ -285,7 +389,7 @@ function table(rows: Row[]): string {
   ];
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`];
   for (const r of rows) {
-    const cpu = `${fmt(r.cpuUsPerRequest, 0)}${r.cpuOf === 'gateway' ? '' : r.cpuOf === 'sample upstream' ? ' (sample)' : r.cpuOf === 'yoga peer' ? ' (peer)' : ' (proxy)'}`;
+    const cpu = `${fmt(r.cpuUsPerRequest, 0)}${CPU_SUFFIX[r.cpuOf]}`;
     lines.push(
       `| ${[
         r.phase,
@@ -303,6 +407,8 @@ function table(rows: Row[]): string {
         fmt(r.rpsVsProxy, 2),
         fmt(r.rpsVsPeer, 2),
         fmt(r.cpuVsPeer, 2),
+        fmt(r.rpsVsTuned, 2),
+        fmt(r.cpuVsFloor, 2),
         share(r.clientCpu),
         r.steal.length ? r.steal.map(share).join(' / ') : '–',
         r.rateSwing === undefined ? '–' : `${fmt(r.rateSwing, 1)}×`,
@@ -313,6 +419,57 @@ function table(rows: Row[]): string {
   return lines.join('\n');
 }
 
+/** A GraphQL workload whose variables go round-robin over `turns` (see Workload.rotation). */
+function rotating(id: WorkloadId, label: string, turns: Array<{ body: string; markers: Buffer[] }>, sweep: boolean): Workload {
+  return { id, label, protocol: 'GraphQL', path: '/graphql', rotation: { turns, sweep } };
+}
+
+/** A token's turn: its answer names the ticker asked. */
+const tokenTurn = (bodyOf: (ticker: string) => string) => (ticker: string) => ({
+  body: bodyOf(ticker),
+  markers: [Buffer.from(`"ticker":${JSON.stringify(ticker)}`)],
+});
+
+/** A page's turn: its answer has the offset asked and the upstream's first and last etchings there. */
+const pageTurn = (ids: string[]) => (offset: number) => ({
+  body: etchingsAt(offset),
+  markers: [`"offset":${offset},`, `"id":"${ids[offset]}"`, `"id":"${ids[offset + 59]}"`].map((marker) => Buffer.from(marker)),
+});
+
+async function etchingsCount(sampleUrl: string): Promise<number> {
+  const response = await fetch(`${sampleUrl}/runes/v1/etchings?limit=1`);
+  return ((await response.json()) as { total: number }).total;
+}
+
+/** The sample's etching ids in list order, read from the upstream itself: what W7/W8's answers must hold. */
+async function etchingIdsOf(sampleUrl: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let offset = 0; offset < BENCH_ETCHINGS; offset += 60) {
+    const response = await fetch(`${sampleUrl}/runes/v1/etchings?offset=${offset}&limit=60`);
+    const page = (await response.json()) as { results: Array<{ id: string }> };
+    ids.push(...page.results.map((e) => e.id));
+  }
+  if (ids.length !== BENCH_ETCHINGS) throw new Error(`bench: the sample lists ${ids.length} etchings, not ${BENCH_ETCHINGS}`);
+  return ids;
+}
+
+/** Each workload's bodies with the answers `source(workload)` gave (checked): what the floor writes. */
+async function floorAnswers(workloads: Workload[], source: (workload: Workload) => Target): Promise<Array<[string, string]>> {
+  const entries: Array<[string, string]> = [];
+  for (const workload of workloads) {
+    if (workload.rotation) {
+      const { turns, problem } = await turnsOf(source(workload), workload.rotation);
+      if (problem) throw new Error(`bench: ${workload.label} from ${source(workload).kind}: ${problem}`);
+      entries.push(...turns.map((turn): [string, string] => [turn.body, turn.expect!.toString()]));
+    } else {
+      const { body, problem } = await sanityCheck(source(workload), workload);
+      if (problem || body === undefined) throw new Error(`bench: ${workload.label} from ${source(workload).kind}: ${problem}`);
+      entries.push([workload.body!, body]);
+    }
+  }
+  return entries;
+}
+
 async function runBench(): Promise<void> {
   const startedAt = new Date().toISOString();
   const mainPhase = `upstream +${BASE_DELAY_MS} ms`;
@@ -321,21 +478,38 @@ async function runBench(): Promise<void> {
     `bench: ${DURATION} s per row, ${CONNECTIONS} connections, ${cpus().length} CPUs, node ${process.version}; starting processes`,
   );
   const sample = await startSample(BASE_DELAY_MS);
-  // 552 etchings, so that the 500-item connection row is a window inside the list.
-  await sample.activity({ etch: 250 });
+  // 10,000 etchings: the 500-item connection row is a window inside the list, and W7/W8's last
+  // offsets (9,000, 9,940) are full pages. W6's 500 tickers: the sample's 41 and generated ones.
+  await sample.activity({ etch: BENCH_ETCHINGS - (await etchingsCount(sample.url)) });
+  await sample.addTokens(GENERATED_TICKERS);
+  const etchingIds = await etchingIdsOf(sample.url);
   const proxy = await startPassthrough(sample.url);
   const peer = await startPeer(sample.url);
+  const tuned = await startPeer(sample.url, 'yoga-rc');
+  const floor = await startLimit();
   // The Redis rows: the warm gateway again, with REDIS_URL (its upstream cache is then a first tier
   // in process in front of Redis). Left out, and said, where redis-server is not installed.
   const redis = await startBenchRedis();
   if (!redis) console.error('bench: no redis-server on this machine: the Redis rows are left out');
-  const [cold, warm, warmRedis] = await Promise.all([
+  const [cold, warm, warmRedis, byDefault, unisat, ord] = await Promise.all([
     startGateway(sample.url, { CACHE_TTL_MS: '0' }),
     startGateway(sample.url, { CACHE_TTL_MS: '600000' }),
     redis && startGateway(sample.url, { CACHE_TTL_MS: '600000', REDIS_URL: redis.url }),
+    // Issue 27's rows: satgate as deployed (CACHE_TTL_MS unset: 1 s, as yoga-rc's ttl).
+    startGateway(sample.url, {}),
+    // Issue 25's rows: the warm gateway reading the other data sources (the sample's profiles).
+    startGateway(sample.url, {
+      CACHE_TTL_MS: '600000',
+      BRC20_SOURCE: 'unisat',
+      TRANSFERS_SOURCE: 'unisat',
+      ETCHINGS_SOURCE: 'unisat',
+      UNISAT_API_URL: sample.url,
+      UNISAT_RATE_LIMIT_PER_SECOND: UNISAT_RATE,
+    }),
+    startGateway(sample.url, { CACHE_TTL_MS: '600000', ETCHINGS_SOURCE: 'ord', ORD_API_URL: sample.url }),
   ]);
-  const gateways = warmRedis ? [cold, warm, warmRedis] : [cold, warm];
-  const servers = [sample.pid, proxy.pid, peer.pid, ...gateways.map((g) => g.pid)];
+  const gateways = [cold, warm, ...(warmRedis ? [warmRedis] : []), byDefault, unisat, ord];
+  const servers = [sample.pid, proxy.pid, peer.pid, tuned.pid, floor.pid, ...gateways.map((g) => g.pid)];
   const placement = pinCpus([...servers, ...(redis ? [redis.pid] : [])]);
   const pinned = placement.description;
   console.error(`bench: ${pinned}`);
@@ -359,10 +533,21 @@ async function runBench(): Promise<void> {
     direct: { kind: 'direct', url: sample.url, pid: sample.pid },
     proxy: { kind: 'proxy', url: proxy.url, pid: proxy.pid },
     peer: { kind: 'peer', url: peer.url, pid: peer.pid },
+    'yoga-rc': { kind: 'yoga-rc', url: tuned.url, pid: tuned.pid },
+    limit: { kind: 'limit', url: floor.url, pid: floor.pid },
     cold: { kind: 'cold', url: cold.url, pid: cold.pid },
     warm: { kind: 'warm', url: warm.url, pid: warm.pid },
     ...(warmRedis && { redis: { kind: 'redis', url: warmRedis.url, pid: warmRedis.pid } }),
+    default: { kind: 'default', url: byDefault.url, pid: byDefault.pid },
+    unisat: { kind: 'unisat', url: unisat.url, pid: unisat.pid },
+    ord: { kind: 'ord', url: ord.url, pid: ord.pid },
   };
+  // Which process is which (a --cpu-prof file is named by its pid).
+  console.error(
+    `bench: pids: ${Object.values(targets)
+      .map((t) => `${t.kind} ${t.pid}`)
+      .join(', ')}`,
+  );
   for (const gateway of gateways) {
     gateway.child.once('exit', (code, signal) => {
       if (!stopping) {
@@ -380,7 +565,7 @@ async function runBench(): Promise<void> {
     body: graphqlBody(query),
   });
   /** Distinct variables on every request: every answer is executed, from the upstream cache. */
-  const misses = (id: 'W1' | 'W3', label: string, query: string): Workload => ({
+  const misses = (id: 'W1' | 'W3' | 'W4', label: string, query: string): Workload => ({
     id: `${id}-miss`,
     label: `${label} misses`,
     protocol: 'GraphQL',
@@ -397,33 +582,61 @@ async function runBench(): Promise<void> {
     W3: gql('W3', 'W3 60 etchings', ETCHINGS_60),
     'W3-miss': misses('W3', 'W3 60 etchings', ETCHINGS_60),
     W4: gql('W4', 'W4 60 transfers', TRANSFERS_60),
+    'W4-miss': misses('W4', 'W4 60 transfers', TRANSFERS_60),
     W5: gql('W5', 'W5 status+token+transfers+etchings', EVERYTHING),
     C1: gql('C1', 'C1 500-item etchings connection', CONNECTION_500),
+    W6: rotating('W6', 'W6 one token, $ticker over 500', TICKERS_500.map(tokenTurn(tokenByVariable)), true),
+    'W6-literal': rotating('W6-literal', 'W6-literal one token, 500 literal tickers', TICKERS_500.map(tokenTurn(tokenByLiteral)), true),
+    W7: rotating('W7', 'W7 60 etchings, $offset over 151 pages', W7_OFFSETS.map(pageTurn(etchingIds)), true),
+    W8: rotating('W8', 'W8 60 etchings at every offset 0..9,940', W8_OFFSETS.map(pageTurn(etchingIds)), false),
   };
   const plan = PLAN.main.map(([id, kinds]) => [workloads[id], kinds] as const);
+  // BENCH_ONLY=W1-GraphQL,C1 measures those workloads alone (to profile one row); the targets then judge what was measured.
+  const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
+  const measured = (id: WorkloadId) => only.length === 0 || only.includes(id);
+  // BENCH_TARGETS=default,yoga-rc measures the main phase's rows of those servers alone.
+  const onlyKinds = (process.env.BENCH_TARGETS ?? '').split(',').filter(Boolean);
+  const unknownKind = onlyKinds.find((kind) => !(kind in TARGET_LABEL));
+  if (unknownKind) throw new Error(`BENCH_TARGETS: no target kind ${unknownKind}`);
+
+  // The floor's answers: those of the gateway each row compares it with, checked (bench/limit.ts).
+  console.error('loading the floor server');
+  await floor.load(
+    await floorAnswers(
+      plan.filter(([workload, kinds]) => kinds.includes('limit') && measured(workload.id)).map(([workload]) => workload),
+      (workload) => targets[workload.rotation ? 'default' : 'warm']!,
+    ),
+  );
 
   // A fresh process is slower at first than later: its young generation grows to the
   // allocation rate and V8 optimises the shared request path. Each server first takes W1 (REST
   // and GraphQL) for PROCESS_WARMUP_S, unmeasured, so that its first row measures the same
   // steady state as its last.
   console.error('warming up the servers');
+  const warmed = new Set<TargetKind>();
   for (const [workload, kinds] of plan.slice(0, 2)) {
     for (const kind of kinds) {
       const target = targets[kind];
       if (!target || kind === 'direct') continue;
+      warmed.add(kind);
       alone(target.pid);
       await load({ ...requestsOf(target, workload), connections: CONNECTIONS, duration: PROCESS_WARMUP_S });
     }
   }
+  // The servers in neither W1 row: W1 GraphQL too.
+  for (const target of Object.values(targets)) {
+    if (warmed.has(target.kind) || target.kind === 'direct' || target.kind === 'proxy') continue;
+    alone(target.pid);
+    await load({ ...requestsOf(target, workloads['W1-GraphQL']), connections: CONNECTIONS, duration: PROCESS_WARMUP_S });
+  }
 
   const rows: Row[] = [];
   console.error(`phase: ${mainPhase}`);
-  // BENCH_ONLY=W1-GraphQL,C1 measures those workloads alone (to profile one row); the targets then judge what was measured.
-  const only = (process.env.BENCH_ONLY ?? '').split(',').filter(Boolean);
   for (const [workload, kinds] of plan) {
-    if (only.length > 0 && !only.includes(workload.id)) continue;
+    if (!measured(workload.id)) continue;
     for (const kind of kinds) {
       const target = targets[kind];
+      if (onlyKinds.length > 0 && !onlyKinds.includes(kind)) continue;
       if (target) rows.push(await measureRow(mainPhase, CONNECTIONS, target, workload));
     }
   }
@@ -452,6 +665,11 @@ async function runBench(): Promise<void> {
       row.rpsVsPeer = row.rps / peered.rps;
       row.cpuVsPeer = row.cpuUsPerRequest / peered.cpuUsPerRequest;
     }
+    const sameRow = (kind: TargetKind) => rows.find((r) => r.phase === row.phase && r.workload === row.workload && r.target === kind);
+    const tunedRow = sameRow('yoga-rc');
+    const floorRow = sameRow('limit');
+    if (tunedRow && row !== tunedRow) row.rpsVsTuned = row.rps / tunedRow.rps;
+    if (floorRow && row !== floorRow) row.cpuVsFloor = row.cpuUsPerRequest / floorRow.cpuUsPerRequest;
   }
   const judged = evaluate(TARGETS, {
     rows,

@@ -5,14 +5,20 @@
  * - extra scripted faults, checked before the base delay (`faults`);
  * - chaos for the soak: a share of upstream requests answered 503 or reset (`chaos`), and full
  *   outages (`outage`).
+ * - more BRC-20 tokens (`tokens`): the sample has 41, W6 asks 500. Each is ordi's details under
+ *   another ticker, answered by an exact-path fault before any route (faults are the sample's only
+ *   hook from outside): always a 200, never a 304, and not in the token list.
  * The sample's request log is emptied every second (it would otherwise grow by millions of entries);
- * the count is kept here.
+ * the count is kept here. It also serves the data sources' profiles (UniSat's open API and an
+ * `ord server`, keyless) for the per-source gateways.
  */
 import type { Fault } from '../src/sample/server.js';
+import { CACHE_CONTROL } from '../src/sample/hiro.js';
+import { findBrc20Token } from '../src/sample/data.js';
 import { startSampleUpstream } from '../src/sample/server.js';
 import type { SampleCommand, SampleMessage } from './lib/protocol.js';
 
-const upstream = await startSampleUpstream({ port: 0 });
+const upstream = await startSampleUpstream({ port: 0, sources: { unisat: {}, ord: {} } });
 let counted = 0;
 const count = () => counted + upstream.requests.length;
 
@@ -23,6 +29,21 @@ let outage: 'status' | 'reset' | undefined;
 let injected = 0;
 let carry = 0;
 let lastCount = 0;
+/** The `tokens` faults: one 200 answer per added ticker. */
+let tokens: Fault[] = [];
+
+/** ordi's details under `ticker`, with an id and number of its own. */
+function tokenFault(ticker: string, index: number): Fault {
+  const ordi = findBrc20Token('ordi')!;
+  const txId = index.toString(16).padStart(64, 'b');
+  return {
+    method: 'GET',
+    path: `/ordinals/v1/brc-20/tokens/${encodeURIComponent(ticker)}`,
+    status: 200,
+    body: { ...ordi, token: { ...ordi.token, ticker, id: `${txId}i0`, tx_id: txId, number: 90_000_000 + index } },
+    headers: { 'cache-control': CACHE_CONTROL, etag: `"${upstream.activity.ordinalsEtag()}"` },
+  };
+}
 
 const CHAOS_PATHS = ['/ordinals/*', '/runes/*', '/metadata/*', '/*'];
 
@@ -43,6 +64,9 @@ function rebuild(chaosFaults = 0): void {
         : { path, times: 1, reset: true },
     );
   }
+  // Before the base delay (a fault without a status answers from the routes, which lack these
+  // tickers), so they carry the delay themselves.
+  for (const token of tokens) upstream.inject(baseDelayMs > 0 ? { ...token, delayMs: baseDelayMs } : token);
   if (baseDelayMs > 0) upstream.inject({ path: '/*', delayMs: baseDelayMs });
 }
 rebuild();
@@ -94,6 +118,10 @@ process.on('message', (command: SampleCommand) => {
     case 'activity':
       if (command.etch) upstream.activity.etch(command.etch);
       if (command.mint) upstream.activity.mint(command.mint);
+      break;
+    case 'tokens':
+      tokens = command.tickers.map(tokenFault);
+      rebuild();
       break;
   }
   reply({ type: 'reply', id: command.id, count: count(), injected });

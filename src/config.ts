@@ -117,6 +117,8 @@ export interface Config {
   upstreamMaxResponseBytes: number;
   /** Allowed browser origins: `*` or a list. */
   corsOrigins: string[];
+  /** Request headers a browser on an allowed origin may send (lower case): its preflight's answer. */
+  corsAllowedHeaders: string[];
   /** When set, only the documents in this JSON file (`{ "<id>": "<document>" }`) run. */
   persistedOperations: string | undefined;
   /** GraphQL batching (several operations in one request): 0 is off. */
@@ -251,6 +253,7 @@ export function loadConfig(env: Env): Config {
     responseCacheMaxBytes: integer(env, 'RESPONSE_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 2 ** 40),
     upstreamMaxResponseBytes: integer(env, 'UPSTREAM_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1024, 2 ** 31),
     corsOrigins: corsOrigins(env),
+    corsAllowedHeaders: corsAllowedHeaders(env),
     persistedOperations: read(env, 'PERSISTED_OPERATIONS'),
     batchLimit: integer(env, 'GRAPHQL_BATCH_LIMIT', 0, 0, 100),
     graphiql: oneOf(env, 'GRAPHIQL', ['auto', 'on', 'off'], 'auto'),
@@ -395,6 +398,46 @@ function corsOrigins(env: Env): string[] {
     }
   }
   return origins;
+}
+
+/**
+ * The headers satgate reads (content-type, keys, request ids, revalidation, CSRF prevention, trace
+ * context) and the ones popular clients add on every request (Apollo's client awareness, Sentry's
+ * tracing, an app-wide Authorization): a browser sends a request only if its preflight allows
+ * every header on it, so a missing one fails the whole request ("Failed to fetch").
+ */
+export const DEFAULT_CORS_ALLOWED_HEADERS = [
+  'content-type',
+  'x-api-key',
+  'x-request-id',
+  'if-none-match',
+  'x-graphql-yoga-csrf',
+  'apollo-require-preflight',
+  'x-apollo-operation-name',
+  'traceparent',
+  'tracestate',
+  'apollographql-client-name',
+  'apollographql-client-version',
+  'sentry-trace',
+  'baggage',
+  'authorization',
+] as const;
+
+/** An HTTP header name (RFC 9110 token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+
+function corsAllowedHeaders(env: Env): string[] {
+  const given = read(env, 'CORS_ALLOWED_HEADERS');
+  if (given === undefined) return [...DEFAULT_CORS_ALLOWED_HEADERS];
+  const names = given
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  for (const name of names) {
+    if (!HEADER_NAME.test(name))
+      throw new ConfigError(`CORS_ALLOWED_HEADERS must be a comma-separated list of header names, got "${name}"`);
+  }
+  return [...new Set(names)];
 }
 
 /**

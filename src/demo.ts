@@ -2,7 +2,10 @@
  * `npm run demo`: the whole gateway offline, over the embedded sample upstream, in one process.
  * PORT/HOST/LOG_LEVEL/LOG_FORMAT are honoured (defaults: 4000, 127.0.0.1, info, pretty, so a
  * newcomer sees each request); the upstream URLs always point at the sample.
+ * `--source=unisat` serves BRC-20, transfers and etchings from the sample's UniSat profile,
+ * `--source=ord` the etchings from its ord profile (docs/sources.md).
  */
+import { parseArgs } from 'node:util';
 import { exitOnStartupFailure, start } from './main.js';
 import { MINTING_TICKER } from './sample/activity.js';
 import {
@@ -21,7 +24,35 @@ import { SAMPLE_PLATFORM_KEY, startSampleUpstream } from './sample/server.js';
 /** The sample is alive: a new etching and a mint of one token every few seconds. */
 const ACTIVITY_MS = Number(process.env.DEMO_ACTIVITY_MS ?? 4000);
 
-const sample = await startSampleUpstream({ host: '127.0.0.1', port: Number(process.env.SAMPLE_UPSTREAM_PORT ?? 0) });
+/** The key the sample's UniSat profile accepts: the demo shows it is sent, as a real one would be. */
+const DEMO_UNISAT_KEY = 'demo-unisat-key';
+
+const { values: args } = parseArgs({ options: { source: { type: 'string', default: 'hiro' } } });
+const SOURCES = {
+  hiro: { env: () => ({}), sample: {} },
+  unisat: {
+    env: (url: string) => ({
+      BRC20_SOURCE: 'unisat',
+      TRANSFERS_SOURCE: 'unisat',
+      ETCHINGS_SOURCE: 'unisat',
+      UNISAT_API_URL: url,
+      UNISAT_API_KEY: DEMO_UNISAT_KEY,
+    }),
+    sample: { unisat: { apiKey: DEMO_UNISAT_KEY } },
+  },
+  ord: { env: (url: string) => ({ ETCHINGS_SOURCE: 'ord', ORD_API_URL: url }), sample: { ord: {} } },
+} as const;
+const source = args.source as keyof typeof SOURCES;
+if (!Object.hasOwn(SOURCES, source)) {
+  console.error(`satgate demo: --source must be one of ${Object.keys(SOURCES).join(', ')}`);
+  process.exit(2);
+}
+
+const sample = await startSampleUpstream({
+  host: '127.0.0.1',
+  port: Number(process.env.SAMPLE_UPSTREAM_PORT ?? 0),
+  sources: SOURCES[source].sample,
+});
 let gateway: Awaited<ReturnType<typeof start>>;
 try {
   gateway = await start({
@@ -37,6 +68,7 @@ try {
     HIRO_PLATFORM_URL: sample.url,
     HIRO_API_KEY: 'demo-hiro-key',
     LIVE_POLL_INTERVAL_MS: process.env.LIVE_POLL_INTERVAL_MS || '2000',
+    ...SOURCES[source].env(sample.url),
   });
 } catch (error) {
   await sample.close();
@@ -45,7 +77,7 @@ try {
 const stopActivity = sample.activity.simulate(ACTIVITY_MS);
 
 console.log(`
-satgate demo: offline, over the sample upstream at ${sample.url}
+satgate demo: offline, over the sample upstream at ${sample.url}${source === 'hiro' ? '' : `, data source ${source}`}
 
   GraphiQL   ${gateway.url}/graphql
   REST       ${gateway.url}/ordinals/v1/brc-20/tokens/ordi

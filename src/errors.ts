@@ -37,6 +37,9 @@ export class UpstreamError extends Error {
 
   /** The data source that failed, when it is not hiro (docs/sources.md). */
   source?: string;
+
+  /** The upstream's own message, where it gave a short one without secrets ("Chainhook not found"). */
+  detail?: string;
 }
 
 function describe(service: ServiceName, kind: UpstreamError['kind'], status?: number, limit?: number): string {
@@ -56,6 +59,8 @@ function describe(service: ServiceName, kind: UpstreamError['kind'], status?: nu
     case 'too-large':
       return `The ${service} service sent an answer larger than the gateway accepts`;
     case 'status':
+      // A platform key is the caller's: say that it was the key the platform refused.
+      if (service === 'platform' && (status === 401 || status === 403)) return `The platform service refused the API key (HTTP ${status})`;
       return `The ${service} service answered with HTTP ${status}`;
   }
 }
@@ -77,7 +82,7 @@ export function toGraphQLError(error: UpstreamError, code: ErrorCode = graphQLCo
   if (error.retryAfter !== undefined) extensions.retryAfter = error.retryAfter;
   if (error.limit !== undefined) extensions.limit = error.limit;
   if (error.source !== undefined) extensions.source = error.source;
-  return new GraphQLError(error.message, { extensions });
+  return new GraphQLError(error.detail ? `${error.message}: ${error.detail}` : error.message, { extensions });
 }
 
 function graphQLCode(error: UpstreamError): ErrorCode {

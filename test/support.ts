@@ -224,13 +224,15 @@ export async function overWebSocket(
   gatewayUrl: string,
   payload: Record<string, unknown>,
   headers: Record<string, string> = {},
+  /** connection_init's payload, as a browser's graphql-ws client sends its connectionParams. */
+  connectionParams?: Record<string, unknown>,
 ): Promise<unknown> {
   const socket = new WebSocket(`${gatewayUrl.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { headers });
   try {
     const messages: Array<{ type: string; id?: string; payload?: unknown }> = [];
     socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as (typeof messages)[number]));
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    socket.send(JSON.stringify({ type: 'connection_init' }));
+    socket.send(JSON.stringify({ type: 'connection_init', ...(connectionParams ? { payload: connectionParams } : {}) }));
     let subscribed = false;
     for (let waited = 0; waited < 5000; waited += 10) {
       if (!subscribed && messages.some((m) => m.type === 'connection_ack')) {

@@ -23,6 +23,13 @@ export interface LoadOptions {
   body?: string;
   /** Called for each request's body, instead of `body`: distinct variables on every request. */
   bodyFor?: () => string;
+  /**
+   * Requests taken in turn, each with its own expected answer, instead of `body` and `expectBody`:
+   * the rows whose variables go round-robin check every answer against the one its variables
+   * asked for. `expect`: the answer's exact bytes (JSON key order aside); `contains`: byte strings
+   * the answer must all hold (where storing every answer would not fit: W8's 9,941 pages).
+   */
+  rotation?: Turn[];
   connections: number;
   /** Seconds of the measured window (bounded); `amount` instead sends that many requests, no ramp or warm-up. */
   duration: number;
@@ -38,6 +45,12 @@ export interface LoadOptions {
   onWindowEnd?: () => unknown;
   /** The server under test's CPU so far, in µs (procs.ts cpuMicros): read at every slice's edges. */
   serverCpu?: () => number;
+}
+
+export interface Turn {
+  body: string;
+  expect?: Buffer;
+  contains?: Buffer[];
 }
 
 export interface LoadResult {
@@ -164,11 +177,19 @@ class AnswerReader {
   private offset = 0;
   private same = true;
   private copy: Buffer[] | undefined;
+  /** Byte strings the answer must all hold: its body is then copied whole. */
+  private contains: Buffer[] | undefined;
 
   constructor(
-    private readonly expected: Buffer | undefined,
+    private expected: Buffer | undefined,
     private readonly onAnswer: OnAnswer,
   ) {}
+
+  /** What the next answer must be (a rotation's turn): its bytes, or byte strings it must hold. */
+  expect(expected: Buffer | undefined, contains?: Buffer[]): void {
+    this.expected = expected;
+    this.contains = contains;
+  }
 
   /** Reads `data` (valid only during the call). */
   feed(data: Buffer): void {
@@ -235,6 +256,10 @@ class AnswerReader {
 
   /** Body bytes: compared in place while they match, copied once they do not. */
   private body(bytes: Buffer): void {
+    if (this.contains) {
+      (this.copy ??= []).push(Buffer.from(bytes));
+      return;
+    }
     const { expected } = this;
     if (!expected) return;
     if (this.same) {
@@ -252,7 +277,10 @@ class AnswerReader {
   private finish(): void {
     this.reading = false;
     let differing: Buffer | undefined;
-    if (this.expected && (!this.same || this.offset !== this.expected.length)) {
+    if (this.contains) {
+      const whole = Buffer.concat(this.copy ?? []);
+      if (!this.contains.every((bytes) => whole.includes(bytes))) differing = whole;
+    } else if (this.expected && (!this.same || this.offset !== this.expected.length)) {
       differing = this.copy ? Buffer.concat(this.copy) : this.expected.subarray(0, this.offset);
     }
     this.onAnswer(this.status, this.closes, differing);
@@ -342,6 +370,16 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   const rampRequest = requestBytes('GET', target, RAMP_PATH, {});
   const { bodyFor } = options;
   const nextRequest = bodyFor ? () => requestBytes(method, target, path, headers, bodyFor()) : () => fixedRequest;
+  const turns = options.rotation?.map((turn) => ({ ...turn, request: requestBytes(method, target, path, headers, turn.body) }));
+  let nextTurn = 0;
+  /** A turn's answer with its data but another key order (canonical JSON, built on first need). */
+  const sameAsTurn = new Map<Buffer, (body: Buffer) => boolean>();
+  const reordered = (expect: Buffer | undefined, body: Buffer): boolean => {
+    if (!expect) return false;
+    let same = sameAsTurn.get(expect);
+    if (!same) sameAsTurn.set(expect, (same = sameJson(expect.toString())));
+    return same(body);
+  };
 
   const latencies = new Latencies();
   /** Answers of every phase, for the rate that sizes the window's latency store. */
@@ -389,6 +427,8 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     const exchange: Exchange = { socket, sentAt: 0, dueBy: 0 };
     exchanges.add(exchange);
     let rampAnswer = false;
+    /** The rotation's turn in flight on this connection. */
+    let turn: (Turn & { request: Buffer }) | undefined;
     const send = () => {
       if (!running || (!timed && sent >= options.amount!)) {
         socket.destroy();
@@ -398,7 +438,14 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
       rampAnswer = ramping;
       exchange.sentAt = performance.now();
       exchange.dueBy = exchange.sentAt + TIMEOUT_MS;
-      socket.write(rampAnswer ? rampRequest : nextRequest());
+      if (turns && !rampAnswer) {
+        turn = turns[nextTurn++ % turns.length]!;
+        reader.expect(turn.expect, turn.contains);
+        socket.write(turn.request);
+      } else {
+        if (turns) reader.expect(undefined);
+        socket.write(rampAnswer ? rampRequest : nextRequest());
+      }
     };
     const reader = new AnswerReader(expected, (status, closes, differing) => {
       const ms = performance.now() - exchange.sentAt;
@@ -414,7 +461,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
       if (recording && !rampAnswer) {
         record(ms, status);
         if (differing) {
-          if (sameData!(differing)) stats.reordered++;
+          if (turns ? reordered(turn?.expect, differing) : sameData!(differing)) stats.reordered++;
           else {
             stats.mismatched++;
             mismatchSample ??= differing.toString().slice(0, 300);

@@ -63,7 +63,7 @@ export async function stopChild(child: ChildProcess, graceMs = 3000): Promise<vo
 }
 
 export async function stopAll(): Promise<void> {
-  await Promise.all([...children].map((child) => stopChild(child)));
+  await Promise.all([...children].map((child) => stopChild(child, PROFILING ? 60_000 : undefined)));
 }
 
 let clockTicks: number | undefined;
@@ -201,6 +201,8 @@ export interface SampleProcess {
   injected(): Promise<number>;
   /** Sample activity: new etchings, a mint. */
   activity(change: { etch?: number; mint?: string }): Promise<void>;
+  /** Serve these BRC-20 tickers too (ordi's details under each: see bench/sample-process.ts). */
+  addTokens(tickers: string[]): Promise<void>;
 }
 
 export async function startSample(delayMs: number): Promise<SampleProcess> {
@@ -237,6 +239,7 @@ export async function startSample(delayMs: number): Promise<SampleProcess> {
     setOutage: async (kind) => void (await send({ cmd: 'outage', kind })),
     injected: async () => (await send({ cmd: 'count' })).injected,
     activity: async (change) => void (await send({ cmd: 'activity', ...change })),
+    addTokens: async (tickers) => void (await send({ cmd: 'tokens', tickers })),
   };
 }
 
@@ -260,11 +263,41 @@ export async function startPassthrough(sampleUrl: string): Promise<ServerProcess
   return { url, pid: child.pid ?? 0, child, tail: () => [], stderr: () => '' };
 }
 
-/** The plain graphql-yoga + Pothos peer (bench/peer.ts): no cache, no DataLoader. */
-export async function startPeer(sampleUrl: string): Promise<ServerProcess> {
-  const child = forkTs('peer.ts', { SAMPLE_URL: sampleUrl, PORT: String(await freePort()) });
-  const { url } = await waitForMessage(child, (m) => ((m as ProxyMessage).type === 'ready' ? (m as ProxyMessage) : undefined), 'yoga peer');
+/**
+ * A graphql-yoga + Pothos peer (bench/peer.ts): `plain` (no cache, no DataLoader) or `yoga-rc`
+ * (response cache ttl 1 s, a DataLoader per request).
+ */
+export async function startPeer(sampleUrl: string, kind: 'plain' | 'yoga-rc' = 'plain'): Promise<ServerProcess> {
+  const child = forkTs('peer.ts', { SAMPLE_URL: sampleUrl, PORT: String(await freePort()), PEER_KIND: kind });
+  const { url } = await waitForMessage(
+    child,
+    (m) => ((m as ProxyMessage).type === 'ready' ? (m as ProxyMessage) : undefined),
+    `${kind} peer`,
+  );
   return { url, pid: child.pid ?? 0, child, tail: () => [], stderr: () => '' };
+}
+
+export interface FloorProcess extends ServerProcess {
+  /** Gives the floor its answers: each request body with the answer bytes it writes for it. */
+  load(entries: Array<[body: string, answer: string]>): Promise<void>;
+}
+
+/** The floor server (bench/limit.ts): precomputed answer bytes on plain node:http. */
+export async function startLimit(): Promise<FloorProcess> {
+  const child = forkTs('limit.ts', { PORT: String(await freePort()) });
+  const { url } = await waitForMessage(child, (m) => ((m as ProxyMessage).type === 'ready' ? (m as ProxyMessage) : undefined), 'floor');
+  return {
+    url,
+    pid: child.pid ?? 0,
+    child,
+    tail: () => [],
+    stderr: () => '',
+    load: async (entries) => {
+      const loaded = waitForMessage(child, (m) => ((m as { type?: string }).type === 'loaded' ? true : undefined), 'floor');
+      child.send({ type: 'answers', entries });
+      await loaded;
+    },
+  };
 }
 
 /** A redis-server on a free port for the Redis rows, or undefined when this machine has none. */
@@ -312,6 +345,14 @@ const GATEWAY_VARIABLES = [
   'MAX_SUBSCRIPTIONS_PER_CLIENT',
   'MAX_WATCHED_RESOURCES_PER_CLIENT',
   'MAX_WEBSOCKETS_PER_CLIENT',
+  'BRC20_SOURCE',
+  'TRANSFERS_SOURCE',
+  'ETCHINGS_SOURCE',
+  'UNISAT_API_URL',
+  'UNISAT_API_KEY',
+  'UNISAT_RATE_LIMIT_PER_SECOND',
+  'ORD_API_URL',
+  'ORD_API_AUTH',
 ];
 
 /**
@@ -320,6 +361,8 @@ const GATEWAY_VARIABLES = [
  * NODE_OPTIONS does not take).
  */
 const GATEWAY_NODE_ARGS = [...START_FLAGS, ...(process.env.BENCH_GATEWAY_NODE_ARGS ?? '').split(/\s+/).filter(Boolean)];
+/** A profiled gateway writes its profile as it exits, after its drain: killed at 3 s, it wrote none. */
+const PROFILING = GATEWAY_NODE_ARGS.some((flag) => /^--(cpu|heap)-prof/.test(flag));
 
 /** The compiled gateway (`node dist/src/main.js`, with `npm start`'s flags), one process (WORKERS=1), in-process cache. */
 export async function startGateway(sampleUrl: string, env: Record<string, string>): Promise<ServerProcess> {
@@ -355,7 +398,8 @@ export async function startGateway(sampleUrl: string, env: Record<string, string
     keep(chunk);
   });
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  // 60 s: six gateways start at once, and on a busy 2-CPU machine that took more than 20 s.
+  const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
       throw new Error(`gateway exited during start-up (${child.exitCode ?? child.signalCode}):\n${lines.join('\n')}`);
@@ -367,7 +411,7 @@ export async function startGateway(sampleUrl: string, env: Record<string, string
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`gateway: /healthz not ready within 20 s:\n${lines.join('\n')}`);
+    if (Date.now() > deadline) throw new Error(`gateway: /healthz not ready within 60 s:\n${lines.join('\n')}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return { url, pid: child.pid ?? 0, child, tail: () => [...lines], stderr: () => stderr };

@@ -12,7 +12,9 @@ export type SampleRequest =
   /** Every path answers 503 (`status`) or resets, until `null`. */
   | { cmd: 'outage'; kind: 'status' | 'reset' | null }
   /** Sample activity: prepend `etch` etchings, and/or mint `mint` once. */
-  | { cmd: 'activity'; etch?: number; mint?: string };
+  | { cmd: 'activity'; etch?: number; mint?: string }
+  /** Serve these BRC-20 tickers too (the sample has 41): W6 asks 500. */
+  | { cmd: 'tokens'; tickers: string[] };
 
 export type SampleCommand = SampleRequest & { id: number };
 

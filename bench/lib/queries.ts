@@ -61,6 +61,26 @@ export const REST_TRANSFERS = `/ordinals/v1/inscriptions/transfers?block=${BIG_T
 export const REST_ETCHINGS = '/runes/v1/etchings?limit=60';
 export const REST_STATUS = '/metadata/v1';
 
+/** W6's 500 tickers: the sample's, then generated ones the bench's sample serves too (bench/sample-process.ts). */
+export const GENERATED_TICKERS = Array.from({ length: 500 - TICKERS.length }, (_, i) => `g${i.toString(36).padStart(3, '0')}`);
+export const TICKERS_500 = [...TICKERS, ...GENERATED_TICKERS];
+
+/** W6: one token, the ticker a variable. */
+const TOKEN_BY_VARIABLE = `query W6($ticker: String!) { brc20Token(ticker: $ticker) { ${BRC20} } }`;
+export const tokenByVariable = (ticker: string) => JSON.stringify({ query: TOKEN_BY_VARIABLE, variables: { ticker } });
+/** W6-literal: the same, the ticker written in the document (a distinct document per ticker). */
+export const tokenByLiteral = (ticker: string) => graphqlBody(`query W6 { brc20Token(ticker: ${quote(ticker)}) { ${BRC20} } }`);
+
+/** W7 and W8: a 60-etching page at an offset given as a variable. */
+const ETCHINGS_AT = `query W7($offset: Int!) { etchings(offset: $offset, limit: 60) { ${ETCHINGS_PAGE} } }`;
+export const etchingsAt = (offset: number) => JSON.stringify({ query: ETCHINGS_AT, variables: { offset } });
+/** The etchings W7 and W8 read: 10,000, so that offset 9,940 is a full page (the sample has 302 + 250 for C1). */
+export const BENCH_ETCHINGS = 10_000;
+/** W7: 151 pages (offsets 0, 60, …, 9,000). */
+export const W7_OFFSETS = Array.from({ length: 151 }, (_, i) => i * 60);
+/** W8: every offset 0..9,940: more keys than req/s × 1 s of freshness, so every request misses every cache. */
+export const W8_OFFSETS = Array.from({ length: BENCH_ETCHINGS - 59 }, (_, i) => i);
+
 export function graphqlBody(query: string): string {
   return JSON.stringify({ query });
 }

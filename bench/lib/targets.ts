@@ -74,6 +74,11 @@ export interface MeasuredRow {
   steal: number[];
   rateSwing?: number;
   serverBusy?: { slowest: number; fastest: number };
+  /** Answers that were not a 2xx, failed, or differed from the one asked for; the check request's problem. */
+  non2xx?: number;
+  failed?: number;
+  mismatched?: number;
+  sanity?: string;
 }
 
 export interface CoalesceResult {
@@ -171,8 +176,9 @@ export function busyShares(row: Pick<MeasuredRow, 'serverBusy'>): string {
     : 'server CPU per half second not read';
 }
 
-const gatewayRows = (run: Run) =>
-  run.rows.filter((r) => r.phase === run.phases.main && r.target !== 'direct' && r.target !== 'proxy' && r.target !== 'peer');
+/** The servers that are not satgate: the upstream, the proxy, the peers and the floor. */
+const NOT_GATEWAYS: ReadonlySet<TargetKind> = new Set(['direct', 'proxy', 'peer', 'yoga-rc', 'limit']);
+const gatewayRows = (run: Run) => run.rows.filter((r) => r.phase === run.phases.main && !NOT_GATEWAYS.has(r.target));
 
 /**
  * The targets that are not one comparison, by id. Each reads a set of rows or the coalescing
@@ -214,6 +220,24 @@ const CHECKS: Record<string, (run: Run, spec: CheckSpec) => TargetCheck[]> = {
     );
     const measured = slow.length ? slow.map((r) => `${r.workloadLabel} ${fmt(r.p99, 0)} ms`).join(', ') : 'all warm rows';
     return [{ target: spec.description, measured, pass: slow.length === 0 }];
+  },
+  /**
+   * Every row of the run: only 2xx answers, none failed, each the one its request asked for (the
+   * rows whose variables go round-robin check each answer against its own variables), and a clean
+   * check request before the row. The one target the per-source rows (issue 25) are judged by.
+   */
+  'answers-correct': (run, spec) => {
+    const wrong = run.rows.filter((r) => (r.non2xx ?? 0) + (r.failed ?? 0) + (r.mismatched ?? 0) > 0 || r.sanity !== undefined);
+    const measured = wrong.length
+      ? wrong
+          .map(
+            (r) =>
+              `${r.workloadLabel} ${run.label(r.target)}: ${r.non2xx ?? 0} non-2xx, ${r.failed ?? 0} failed, ${r.mismatched ?? 0} bad bodies` +
+              (r.sanity ? `, check request: ${r.sanity.slice(0, 120)}` : ''),
+          )
+          .join('; ')
+      : `all ${run.rows.length} rows`;
+    return [{ target: spec.description, measured, pass: wrong.length === 0 }];
   },
   /** Two conditions on each coalescing result: one upstream call, and every client answered 2xx. */
   coalescing: (run, spec) =>

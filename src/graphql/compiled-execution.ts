@@ -14,6 +14,9 @@
  * graphql-jit's errors carry no AST nodes (maskError and the contract need them for `locations`):
  * each is rebuilt with the field nodes graphql-js would give, found by walking its path through the
  * client's own operation (aliases, fragments, inline fragments, @skip/@include).
+ * Documents with @defer or @stream run on graphql-tools' executor, the one yoga ships: neither
+ * graphql-jit nor graphql-js 16 delivers incrementally. For a client that accepts only JSON they
+ * run on graphql-js, which ignores both directives: one whole answer, as it would get without them.
  */
 import {
   execute as executeWithGraphQLJs,
@@ -30,9 +33,11 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
+import { normalizedExecutor } from '@graphql-tools/executor';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { ByteLru } from '../lib/byte-lru.js';
 import { hoistLiterals, operationOf, type HoistedDocument } from './hoist-literals.js';
+import { acceptsIncremental, usesIncrementalDelivery } from './incremental-delivery.js';
 
 /**
  * A compiled query is a closure over code generated for every field as the operation expands
@@ -75,7 +80,7 @@ interface Compiled {
   fields: number;
 }
 
-export type Engine = 'compiled' | 'fallback';
+export type Engine = 'compiled' | 'fallback' | 'incremental';
 
 export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: number; onExecution: (engine: Engine) => void }) {
   // Documents and plans share one bound. A prepared document keeps its text, its shape, its parsed
@@ -112,8 +117,19 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
     return executeWithGraphQLJs(args);
   }
 
-  /** For useEngine's `execute`: the same arguments and results as graphql-js's. */
-  function execute(args: ExecutionArgs): ExecutionResult | Promise<ExecutionResult> {
+  /** One result, or for @defer/@stream the payloads in order (the first an ExecutionResult with `hasNext`). */
+  function executeIncrementally(args: ExecutionArgs) {
+    onExecution('incremental');
+    return normalizedExecutor(args);
+  }
+
+  /** For useEngine's `execute`: the same arguments and results as graphql-js's (and graphql-tools' for @defer/@stream). */
+  function execute(args: ExecutionArgs): ReturnType<typeof normalizedExecutor> {
+    if (usesIncrementalDelivery(args.document)) {
+      // A client that takes only JSON gets it all at once from graphql-js, which ignores both directives.
+      if (acceptsIncremental((args.contextValue as { request?: Request }).request)) return executeIncrementally(args);
+      return fallback(args);
+    }
     if (args.fieldResolver || args.typeResolver || args.subscribeFieldResolver) return fallback(args);
     const prepared = preparedFor(args);
     const entry = prepared && compiledFor(args.schema, prepared);

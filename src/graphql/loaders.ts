@@ -21,8 +21,10 @@ export interface LoaderLimits {
  * Per-request DataLoaders between resolvers and the upstream clients: identical lookups in one
  * GraphQL request make one upstream call. Created fresh for every request, never shared.
  */
-export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: LoaderLimits, used = new SourcesUsed()) {
+export function createLoaders(upstreams: Upstreams, requestCall: CallOptions, limits: LoaderLimits, used = new SourcesUsed()) {
   const limit = limiter(limits);
+  // A source's further pages are lookups of this request too (see CallOptions.lookups).
+  const call: CallOptions = merged(requestCall, { lookups: { take: limit.charge } });
   const { sources } = upstreams;
   /** A source other than hiro serves the operation: the request's answer names it (extensions.sources). */
   const sourced =
@@ -171,12 +173,16 @@ function limiter({ maxCalls, maxConcurrent }: LoaderLimits) {
   let calls = 0;
   let running = 0;
   const waiting: Array<() => void> = [];
-  const limit = async <V>(fetch: () => Promise<V>): Promise<V> => {
+  /** Counts one lookup; past the budget, the request's clear error instead. */
+  const charge = () => {
     if (++calls > maxCalls) {
       throw new GraphQLError(`This request needs more than ${maxCalls} upstream lookups; split it`, {
         extensions: { code: 'TOO_MANY_UPSTREAM_CALLS', limit: maxCalls },
       });
     }
+  };
+  const limit = async <V>(fetch: () => Promise<V>): Promise<V> => {
+    charge();
     if (running >= maxConcurrent) await new Promise<void>((resolve) => waiting.push(resolve));
     running++;
     try {
@@ -190,6 +196,8 @@ function limiter({ maxCalls, maxConcurrent }: LoaderLimits) {
   limit.refund = () => {
     calls--;
   };
+  /** A further upstream call of a lookup already counted (a source's next page). */
+  limit.charge = charge;
   return limit;
 }
 

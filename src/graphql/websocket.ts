@@ -22,6 +22,7 @@ import { WebSocketServer } from 'ws';
 import { clientIdOf } from '../http/client-identity.js';
 import { persistedDocument } from './limits/persisted-operations.js';
 import { scrubSecrets } from './plugins/secret-scrubbing.js';
+import { mapPayloadErrors } from './incremental-delivery.js';
 import { requestIdFrom } from '../http/request-id.js';
 import { unexpectedErrorIds } from './plugins/unexpected-errors.js';
 import type { SatgateServer } from './yoga.js';
@@ -63,13 +64,14 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
   /** An answer as HTTP would give it (see above); one without errors as it is. */
   const finish = (
     client: IncomingMessage,
+    connectionParams: Readonly<Record<string, unknown>> | undefined,
     payload: SubscribePayload,
     result: ExecutionResult,
     document?: DocumentNode,
     requestId?: string,
   ) => {
     if (!result.errors?.length) return result;
-    const request = new Request('http://localhost/graphql', { headers: headersOf(client) });
+    const request = new Request('http://localhost/graphql', { headers: headersOf(client, connectionParams) });
     const given = {
       texts: typeof payload.query === 'string' ? [payload.query] : [],
       variables: [payload.variables],
@@ -83,9 +85,21 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
       connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
+      // A payload of @defer/@stream carries its later errors in `incremental`: each item's are finished too.
       onNext: (ctx, _id, payload, args, result) =>
-        finish(ctx.extra.request, payload, result, args.document, (args.contextValue as { requestId?: string }).requestId),
-      onError: (ctx, _id, payload, errors) => finish(ctx.extra.request, payload, { errors }).errors,
+        mapPayloadErrors(result, (results) =>
+          results.map((one) =>
+            finish(
+              ctx.extra.request,
+              ctx.connectionParams,
+              payload,
+              one,
+              args.document,
+              (args.contextValue as { requestId?: string }).requestId,
+            ),
+          ),
+        ),
+      onError: (ctx, _id, payload, errors) => finish(ctx.extra.request, ctx.connectionParams, payload, { errors }).errors,
       onSubscribe: async (ctx, _id, payload) => {
         const extra = ctx.extra;
         if ((extra.operations ?? 0) >= options.maxSubscriptionsPerConnection) {
@@ -99,7 +113,7 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
         // POST: yoga refuses mutations on a GET, and an operation on an open WebSocket is none.
         const request = new Request('http://localhost/graphql', {
           method: 'POST',
-          headers: headersOf(extra.request),
+          headers: headersOf(extra.request, ctx.connectionParams),
           signal: extra.controller.signal,
         });
         const query = options.persistedOperations ? persistedDocument(payload, options.persistedOperations) : payload.query;
@@ -190,11 +204,19 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
   };
 }
 
-/** Only what the context reads: the platform key header and the request id. */
-function headersOf(req: IncomingMessage): Headers {
+/**
+ * Only what the context reads: the platform key and the request id. The key is the upgrade's
+ * `x-api-key` header, else `x-api-key` in connection_init's payload (`connectionParams`): a
+ * browser's WebSocket cannot send headers. Either way it reaches the context as the header does
+ * over HTTP, so it is scrubbed from errors and never logged the same way.
+ */
+function headersOf(req: IncomingMessage, connectionParams: Readonly<Record<string, unknown>> | undefined): Headers {
   const headers = new Headers();
-  const key = req.headers['x-api-key'];
-  if (typeof key === 'string') headers.set('x-api-key', key);
+  const header = req.headers['x-api-key'];
+  const param = connectionParams?.['x-api-key'];
+  const key = typeof header === 'string' ? header : param;
+  // Headers refuses what a header cannot hold (a newline): such a key is no key, as over HTTP.
+  if (typeof key === 'string' && /^[\x20-\x7e]*$/.test(key)) headers.set('x-api-key', key);
   headers.set('x-request-id', requestIdFrom(req.headers['x-request-id']));
   return headers;
 }

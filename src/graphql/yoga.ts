@@ -3,9 +3,10 @@
  * runs ahead of it on node:http (server/listener.ts). It never listens: main.ts decides where it runs.
  */
 import { useAPQ } from '@graphql-yoga/plugin-apq';
+import { useDeferStream } from '@graphql-yoga/plugin-defer-stream';
 import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operations';
 import { useEngine } from '@envelop/core';
-import { subscribe } from 'graphql';
+import { GraphQLError, subscribe } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -24,6 +25,10 @@ import { useRequestParseErrors } from './plugins/request-parse-errors.js';
 import { useSecretScrubbing } from './plugins/secret-scrubbing.js';
 import { useCors } from './plugins/cors.js';
 import { useCsrfPreventionWithCode } from './plugins/csrf.js';
+import { useNotAcceptableAnswer } from './plugins/not-acceptable.js';
+import { useOperationResolutionErrors } from './plugins/operation-resolution.js';
+import { useIncrementalErrorMasking } from './plugins/incremental-errors.js';
+import { useMultipartSubscriptions } from './plugins/multipart-subscriptions.js';
 import { useRequestDeadline } from './plugins/request-deadline.js';
 import { useUnexpectedErrorIds } from './plugins/unexpected-errors.js';
 import type { Metrics } from '../observe/metrics.js';
@@ -34,6 +39,9 @@ import { useResultCandidates } from './plugins/result-candidates.js';
 import { schema } from './schema/index.js';
 import type { Tracing } from '../observe/tracing.js';
 import type { Upstreams } from '../upstream/index.js';
+
+/** Apollo's multipart subscriptions: a heartbeat part this often while no event comes (Apollo Router's interval). */
+const MULTIPART_HEARTBEAT_MS = 5_000;
 
 export interface ServerDeps {
   config: Config;
@@ -98,8 +106,6 @@ export function createServer({
       title: 'satgate',
       defaultQuery: DEFAULT_QUERY,
       shouldPersistHeaders: false,
-      // GraphiQL runs subscriptions as SSE GETs: they carry the CSRF-prevention header too.
-      additionalHeaders: { 'x-graphql-yoga-csrf': '1' },
     },
     renderGraphiQL,
     parserAndValidationCache: caches.parserAndValidationCache,
@@ -118,22 +124,21 @@ export function createServer({
       useCors(corsPolicy(config)),
       // The whole time a GraphQL request may take: past it the client gets a clear 504 and the
       // request's signal aborts its upstream work (the REST layer applies the same deadline itself).
-      useRequestDeadline(config.requestTimeoutMs, () =>
-        Response.json(
-          {
-            errors: [
-              {
-                message: `The request took longer than ${config.requestTimeoutMs} ms`,
-                extensions: { code: 'REQUEST_TIMEOUT', limit: config.requestTimeoutMs },
-              },
-            ],
-          },
-          { status: 504 },
-        ),
+      useRequestDeadline(
+        config.requestTimeoutMs,
+        () => Response.json({ errors: [requestTimeout(config.requestTimeoutMs)] }, { status: 504 }),
+        () => {
+          const { message, extensions } = requestTimeout(config.requestTimeoutMs);
+          return new GraphQLError(message, { extensions });
+        },
       ),
       // Queries and mutations compiled (graphql-jit), subscriptions on graphql-js. Both keep response
       // keys in query order (the spec's); @graphql-tools/executor 2.0.1 lets them follow resolver completion.
       useEngine({ execute: compiled.execute, subscribe }),
+      // @defer and @stream: the directives and their validation rules; documents that use them run
+      // on graphql-tools' executor (compiled-execution.ts) and answer multipart/mixed or SSE.
+      useDeferStream(),
+      useIncrementalErrorMasking(maskError),
       useRequestId(),
       useRequestParseErrors(),
       useQueryLimits({
@@ -146,6 +151,7 @@ export function createServer({
         maxBodyBytes: config.maxBodyBytes,
       }),
       useCsrfPreventionWithCode(),
+      useOperationResolutionErrors(),
       trusted,
       // Before the scrubbing, which may rebuild errors: this one needs the masked errors themselves.
       useUnexpectedErrorIds(logger),
@@ -153,13 +159,22 @@ export function createServer({
       useOperations({ upstreams, metrics, isDraining, requiredUpstreams: config.readyzRequireUpstream }),
       ...(graphiql ? [useGraphiQLAssets()] : []),
       useHttpCaching(),
+      // Subscriptions as Apollo Client's HttpLink asks for them (multipart/mixed;subscriptionSpec=1.0).
+      useMultipartSubscriptions({ heartbeatMs: MULTIPART_HEARTBEAT_MS }),
       useGraphQLMetrics(metrics),
       ...(tracing ? [useGraphQLTracing()] : []),
       useStaleMarker(),
       useSourceProvenance(),
+      // After every result processor: it answers what none of them could.
+      useNotAcceptableAnswer(),
       // Last: it reads the result as the client gets it (errors masked, stale marked).
       useResultCandidates(),
     ],
   });
 }
+/** REQUEST_TIMEOUT: the whole answer, or the fields of a later part of @defer/@stream still waiting. */
+function requestTimeout(limit: number) {
+  return { message: `The request took longer than ${limit} ms`, extensions: { code: 'REQUEST_TIMEOUT', limit } };
+}
+
 export type SatgateServer = ReturnType<typeof createServer>;

@@ -2,9 +2,6 @@
 import type { Config } from '../config.js';
 
 const CORS_METHODS = 'GET, POST, DELETE, OPTIONS';
-/** Every request header satgate reads: a browser may send only those a preflight allows. */
-const CORS_REQUEST_HEADERS =
-  'content-type, x-api-key, x-request-id, if-none-match, x-graphql-yoga-csrf, apollo-require-preflight, x-apollo-operation-name, traceparent, tracestate';
 const CORS_EXPOSED_HEADERS = 'etag, x-request-id, retry-after, age, warning, ratelimit-limit, ratelimit-remaining, ratelimit-reset';
 
 /** The CORS headers of an answer, from the request's Origin header and whether it is a preflight. */
@@ -16,15 +13,17 @@ export type CorsPolicy = (origin: string | null | undefined, preflight: boolean)
  * listed origin is named and any other gets no CORS header at all (never `null`, which sandboxed
  * pages and file: URLs match); that answer depends on the Origin, so it always says `Vary: Origin`.
  * Keys travel in headers and arguments, never in cookies: no credentialed cross-origin requests.
- * The answers are built once, not per request: there are two per allowed origin.
+ * A preflight allows the headers of CORS_ALLOWED_HEADERS (a browser sends a request only if every
+ * header on it is allowed). The answers are built once, not per request: two per allowed origin.
  */
 export function corsPolicy(config: Config): CorsPolicy {
+  const allowedHeaders = config.corsAllowedHeaders.join(', ');
   const granted = (origin: string, vary: Record<string, string>) => {
     const simple = Object.freeze({ 'access-control-allow-origin': origin, 'access-control-expose-headers': CORS_EXPOSED_HEADERS, ...vary });
     const preflight = Object.freeze({
       ...simple,
       'access-control-allow-methods': CORS_METHODS,
-      'access-control-allow-headers': CORS_REQUEST_HEADERS,
+      'access-control-allow-headers': allowedHeaders,
     });
     return [simple, preflight] as const;
   };

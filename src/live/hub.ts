@@ -280,7 +280,7 @@ export function createLiveHub({ upstreams, settings, logger, events = noLiveEven
     coordinator,
     events,
     logger: logger.child({ component: 'live' }),
-    plan: new PollPlan(pollsPerMinute(settings)),
+    plan: new PollPlan(pollsPerMinute(settings), REPOLLS),
     unknown: new UnknownResources(),
   };
   coordinator.onChange((key, snapshot) => {

@@ -25,7 +25,13 @@ export interface UpstreamEvents {
   quotaRemaining(service: ServiceName, remaining: number): void;
   /** A per-tenant service registers how to count its tenants, read at each scrape. */
   tenantStates(service: ServiceName, read: () => TenantCounts): void;
+  /** One read operation a data source served (all its calls): `outcome` is `ok` or the error's kind. */
+  sourceOperation(source: SourceLabel, operation: SourceOperationLabel, outcome: string, seconds: number): void;
 }
+
+/** The data sources other than hiro, and the read operations they serve (docs/sources.md). */
+export type SourceLabel = Extract<ServiceName, 'unisat' | 'ord'>;
+export type SourceOperationLabel = 'brc20' | 'transfers' | 'etchings' | 'etching';
 
 export const noUpstreamEvents: UpstreamEvents = {
   request() {},
@@ -34,6 +40,7 @@ export const noUpstreamEvents: UpstreamEvents = {
   cache() {},
   quotaRemaining() {},
   tenantStates() {},
+  sourceOperation() {},
 };
 
 /** What the live layer (src/live/) reports: labels are resource kinds, never a ticker. */
@@ -144,7 +151,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
   });
   const graphqlExecutions = new Counter({
     name: 'satgate_graphql_executions_total',
-    help: 'Queries and mutations executed, by engine: compiled (graphql-jit) or fallback (graphql-js: documents the compiler refused, variables it could not coerce)',
+    help: 'Queries and mutations executed, by engine: compiled (graphql-jit), fallback (graphql-js: documents the compiler refused, variables it could not coerce) or incremental (graphql-tools: documents with @defer or @stream)',
     labelNames: ['engine'],
     registers: [registry],
   });
@@ -190,6 +197,16 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     },
   });
 
+  // Per source and operation: a GraphQL field or REST answer from a source may take several calls
+  // (pages, a block hash), each also in satgate_upstream_request_duration_seconds under the source's name.
+  const sourceOperations = new Histogram({
+    name: 'satgate_source_operation_duration_seconds',
+    help: 'Read operations served by a data source other than hiro, by source, operation and outcome (ok or the error kind)',
+    labelNames: ['source', 'operation', 'outcome'],
+    buckets: latencyBuckets,
+    registers: [registry],
+  });
+
   const upstream: UpstreamEvents = {
     request: (service, route, outcome, seconds) => upstreamRequests.observe({ service, route, outcome }, seconds),
     retry: (service, reason) => retries.inc({ service, reason }),
@@ -200,6 +217,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     },
     quotaRemaining: (service, remaining) => quotaRemaining.set({ service }, remaining),
     tenantStates: (service, read) => void tenantReaders.set(service, read),
+    sourceOperation: (source, operation, outcome, seconds) => sourceOperations.observe({ source, operation, outcome }, seconds),
   };
 
   return {
@@ -212,7 +230,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
       graphqlOperations.inc({ operation });
       graphqlDuration.observe({ operation }, seconds);
     },
-    graphqlExecution(engine: 'compiled' | 'fallback') {
+    graphqlExecution(engine: 'compiled' | 'fallback' | 'incremental') {
       graphqlExecutions.inc({ engine });
     },
     responseCache(event: 'hit' | 'miss' | 'stored') {

@@ -187,6 +187,7 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
       if ('message' in result) return fastifyError(400, result.message);
       query = result.value;
     }
+    if (!route.upstream) return route.local({ params, query, rest });
     const local = route.local?.({ params, query, rest });
     if (local) return local;
     try {

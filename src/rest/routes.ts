@@ -10,6 +10,7 @@ import type { Upstreams } from '../upstream/index.js';
 import { isDotSegment, isPlatformKey, isUuid, PLATFORM_KEY_RULE, UUID_RULE } from '../upstream/paths.js';
 import { fastifyError, jsonAnswer, type RestAnswer } from './responses.js';
 import {
+  EtchingParamsSchema,
   PageQuerySchema,
   TransfersQuerySchema,
   querystringValidator,
@@ -25,11 +26,20 @@ export interface RouteInput<Q> {
   rest: string;
 }
 
-export interface RestRoute<Q = unknown> {
+interface RouteBase<Q> {
   method: 'GET' | 'DELETE';
   /** Patterns: `:name` matches one segment, a final `*` matches the rest of the path. */
   paths: string[];
   query?: Validator<Q>;
+}
+
+/** A path whose answer never depends on the upstream's data: always answered here, never sent. */
+export interface LocalRoute<Q = unknown> extends RouteBase<Q> {
+  upstream?: undefined;
+  local(input: RouteInput<Q>): RestAnswer;
+}
+
+export interface ProxiedRoute<Q = unknown> extends RouteBase<Q> {
   /** Answers without the upstream where the answer is certain (and the request unsafe to send). */
   local?(input: RouteInput<Q>): RestAnswer | undefined;
   upstream(upstreams: Upstreams, input: RouteInput<Q>): [UpstreamService, UpstreamRequest];
@@ -37,10 +47,12 @@ export interface RestRoute<Q = unknown> {
   sourced?(upstreams: Upstreams, input: RouteInput<Q>, call: CallOptions): Promise<UpstreamResponse> | undefined;
 }
 
+export type RestRoute<Q = unknown> = ProxiedRoute<Q> | LocalRoute<Q>;
+
 /** Each hiro API is mounted with and without its version segment. */
 const versioned = (service: string, path: string) => [`/${service}/v1${path}`, `/${service}${path}`];
 
-function route<Q>(definition: RestRoute<Q>): RestRoute {
+function route<Q>(definition: ProxiedRoute<Q> | LocalRoute<Q>): RestRoute {
   return definition as RestRoute;
 }
 
@@ -53,15 +65,24 @@ const badKey = ({ params }: RouteInput<unknown>): RestAnswer | undefined =>
 
 /**
  * ajv, as the upstream's Fastify runs it, coerces `limit=1e400` to Infinity and lets it pass as an
- * integer; the upstream then fails with a 500 when it writes its answer. Answered here as the
- * upstream would, without sending it: a request that can only fail must not spend quota, nor
- * count towards opening the service's breaker for everyone.
+ * integer; Postgres then refuses the query's parameter (`22P02`), and Fastify answers that error
+ * with its code. Answered here as the upstream does, without sending it: a request that can only
+ * fail must not spend quota, nor count towards opening the service's breaker for everyone.
+ * `sqlType` is the parameter's type in the upstream's query: transfers cast to `int`, the runes
+ * query's `OFFSET`/`LIMIT` take `bigint`.
  */
-const nonFinitePage = ({ query }: RouteInput<{ limit?: number; offset?: number }>): RestAnswer | undefined => {
-  // The upstream writes `limit` before `offset`: the first non-finite one is named.
-  const value = [query.limit, query.offset].find((v) => v !== undefined && !Number.isFinite(v));
-  return value === undefined ? undefined : fastifyError(500, `The value "${value}" cannot be converted to an integer.`);
-};
+const nonFinitePage =
+  (sqlType: 'integer' | 'bigint') =>
+  ({ query }: RouteInput<{ limit?: number; offset?: number }>): RestAnswer | undefined => {
+    // The queries bind `offset` before `limit`: Postgres names the first it cannot read.
+    const value = [query.offset, query.limit].find((v) => v !== undefined && !Number.isFinite(v));
+    if (value === undefined) return undefined;
+    const message = `invalid input syntax for type ${sqlType}: "${value}"`;
+    return jsonAnswer(500, { statusCode: 500, code: '22P02', error: 'Internal Server Error', message });
+  };
+
+/** What the single-etching route's param schema says to an empty id. */
+const emptyEtchingId = querystringValidator(EtchingParamsSchema, 'params')({ etching: '' });
 
 export const routes: RestRoute[] = [
   route({
@@ -82,7 +103,7 @@ export const routes: RestRoute[] = [
     method: 'GET',
     paths: versioned('ordinals', '/inscriptions/transfers'),
     query: querystringValidator(TransfersQuerySchema),
-    local: nonFinitePage,
+    local: nonFinitePage('integer'),
     upstream: ({ ordinals }, { query: { block, offset = 0, limit = 20 } }) => [
       ordinals.service,
       ordinals.transfersRequest(block, { offset, limit }),
@@ -94,10 +115,16 @@ export const routes: RestRoute[] = [
     method: 'GET',
     paths: versioned('runes', '/etchings'),
     query: querystringValidator(PageQuerySchema),
-    local: nonFinitePage,
+    local: nonFinitePage('bigint'),
     upstream: ({ runes }, { query: { offset = 0, limit = 20 } }) => [runes.service, runes.etchingsRequest({ offset, limit })],
     sourced: ({ sources: { etchings } }, { query: { offset = 0, limit = 20 } }, call) =>
       etchings?.run({ offset, limit }, call).then((value) => hiroAnswer(value, etchings.source)),
+  }),
+  route({
+    method: 'GET',
+    paths: versioned('runes', '/etchings/'),
+    // Upstream this is the single-etching route with an empty id: its param schema's 400.
+    local: () => fastifyError(400, 'message' in emptyEtchingId ? emptyEtchingId.message : ''),
   }),
   route({
     method: 'DELETE',

@@ -22,6 +22,19 @@ export const TransfersQuerySchema = Type.Object({
   limit: Type.Optional(LimitParam),
 });
 
+/**
+ * The single-etching route's parameter (api/runes RuneSchema). satgate serves no single etching,
+ * but `/runes/v1/etchings/` reaches that route upstream with an empty id, which this refuses.
+ */
+export const EtchingParamsSchema = Type.Object({
+  etching: Type.Union([
+    Type.RegEx(/^[0-9]+:[0-9]+$/, { title: 'Rune ID' }),
+    Type.RegEx(/^[0-9]+$/, { title: 'Rune number' }),
+    Type.RegEx(/^[A-Z]+$/, { title: 'Rune name' }),
+    Type.RegEx(/^[A-Za-z]+(•[A-Za-z]+)+$/, { title: 'Rune name with spacers' }),
+  ]),
+});
+
 export type PageQueryInput = Static<typeof PageQuerySchema>;
 export type TransfersQueryInput = Static<typeof TransfersQuerySchema>;
 
@@ -30,13 +43,16 @@ const ajv = new Ajv({ coerceTypes: 'array', useDefaults: true, removeAdditional:
 
 export type Validator<T> = (query: Record<string, unknown>) => { value: T } | { message: string };
 
-/** Compiles a querystring schema into a validator that answers Fastify's 400 message on failure. */
-export function querystringValidator<S extends TSchema>(schema: S): Validator<Static<S>> {
+/** Compiles a querystring (or params) schema into a validator that answers Fastify's 400 message on failure. */
+export function querystringValidator<S extends TSchema>(
+  schema: S,
+  dataVar: 'querystring' | 'params' = 'querystring',
+): Validator<Static<S>> {
   const validate = ajv.compile(schema);
   return (query) => {
     const value = Object.assign({}, query);
     if (validate(value)) return { value: value as Static<S> };
-    return { message: formatErrors(validate.errors ?? [], 'querystring') };
+    return { message: formatErrors(validate.errors ?? [], dataVar) };
   };
 }
 

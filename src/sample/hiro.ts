@@ -55,6 +55,16 @@ export function metadataApi(shape: 'v1' | 'v2'): FastifyPluginAsync {
   };
 }
 
+/**
+ * Postgres reading the query's page parameters, bound `offset` first: ajv lets `1e400` through
+ * as Infinity, which Postgres refuses (22P02), and Fastify answers the error with its code.
+ */
+function bindPage(sqlType: 'integer' | 'bigint', offset: number, limit: number): void {
+  const value = [offset, limit].find((v) => !Number.isFinite(v));
+  if (value === undefined) return;
+  throw Object.assign(new Error(`invalid input syntax for type ${sqlType}: "${value}"`), { code: '22P02' });
+}
+
 /** A page as the upstream answers it: it reads total from the first row, so an empty page reports 0. */
 function page<T>(items: readonly T[], offset: number, limit: number, total = items.length) {
   const results = items.slice(offset, offset + limit);
@@ -112,6 +122,8 @@ export const ordinalsApi: FastifyPluginAsync<OrdinalsOptions> = async (app, { ac
     { schema: { querystring: TransfersQuery, response: { 200: TransfersResponse, 404: NotFoundResponse } } },
     async (request) => {
       const { block, offset = 0, limit = DEFAULT_LIMIT } = request.query as Static<typeof TransfersQuery>;
+      // The transfers query casts both with `::int`.
+      bindPage('integer', offset, limit);
       // Unknown blocks are a 200 with an empty page, never a 404.
       const transfers = findTransferBlock(block)?.transfers ?? [];
       return page([...transfers].reverse(), offset, limit);
@@ -124,6 +136,8 @@ export const runesApi: FastifyPluginAsync<DataOptions> = async (app, { activity 
 
   app.get('/etchings', { schema: { querystring: PageQuery, response: { 200: EtchingsResponse } } }, async (request) => {
     const { offset = 0, limit = DEFAULT_LIMIT } = request.query as Static<typeof PageQuery>;
+    // `OFFSET $1 LIMIT $2`: Postgres types both bigint.
+    bindPage('bigint', offset, limit);
     return page(activity.etchings(), offset, limit, activity.etchingsTotal());
   });
 

@@ -14,6 +14,8 @@ export interface OrdOptions {
    */
   pageSize?: number;
   lookAhead?: boolean;
+  /** Where ord's routes are mounted (default: the origin's root, as `ord server` serves them). */
+  prefix?: string;
 }
 
 export const ordApi: FastifyPluginAsync<OrdOptions> = async (app, { auth, pageSize = 50, lookAhead = true }) => {

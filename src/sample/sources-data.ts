@@ -30,6 +30,12 @@ export interface UnisatBrc20Info {
   confirmedMinted: string;
   confirmedMinted1h: string;
   confirmedMinted24h: string;
+  /** When the last mint confirmed (0 while minting goes on). */
+  completeBlocktime: number;
+  completeHeight: number;
+  /** The inscription numbers of the first and last mint. */
+  inscriptionNumberStart: number;
+  inscriptionNumberEnd: number;
   minted: string;
   mintTimes: number;
   historyCount: number;
@@ -52,6 +58,8 @@ function unisatBrc20(details: Brc20TokenDetails): UnisatBrc20Info {
   // Mints in the mempool: totalMinted runs ahead of what confirmed blocks hold (hiro's minted_supply).
   const pending = token.mint_limit && supply.minted_supply !== supply.max_supply ? units(token.mint_limit, token.decimals) : 0n;
   const total = units(supply.minted_supply, token.decimals) + pending;
+  const completeHeight =
+    supply.minted_supply === supply.max_supply ? token.block_height + randInt(`unisat-complete:${token.ticker}`, 1, 5000) : 0;
   const totalText = unisatAmount(
     `${total / 10n ** BigInt(token.decimals)}.${(total % 10n ** BigInt(token.decimals)).toString().padStart(token.decimals, '0')}`,
   );
@@ -62,6 +70,10 @@ function unisatBrc20(details: Brc20TokenDetails): UnisatBrc20Info {
     confirmedMinted: unisatAmount(supply.minted_supply),
     confirmedMinted1h: '0',
     confirmedMinted24h: '0',
+    completeBlocktime: completeHeight === 0 ? 0 : blockTime(completeHeight),
+    completeHeight,
+    inscriptionNumberStart: token.number + 1,
+    inscriptionNumberEnd: token.number + token.tx_count,
     minted: token.decimals === 0 ? total.toString() : totalText,
     mintTimes: token.tx_count,
     historyCount: token.tx_count,

@@ -3,6 +3,7 @@
 // `{ code, msg, data }` envelope on HTTP 200, errors being `code: -1`; a wrong Bearer key is a 401.
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { blockTime } from './data.js';
+import { hex } from './util.js';
 import { blockHash, findUnisatBrc20, UNISAT_TIP, unisatEvents, unisatRunes } from './sources-data.js';
 
 export interface UnisatOptions {
@@ -78,14 +79,23 @@ export const unisatApi: FastifyPluginAsync<UnisatOptions> = async (app, { apiKey
   });
 };
 
+/** UniSat's BlockInfo (blockchain-indexer.yaml). */
 function blockInfo(height: number) {
   return {
     height,
+    version: '0x20000000',
+    auxpow: false,
     id: blockHash(height),
     prev: blockHash(height - 1),
     next: height < UNISAT_TIP ? blockHash(height + 1) : '',
+    merkle: hex(`unisat-merkle:${height}`),
     ntx: 3000,
+    inSatoshi: 1_250_000_000_000,
+    outSatoshi: 1_250_312_500_000,
+    // The subsidy (3.125 BTC) and the fees: inputs less fees plus the coinbase make the outputs.
+    coinbaseOut: 337_500_000,
     timestamp: blockTime(height),
+    bits: 386_089_497,
     size: 1_500_000,
   };
 }

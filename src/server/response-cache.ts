@@ -10,8 +10,10 @@
  * - Fresh while every upstream answer it was built from is current in the upstream cache; an answer
  *   past its freshness is asked again through the cache (a 304, or a global-ETag 304 of another
  *   entry, keeps the result without executing it); when one changed, the request executes again.
- * - Only requests yoga would answer are answered: a GET without a CSRF-prevention header, a POST
- *   that is not JSON or has no Content-Length within MAX_BODY_BYTES go to yoga untouched.
+ * - Only requests yoga would answer are answered: a POST that is not JSON (which CSRF prevention
+ *   may refuse, graphql/plugins/csrf.ts) or has no Content-Length within MAX_BODY_BYTES goes to
+ *   yoga untouched. A GET needs no CSRF-prevention header, so none is part of its key: the answer
+ *   depends on the method, the Accept header and the parameters only.
  */
 import { hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -58,7 +60,6 @@ export interface ResponseCacheDeps {
 const FRAMING = new Set(['content-length', 'transfer-encoding']);
 /** Headers of yoga's answer that belong to one request, not to the result. */
 const PER_REQUEST = new Set(['x-request-id', 'vary', 'date', 'connection', 'keep-alive']);
-const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight', 'x-apollo-operation-name'] as const;
 /** What a stored result keeps alive besides its bytes: its key, headers and the answers it holds. */
 const ENTRY_OVERHEAD = 512;
 
@@ -155,11 +156,11 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
   }
 
   return {
-    /** GraphQL GETs and POSTs that yoga would answer without refusing them for CSRF. */
+    /** GraphQL GETs with parameters, and JSON POSTs (preflighted, so never refused for CSRF). */
     accepts(req: IncomingMessage): boolean {
       const url = req.url ?? '';
       if (url !== '/graphql' && !url.startsWith('/graphql?')) return false;
-      if (req.method === 'GET') return url.length > 9 && CSRF_HEADERS.some((name) => !!req.headers[name]);
+      if (req.method === 'GET') return url.length > '/graphql?'.length;
       if (req.method !== 'POST') return false;
       // As yoga matches it (its first entry, case and all): anything else gets yoga's 415.
       const type = req.headers['content-type']?.split(',', 1)[0] ?? '';

@@ -13,7 +13,10 @@ import type { CacheStore, CallOptions } from '../upstream/request.js';
 import type { UpstreamService } from '../upstream/service.js';
 import type { DataSources, SourceName, SourcedOperation } from '../upstream/sourced.js';
 import type { PageQuery } from '../upstream/ordinals.js';
+import { UpstreamError } from '../errors.js';
+import type { SourceStatus } from '../upstream/sourced.js';
 import { asOperationError } from './errors.js';
+import { markOf } from './provenance.js';
 import { createUnisatBrc20 } from './unisat/brc20.js';
 import { createUnisatClient } from './unisat/client.js';
 import { createUnisatTransfers } from './unisat/transfers.js';
@@ -29,21 +32,41 @@ export interface SourceDeps {
   redis?: Redis;
 }
 
-/** Errors come out as the operation's, naming the source. */
+/** The operation a metric names: what a source serves, and one etching by rune id (a node lookup). */
+type OperationName = SourceStatus['serves'][number] | 'etching';
+
+/** What each source did last, for /readyz: the height its last answer reported. */
+type Heights = Map<SourceName, { height: number; at: number }>;
+
+/**
+ * Errors come out as the operation's, naming the source. Each run is timed into the metrics
+ * (labels: source, operation, outcome) and a reported height is kept for /readyz.
+ */
 function operation<A extends unknown[], T>(
-  source: SourceName,
+  [source, name]: [SourceName, OperationName],
   service: ServiceName,
   backend: UpstreamService,
+  { events, heights }: { events?: UpstreamEvents; heights: Heights },
   run: (...args: [...A, CallOptions]) => Promise<T>,
 ): SourcedOperation<A, T> {
   return {
     source,
     service,
     backend,
-    run: (...args) =>
-      run(...args).catch((error: unknown) => {
+    run: async (...args) => {
+      const started = performance.now();
+      const observe = (outcome: string) => events?.sourceOperation(source, name, outcome, (performance.now() - started) / 1000);
+      try {
+        const value = await run(...args);
+        observe('ok');
+        const height = markOf(value)?.height;
+        if (typeof height === 'number') heights.set(source, { height, at: Date.now() });
+        return value;
+      } catch (error) {
+        observe(error instanceof UpstreamError ? error.kind : 'error');
         throw asOperationError(error, service, source);
-      }),
+      }
+    },
   };
 }
 
@@ -66,31 +89,55 @@ export function createSources(deps: SourceDeps): DataSources {
       'data sources',
     );
   }
+  const heights: Heights = new Map();
+  const observed = { events: deps.events, heights };
+  const backends = { unisat: unisat?.service, ord: ord?.service };
+  const serving = (name: SourceName) => (['brc20', 'transfers', 'etchings'] as const).filter((op) => sources[op] === name);
   const result: DataSources = {
     services,
+    status: () =>
+      (['unisat', 'ord'] as const).flatMap((source) => {
+        const service = backends[source];
+        const last = heights.get(source);
+        return service ? [{ source, serves: serving(source), service, height: last?.height ?? null, heightAt: last?.at ?? null }] : [];
+      }),
     async close() {
       await Promise.all(services.map((s) => s.close()));
     },
   };
   if (unisat && sources.brc20 === 'unisat') {
     const brc20 = createUnisatBrc20(unisat);
-    result.brc20 = operation('unisat', 'ordinals', unisat.service, (ticker: string, call: CallOptions) => brc20.token(ticker, call));
+    result.brc20 = operation(['unisat', 'brc20'], 'ordinals', unisat.service, observed, (ticker: string, call: CallOptions) =>
+      brc20.token(ticker, call),
+    );
   }
   if (unisat && sources.transfers === 'unisat') {
     const transfers = createUnisatTransfers(unisat);
-    result.transfers = operation('unisat', 'ordinals', unisat.service, (block: string, page: PageQuery, call: CallOptions) =>
-      transfers.transfers(block, page, call),
+    result.transfers = operation(
+      ['unisat', 'transfers'],
+      'ordinals',
+      unisat.service,
+      observed,
+      (block: string, page: PageQuery, call: CallOptions) => transfers.transfers(block, page, call),
     );
   }
   if (unisat && sources.etchings === 'unisat') {
     const etchings = createUnisatEtchings(unisat);
-    result.etchings = operation('unisat', 'runes', unisat.service, (page: PageQuery, call: CallOptions) => etchings.etchings(page, call));
-    result.etching = operation('unisat', 'runes', unisat.service, (runeId: string, call: CallOptions) => etchings.etching(runeId, call));
+    result.etchings = operation(['unisat', 'etchings'], 'runes', unisat.service, observed, (page: PageQuery, call: CallOptions) =>
+      etchings.etchings(page, call),
+    );
+    result.etching = operation(['unisat', 'etching'], 'runes', unisat.service, observed, (runeId: string, call: CallOptions) =>
+      etchings.etching(runeId, call),
+    );
   }
   if (ord && sources.etchings === 'ord') {
     const etchings = createOrdEtchings(ord);
-    result.etchings = operation('ord', 'runes', ord.service, (page: PageQuery, call: CallOptions) => etchings.etchings(page, call));
-    result.etching = operation('ord', 'runes', ord.service, (runeId: string, call: CallOptions) => etchings.etching(runeId, call));
+    result.etchings = operation(['ord', 'etchings'], 'runes', ord.service, observed, (page: PageQuery, call: CallOptions) =>
+      etchings.etchings(page, call),
+    );
+    result.etching = operation(['ord', 'etching'], 'runes', ord.service, observed, (runeId: string, call: CallOptions) =>
+      etchings.etching(runeId, call),
+    );
   }
   return result;
 }

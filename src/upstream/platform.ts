@@ -1,12 +1,33 @@
 import { merged } from '../lib/merge.js';
 import { UpstreamError } from '../errors.js';
-import type { CallOptions, UpstreamRequest } from './request.js';
+import type { CallOptions, UpstreamRequest, UpstreamResponse } from './request.js';
 import type { UpstreamService } from './service.js';
 import { joinPath, keySegment, proxyPath, segment } from './paths.js';
 import { checked, object, optional, string } from './shapes.js';
 import type { ChainhookDeletion } from './types.js';
 
 const isDeletion = checked(object<ChainhookDeletion>({ status: string, chainhookUuid: string, message: optional(string) }));
+
+/** The longest upstream message passed on to a client; a longer one is left out. */
+const MAX_DETAIL = 200;
+
+/**
+ * The platform's error, with its own message where it gave one (`{ status, message, error }`, as
+ * its other chainhook routes document): short, printable, and never one that holds the key.
+ */
+function platformError(service: UpstreamService, response: UpstreamResponse, apiKey: string): UpstreamError {
+  const error = service.statusError(response);
+  let message: unknown;
+  try {
+    message = (JSON.parse(response.body.toString('utf8')) as { message?: unknown } | null)?.message;
+  } catch {
+    return error;
+  }
+  if (typeof message === 'string' && message.length <= MAX_DETAIL && /^[\x20-\x7e]+$/.test(message) && !message.includes(apiKey)) {
+    error.detail = message.trim();
+  }
+  return error;
+}
 
 /**
  * Hiro Platform: the key is a path segment, so routes (for logs) name it `:apiKey`. Each key is a
@@ -34,7 +55,7 @@ export function createPlatformClient(service: UpstreamService) {
     /** Exactly one DELETE, never retried: the answer decides, whatever it is. */
     async deleteChainhook(apiKey: string, uuid: string, call: CallOptions = {}): Promise<ChainhookDeletion> {
       const response = await service.request(merged(this.deleteChainhookRequest(apiKey, uuid), call));
-      if (response.status < 200 || response.status >= 300) throw service.statusError(response);
+      if (response.status < 200 || response.status >= 300) throw platformError(service, response, apiKey);
       return service.parse(response, isDeletion);
     },
     /**
@@ -43,7 +64,7 @@ export function createPlatformClient(service: UpstreamService) {
      */
     async bitcoinNode(apiKey: string, path: string, call: CallOptions = {}): Promise<{ value: unknown; body: Buffer }> {
       const response = await service.request(merged(this.bitcoinNodeRequest(apiKey, path), call));
-      if (response.status < 200 || response.status >= 300) throw service.statusError(response);
+      if (response.status < 200 || response.status >= 300) throw platformError(service, response, apiKey);
       const isJson = /^application\/([\w.+-]*\+)?json\b/i.test(response.headers['content-type'] ?? '');
       return { value: isJson ? service.parse(response) : response.body.toString('utf8'), body: response.body };
     },

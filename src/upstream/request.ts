@@ -45,10 +45,21 @@ export interface UpstreamRequest {
    * GraphQL operation); else the client request's own (stats.trace).
    */
   trace?: TraceSpan;
+  /**
+   * The asking GraphQL request's budget of upstream lookups (MAX_UPSTREAM_CALLS_PER_REQUEST). A
+   * lookup is counted once by the loaders; a data source that needs further pages for it (UniSat's
+   * events, ord's runes pages) charges each here first: `take` throws when the budget is spent,
+   * before the page is asked.
+   */
+  lookups?: LookupBudget;
+}
+
+export interface LookupBudget {
+  take(): void;
 }
 
 /** What a caller adds to a client method's request. */
-export type CallOptions = Pick<UpstreamRequest, 'signal' | 'requestId' | 'onStale' | 'client' | 'budget' | 'stats' | 'trace'>;
+export type CallOptions = Pick<UpstreamRequest, 'signal' | 'requestId' | 'onStale' | 'client' | 'budget' | 'stats' | 'trace' | 'lookups'>;
 
 /**
  * The client request's stats as the upstream layer updates them: its access-log counters and its

@@ -32,11 +32,25 @@ export interface DataSources {
   etching?: SourcedOperation<[runeId: string], SourcedRuneEtching | null>;
   /** The pools behind them. */
   services: UpstreamService[];
+  /** Each configured source, for /readyz. */
+  status(): SourceStatus[];
   close(): Promise<void>;
 }
 
+/** A configured source as /readyz reports it. */
+export interface SourceStatus {
+  source: SourceName;
+  /** The read operations it serves. */
+  serves: Array<'brc20' | 'transfers' | 'etchings'>;
+  service: UpstreamService;
+  /** The indexed height its last answer reported (ord: `/blockheight`), null before one or where it reports none (UniSat). */
+  height: number | null;
+  /** When that answer came (epoch ms). */
+  heightAt: number | null;
+}
+
 /** Hiro for everything. */
-export const HIRO_ONLY: DataSources = { services: [], close: async () => {} };
+export const HIRO_ONLY: DataSources = { services: [], status: () => [], close: async () => {} };
 
 /** What createUpstreams shares with the sources it is handed: the cache and Redis. */
 export type SourcesFactory = (shared: { store: CacheStore; redis?: Redis }) => DataSources;

@@ -414,7 +414,13 @@ describe('abuse: edges', () => {
         '{"query":"{ status { status } }","operationName":{}}',
       ],
       ['an unknown method', 'PUT', '/graphql', {}],
-      ['GET without the CSRF header', 'GET', '/graphql?query=%7Bstatus%7Bstatus%7D%7D', {}],
+      [
+        'a form POST without the CSRF header',
+        'POST',
+        '/graphql',
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        'query=%7Bstatus%7Bstatus%7D%7D',
+      ],
       ['readiness', 'GET', '/readyz', {}],
       ['metrics', 'GET', '/metrics', {}],
       ['an unknown path', 'GET', '/nothing/here', {}],
@@ -611,7 +617,7 @@ describe('abuse: edges', () => {
         ? {
             'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
             'access-control-allow-headers':
-              'content-type, x-api-key, x-request-id, if-none-match, x-graphql-yoga-csrf, apollo-require-preflight, x-apollo-operation-name, traceparent, tracestate',
+              'content-type, x-api-key, x-request-id, if-none-match, x-graphql-yoga-csrf, apollo-require-preflight, x-apollo-operation-name, traceparent, tracestate, apollographql-client-name, apollographql-client-version, sentry-trace, baggage, authorization',
           }
         : {}),
     });

@@ -24,6 +24,10 @@ import { countAnswer, countSent, tallyTable, unexpectedCount, type Tally } from 
 const BODY = JSON.stringify({ ticker: 'ordi', holders: 12_345, note: 'é'.repeat(3000), tail: 'x'.repeat(70_000) });
 const REORDERED = JSON.stringify({ holders: 12_345, ticker: 'ordi', note: 'é'.repeat(3000), tail: 'x'.repeat(70_000) });
 
+/** A rotation turn's answer: long enough to arrive in several reads. */
+const turnAnswer = (n: number) => JSON.stringify({ n, pad: 'x'.repeat(70_000) });
+const reorderedTurnAnswer = (n: number) => JSON.stringify({ pad: 'x'.repeat(70_000), n });
+
 let server: Server;
 let base: string;
 /** When /slowing starts to answer slowly (performance.now()). */
@@ -71,6 +75,17 @@ beforeAll(async () => {
         // Echoes the request body: the generator sent exactly the body it was given.
         req.pipe(res);
         return;
+      case '/turn': {
+        // The answer to `{"n":…}`, but for n = 2 the answer to 3 (a wrong key's answer) and for
+        // n = 1 its own data with the keys in another order.
+        let text = '';
+        req.on('data', (chunk: Buffer) => (text += String(chunk)));
+        req.on('end', () => {
+          const { n } = JSON.parse(text) as { n: number };
+          res.writeHead(200, { 'content-type': 'application/json' }).end(n === 1 ? reorderedTurnAnswer(1) : turnAnswer(n === 2 ? 3 : n));
+        });
+        return;
+      }
       case '/cut':
         res.writeHead(200, { 'content-length': body.length });
         res.write(body.subarray(0, 100), () => res.destroy());
@@ -149,6 +164,17 @@ describe('the load generator', () => {
     const distinct = await amount('/post', 6, { method: 'POST', bodyFor, expectBody: '{"n":0}' });
     expect(counts(distinct)).toMatchObject({ requests: 6, failed: 0, mismatched: 5 });
     expect(bodies).toEqual(['{"n":0}', '{"n":1}', '{"n":2}', '{"n":3}', '{"n":4}', '{"n":5}']);
+  });
+
+  test("with a rotation, checks each answer against its own turn's, by bytes or by markers", async () => {
+    const turns = [0, 1, 2, 3].map((n) => ({ body: JSON.stringify({ n }), expect: Buffer.from(turnAnswer(n)) }));
+    // Two rounds on one connection: turn 2's answer (3's) is wrong twice, turn 1's reordered twice.
+    const exact = await amount('/turn', 8, { method: 'POST', connections: 1, expectBody: undefined, rotation: turns });
+    expect(counts(exact)).toEqual({ ...clean(8), mismatched: 2, reordered: 2, mismatchSample: turnAnswer(3).slice(0, 300) });
+    // Markers: an answer must hold its own `"n":…`; key order does not matter, a wrong key's answer does.
+    const marked = turns.map(({ body }, n) => ({ body, contains: [Buffer.from(`"n":${n}`), Buffer.from('x'.repeat(100))] }));
+    const byMarkers = await amount('/turn', 8, { method: 'POST', connections: 2, expectBody: undefined, rotation: marked });
+    expect(counts(byMarkers)).toEqual({ ...clean(8), mismatched: 2, mismatchSample: turnAnswer(3).slice(0, 300) });
   });
 
   test('counts a connection cut mid-answer as failed, not as an answer', async () => {

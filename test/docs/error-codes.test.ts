@@ -85,7 +85,19 @@ test.each([
     'two operations and no operationName',
     JSON.stringify({ query: 'query A { status { status } } query B { status { status } }' }),
     400,
-    error('Could not determine what operation to execute.', 'OPERATION_RESOLUTION_FAILURE'),
+    error('The document has 2 operations (A, B): name one in operationName', 'OPERATION_RESOLUTION_FAILURE'),
+  ],
+  [
+    'an operationName the document does not have',
+    JSON.stringify({ query: 'query A { status { status } } { status { status } }', operationName: 'C' }),
+    400,
+    error('No operation named "C" in the document; it has: A, (anonymous)', 'OPERATION_RESOLUTION_FAILURE'),
+  ],
+  [
+    'a document of fragments only',
+    JSON.stringify({ query: 'fragment F on Query { status { status } }' }),
+    400,
+    error('The document has no operation to execute, only fragments', 'OPERATION_RESOLUTION_FAILURE'),
   ],
   [
     'a variable of the wrong type',
@@ -147,8 +159,12 @@ test.each([
   expect([answered, 'data' in answer]).toEqual([status, status === 200]);
 });
 
-test('a GET without a CSRF header is refused with a code, and counted by it in the metrics', async () => {
-  const answer = await fetch(`${stack.gatewayUrl}/graphql?query=${encodeURIComponent('{ status { status } }')}`);
+test('a form POST without a CSRF header is refused with a code, and counted by it in the metrics', async () => {
+  const answer = await fetch(`${stack.gatewayUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ query: '{ status { status } }' }).toString(),
+  });
   expect([answer.status, await answer.json()]).toEqual([403, error('Required CSRF header(s) not present', 'CSRF_HEADER_REQUIRED')]);
   const metrics = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
   expect(metrics).toContain('satgate_graphql_errors_total{code="CSRF_HEADER_REQUIRED"} 1');

@@ -151,17 +151,27 @@ describe('HTTP hygiene', () => {
   });
   afterAll(() => stack.close());
 
-  test('a GET without a custom header is refused (CSRF prevention); with one it runs', async () => {
+  test('a GET runs without a custom header (it can only read: docs/security.md); a form POST needs one', async () => {
     const url = `${stack.gatewayUrl}/graphql?query=${encodeURIComponent('{ status { status } }')}`;
     const bare = await fetch(url);
-    const withHeader = await fetch(url, { headers: { 'x-graphql-yoga-csrf': '1' } });
-    expect([bare.status, (await bare.json()).errors[0].message]).toEqual([403, 'Required CSRF header(s) not present']);
+    expect([bare.status, await bare.json()]).toEqual([200, { data: { status: { status: 'ready' } } }]);
+    const form = (headers: Record<string, string>) =>
+      fetch(`${stack.gatewayUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body: new URLSearchParams({ query: '{ status { status } }' }).toString(),
+      });
+    const bareForm = await form({});
+    expect([bareForm.status, (await bareForm.json()).errors[0].message]).toEqual([403, 'Required CSRF header(s) not present']);
+    const withHeader = await form({ 'x-graphql-yoga-csrf': '1' });
     expect([withHeader.status, await withHeader.json()]).toEqual([200, { data: { status: { status: 'ready' } } }]);
   });
 
-  test('mutations only over POST', async () => {
+  test('mutations only over POST, with or without a custom header', async () => {
     stack.sample.clearLog();
     const query = encodeURIComponent('mutation { deleteChainhook(uuid: "aa3626dc-2090-49cd-8f1e-8f9994393aed", apiKey: "k") { status } }');
+    const bare = await fetch(`${stack.gatewayUrl}/graphql?query=${query}`);
+    expect(bare.status).toBe(405);
     const answer = await fetch(`${stack.gatewayUrl}/graphql?query=${query}`, { headers: { 'x-graphql-yoga-csrf': '1' } });
     expect(answer.status).toBe(405);
     expect(stack.upstreamCalls()).toEqual([]);

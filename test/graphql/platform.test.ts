@@ -72,6 +72,41 @@ describe('key resolution', () => {
     expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${HEADER_ONLY_KEY}/chainhooks/${uuid}`]);
   });
 
+  it("over graphql-ws, x-api-key in connectionParams (a browser's WebSocket sends no headers)", async () => {
+    const uuid = DELETABLE_CHAINHOOK_UUIDS[3]!;
+    stack.sample.clearLog();
+    const params = { 'x-api-key': HEADER_ONLY_KEY };
+    expect(await overWebSocket(stack.gatewayUrl, { query: DELETE, variables: { uuid } }, {}, params)).toEqual({
+      data: { deleteChainhook: { status: 'success', chainhookUuid: uuid, message: 'Chainhook deleted' } },
+    });
+    expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${HEADER_ONLY_KEY}/chainhooks/${uuid}`]);
+    // The upgrade's header wins over connectionParams, as a header does over HTTP.
+    stack.sample.clearLog();
+    const node = { query: NODE, variables: { path: 'rest/chaininfo.json' } };
+    expect(await overWebSocket(stack.gatewayUrl, node, { 'x-api-key': SAMPLE_PLATFORM_KEY }, { 'x-api-key': OTHER_KEY })).toEqual({
+      data: { bitcoinNode: sampleData.bitcoinNode.chainInfo },
+    });
+    expect(stack.upstreamCalls()).toEqual([`GET /v1/ext/${SAMPLE_PLATFORM_KEY}/${chaininfo}`]);
+  });
+
+  it('over graphql-ws, a refused key in connectionParams is FORBIDDEN and never echoed', async () => {
+    stack.sample.clearLog();
+    const node = { query: NODE, variables: { path: 'rest/chaininfo.json' } };
+    const answer = await overWebSocket(stack.gatewayUrl, node, {}, { 'x-api-key': OTHER_KEY });
+    expect(answer).toEqual({
+      data: { bitcoinNode: null },
+      errors: [
+        {
+          ...fieldError(['bitcoinNode'], { code: 'FORBIDDEN', service: 'platform', httpStatus: 403 }),
+          message: 'The platform service refused the API key (HTTP 403): Forbidden: API key is not allowed to access this resource',
+        },
+      ],
+    });
+    expect(JSON.stringify(answer)).not.toContain(OTHER_KEY);
+    expect(stack.logs.join('\n')).not.toContain(OTHER_KEY);
+    expect(stack.upstreamCalls()).toEqual([`GET /v1/ext/${OTHER_KEY}/${chaininfo}`]);
+  });
+
   it('neither: UNAUTHENTICATED, no upstream call', async () => {
     const node = await run(NODE, { path: 'rest/chaininfo.json' });
     expect(node.body).toEqual({ data: { bitcoinNode: null }, errors: [fieldError(['bitcoinNode'], { code: 'UNAUTHENTICATED' })] });
@@ -188,7 +223,13 @@ describe('where the keys travel', () => {
     const { body } = await run(NODE, { path: 'rest/chaininfo.json', key });
     expect(body).toEqual({
       data: { bitcoinNode: null },
-      errors: [fieldError(['bitcoinNode'], { code: 'FORBIDDEN', service: 'platform', httpStatus: 403 })],
+      errors: [
+        {
+          ...fieldError(['bitcoinNode'], { code: 'FORBIDDEN', service: 'platform', httpStatus: 403 }),
+          // The platform's own message follows what the gateway says: it was the key that was refused.
+          message: 'The platform service refused the API key (HTTP 403): Forbidden: API key is not allowed to access this resource',
+        },
+      ],
     });
     expect(stack.upstreamCalls()).toEqual([`GET /v1/ext/${key}/${chaininfo}`]);
   });
@@ -291,14 +332,38 @@ describe('deleteChainhook', () => {
     expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${upper}`]);
   });
 
-  it('a second delete of the same chainhook is NOT_FOUND', async () => {
+  it("a second delete of the same chainhook is NOT_FOUND, with the platform's own message", async () => {
     await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY });
     const { body } = await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY });
     expect(body).toEqual({
       data: { deleteChainhook: null },
-      errors: [fieldError(['deleteChainhook'], { code: 'NOT_FOUND', service: 'platform', httpStatus: 404 })],
+      errors: [
+        {
+          ...fieldError(['deleteChainhook'], { code: 'NOT_FOUND', service: 'platform', httpStatus: 404 }),
+          message: 'The platform service answered with HTTP 404: Chainhook not found',
+        },
+      ],
     });
     expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`]);
+  });
+
+  it.each([
+    ['one that holds the key', `No chainhook ${'x'} for key ${SAMPLE_PLATFORM_KEY}`],
+    ['one longer than 200 characters', 'Chainhook not found '.repeat(11)],
+    ['one with control characters', 'Chainhook\nnot found'],
+    ['one that is not a string', { text: 'Chainhook not found' }],
+  ])("the platform's message is left out when it is %s", async (_name, message) => {
+    stack.sample.inject({ method: 'DELETE', path: '/v1/ext/*', status: 404, body: { status: 'error', message, error: null } });
+    const { body } = await run(DELETE, { uuid, key: SAMPLE_PLATFORM_KEY });
+    expect(body).toEqual({
+      data: { deleteChainhook: null },
+      errors: [
+        {
+          ...fieldError(['deleteChainhook'], { code: 'NOT_FOUND', service: 'platform', httpStatus: 404 }),
+          message: 'The platform service answered with HTTP 404',
+        },
+      ],
+    });
   });
 
   it('a 503 is not retried: exactly one DELETE, UPSTREAM_ERROR with httpStatus 503', async () => {

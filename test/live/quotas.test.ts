@@ -1,7 +1,7 @@
 // Subscriptions live within the quotas: a new poller is charged to the subscribing client
 // (CLIENT_UPSTREAM_CALLS_PER_MINUTE) and admitted through the polling plan (LIVE_QUOTA_SHARE); an
 // unknown ticker is remembered as unknown; a client's distinct watched resources are bounded; one
-// client's waiting polls do not hold back another's. Real graphql-sse and graphql-ws clients, told
+// client's waiting polls do not hold back another's, and no client holds more than half the plan's window. Real graphql-sse and graphql-ws clients, told
 // apart by X-Forwarded-For (TRUST_PROXY=1); the sample upstream's request log says what reached the
 // upstream.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -120,21 +120,27 @@ describe('new pollers are admitted through the polling plan', () => {
   });
   afterAll(() => stack.close());
 
-  it('8 new tickers: 5 first polls now, the other first values wait for the plan', async () => {
-    const client = wsClient(stack.gatewayUrl, A);
-    const tickers = Array.from({ length: 8 }, (_, i) => `zp0${i}`);
-    const watches = tickers.map((ticker) => ws(client, TOKEN_SUBSCRIPTION(ticker)));
-    await until(() => watches.filter((w) => w.results.length > 0).length >= 5, 'five first values');
+  it('8 new tickers of one client and 4 of another: each within its share, together within the plan', async () => {
+    const a = wsClient(stack.gatewayUrl, A);
+    const aTickers = Array.from({ length: 8 }, (_, i) => `zp0${i}`);
+    const aWatches = aTickers.map((ticker) => ws(a, TOKEN_SUBSCRIPTION(ticker)));
+    // A client holds at most half the plan's window (3 of 5).
+    await until(() => aWatches.filter((w) => w.results.length > 0).length >= 3, "A's three first values");
+    const bTickers = Array.from({ length: 4 }, (_, i) => `zpb${i}`);
+    const bWatches = bTickers.map((ticker) => sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION(ticker), B));
+    await until(() => bWatches.filter((w) => w.results.length > 0).length >= 2, "B's two first values");
     await sleep(500);
-    const answered = tickers.filter((_, i) => watches[i]!.results.length > 0);
-    // Before: 8 calls at once against a plan of 5 a minute.
-    expect(paths(stack).sort()).toEqual(answered.map((t) => `GET ${tokenPath(t)}`).sort());
-    expect(answered).toHaveLength(5);
-    expect(watches.map((w) => [w.results.length === 0 ? [] : w.results, w.completed])).toEqual(
-      tickers.map((t) => [answered.includes(t) ? [NULL_TOKEN] : [], false]),
+    const answered = (tickers: string[], watches: Array<{ results: unknown[] }>) =>
+      tickers.filter((_, i) => watches[i]!.results.length > 0);
+    const [aAnswered, bAnswered] = [answered(aTickers, aWatches), answered(bTickers, bWatches)];
+    // Before: 8 calls at once against a plan of 5 a minute; then A held the whole window.
+    expect(paths(stack).sort()).toEqual([...aAnswered, ...bAnswered].map((t) => `GET ${tokenPath(t)}`).sort());
+    expect([aAnswered.length, bAnswered.length]).toEqual([3, 2]);
+    expect(aWatches.map((w) => [w.results.length === 0 ? [] : w.results, w.completed])).toEqual(
+      aTickers.map((t) => [aAnswered.includes(t) ? [NULL_TOKEN] : [], false]),
     );
     const metrics = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
-    expect(metrics).toMatch(/^satgate_subscriptions_active 8$/m);
+    expect(metrics).toMatch(/^satgate_subscriptions_active 12$/m);
   });
 });
 
@@ -151,26 +157,23 @@ describe('waiting polls take turns by client', () => {
   });
   afterAll(() => stack.close());
 
-  it("a client's backlog of first polls delays only itself: another client's new ticker goes next", async () => {
+  it("a client's backlog of first polls delays only itself: another client's new ticker goes at once", async () => {
     const client = wsClient(stack.gatewayUrl, A);
     const tickers = Array.from({ length: 15 }, (_, i) => `zr${String(i).padStart(2, '0')}`);
     const watches = tickers.map((ticker) => ws(client, TOKEN_SUBSCRIPTION(ticker)));
-    await until(() => paths(stack).length === 5, "A's first five polls");
+    await until(() => paths(stack).length === 3, "A's share of the window");
     await sleep(500);
-    expect(paths(stack)).toHaveLength(5);
-    // A's other 10 wait two minutes of the plan; B subscribes after them.
+    expect(paths(stack)).toHaveLength(3);
+    // Before: the window was A's in its first second, and B waited a minute behind A's backlog.
     const b = sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('zrb0'), B);
-    // The plan's first free slots come a minute after A's first polls. Before: B waited behind A's
-    // 10 (two more minutes).
-    await until(() => b.results.length > 0, "B's first value", 90_000);
-    await until(() => paths(stack).length === 10, 'the rest of the freed minute', 5_000);
+    await until(() => b.results.length > 0, "B's first value");
     await sleep(500);
     const aCalls = paths(stack).filter((path) => path !== `GET ${tokenPath('zrb0')}`);
     expect([b.results, b.completed, paths(stack).length - aCalls.length]).toEqual([[NULL_TOKEN], false, 1]);
-    // Of the freed minute's 5 slots, B took one and A four: 6 of A's first values still wait.
+    // A's other 12 first values wait for its share to free, though the plan has a slot left.
     expect(aCalls.sort()).toEqual(tickers.filter((_, i) => watches[i]!.results.length > 0).map((t) => `GET ${tokenPath(t)}`));
-    expect(watches.filter((w) => w.results.length === 0)).toHaveLength(6);
-  }, 120_000);
+    expect(watches.filter((w) => w.results.length === 0)).toHaveLength(12);
+  });
 });
 
 describe('unknown tickers are remembered as unknown', () => {

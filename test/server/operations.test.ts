@@ -2,7 +2,9 @@
 import { Agent, request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
+import { ORD_HEIGHT } from '../../src/sample/sources-data.js';
 import { HIRO_KEY, rest, startStack, type Stack } from '../harness.js';
+import { expectNoSecrets } from '../support.js';
 
 describe('metrics, readiness and request ids', () => {
   let stack: Stack;
@@ -111,6 +113,76 @@ describe('metrics, readiness and request ids', () => {
       [answers[4]!.path, 200],
     ]);
     for (const { head, get } of answers) expect(head).toEqual(get);
+  });
+});
+
+describe('readiness and metrics per data source', () => {
+  const UNISAT_KEY = 'unisat-ops-key-6f1d20';
+  const ORD_AUTH = 'satgate:ord-ops-password-3c';
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(
+      (sample) => ({
+        BRC20_SOURCE: 'unisat',
+        TRANSFERS_SOURCE: 'unisat',
+        ETCHINGS_SOURCE: 'ord',
+        UNISAT_API_URL: sample.baseUrl,
+        UNISAT_API_KEY: UNISAT_KEY,
+        UNISAT_RATE_LIMIT_PER_SECOND: '1000',
+        ORD_API_URL: sample.baseUrl,
+        ORD_API_AUTH: ORD_AUTH,
+      }),
+      { sources: { unisat: { apiKey: UNISAT_KEY }, ord: { auth: ORD_AUTH } } },
+    );
+  });
+  afterAll(() => stack.close());
+
+  const sourceService = (lastOutcome: string | null) => ({
+    breaker: 'closed',
+    quotaWaitSeconds: 0,
+    lastOutcome,
+    lastOutcomeAt: lastOutcome === null ? null : expect.any(String),
+  });
+
+  test('/readyz lists each source: what it serves, its pool and the indexed height it last reported', async () => {
+    const before = await rest(`${stack.gatewayUrl}/readyz`);
+    expect(before.body).toMatchObject({
+      status: 'ready',
+      services: { unisat: sourceService(null), ord: sourceService(null) },
+      sources: {
+        unisat: { serves: ['brc20', 'transfers'], height: null, heightAt: null },
+        ord: { serves: ['etchings'], height: null, heightAt: null },
+      },
+    });
+    await stack.graphql('{ brc20Token(ticker: "ordi") { token { id } } etchings(limit: 1) { total } }');
+    const after = await rest(`${stack.gatewayUrl}/readyz`);
+    expect(after.status).toBe(200);
+    expect((after.body as { services: object }).services).toMatchObject({ unisat: sourceService('200'), ord: sourceService('200') });
+    // UniSat reports no height without another call (docs/sources.md); ord's comes with its pages.
+    expect((after.body as { sources: object }).sources).toEqual({
+      unisat: { serves: ['brc20', 'transfers'], height: null, heightAt: null },
+      ord: { serves: ['etchings'], height: ORD_HEIGHT, heightAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
+    });
+    expectNoSecrets(JSON.stringify(after.body), [UNISAT_KEY, ORD_AUTH]);
+  });
+
+  test('/metrics counts each source operation by source, operation and outcome; no key in any label', async () => {
+    await stack.graphql('{ brc20Token(ticker: "pepe") { token { id } } transfers(block: 775700) { total } }');
+    stack.sample.inject({ path: '/v1/indexer/brc20/sats/info', status: 500, body: 'down', times: 1 });
+    await stack.graphql('{ brc20Token(ticker: "sats") { token { id } } }');
+    const text = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
+    const series = text.split('\n').filter((line) => line.startsWith('satgate_source_operation_duration_seconds_count'));
+    expect(series.map((line) => line.replace(/ \d+$/, '')).sort()).toEqual(
+      [
+        'satgate_source_operation_duration_seconds_count{source="ord",operation="etchings",outcome="ok"}',
+        'satgate_source_operation_duration_seconds_count{source="unisat",operation="brc20",outcome="ok"}',
+        'satgate_source_operation_duration_seconds_count{source="unisat",operation="brc20",outcome="status"}',
+        'satgate_source_operation_duration_seconds_count{source="unisat",operation="transfers",outcome="ok"}',
+      ].sort(),
+    );
+    expect(series).toContain('satgate_source_operation_duration_seconds_count{source="unisat",operation="brc20",outcome="status"} 1');
+    expect(series).toContain('satgate_source_operation_duration_seconds_count{source="unisat",operation="transfers",outcome="ok"} 1');
+    expectNoSecrets(text, [UNISAT_KEY, ORD_AUTH, Buffer.from(ORD_AUTH).toString('base64')]);
   });
 });
 

@@ -159,6 +159,31 @@ describe('npm start and npm run demo', () => {
       npm.child.kill('SIGKILL');
     }
   });
+
+  test.each([
+    ['unisat', '/ordinals/v1/brc-20/tokens/ordi', 'unisat'],
+    ['ord', '/runes/v1/etchings?limit=1', 'ord'],
+    ['ord', '/ordinals/v1/brc-20/tokens/ordi', null],
+  ])('npm run demo -- --source=%s: %s answers with x-data-source %s', async (source, path, expected) => {
+    const port = await freePort();
+    const npm = run('npm', ['run', 'demo', '--', `--source=${source}`], { PORT: String(port), LOG_LEVEL: 'warn' });
+    try {
+      await npm.waitFor(/Ctrl-C to stop/);
+      expect(npm.stdout()).toContain(`data source ${source}`);
+      const answer = await fetch(`http://127.0.0.1:${port}${path}`);
+      expect([answer.status, answer.headers.get('x-data-source')]).toEqual([200, expected]);
+      await answer.arrayBuffer();
+    } finally {
+      process.kill(npm.child.pid!, 'SIGINT');
+      await npm.exited;
+    }
+  });
+
+  test('npm run demo -- --source=other is refused with one line', async () => {
+    const npm = run('npm', ['run', 'demo', '--', '--source=other'], {});
+    expect((await npm.exited).code).toBe(2);
+    expect(npm.stderr()).toContain('satgate demo: --source must be one of hiro, unisat, ord');
+  });
 });
 
 describe('start-up failures', () => {

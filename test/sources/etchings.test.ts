@@ -4,10 +4,10 @@
  * code's look-ahead entry, or 100 as the docs say), against the sample's profiles.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { blockHash, sampleData, type Etching } from '../../src/sample/data.js';
+import { sampleData, type Etching } from '../../src/sample/data.js';
 import { ORD_HEIGHT } from '../../src/sample/sources-data.js';
 import { startStack, type Stack } from '../harness.js';
-import { formatUnits, percent4 } from '../../src/sample/util.js';
+import { etchingFromOrd, etchingFromUnisat, restatedEtching } from '../sources-expected.js';
 import {
   ETCHING_FIELDS,
   ETCHING_PAGE_FIELDS,
@@ -23,47 +23,7 @@ const ORD_AUTH = 'satgate:ord-password-81f2';
 const U128_MAX = 2n ** 128n - 1n;
 const all = sampleData.etchings;
 
-/** Base units of a hiro sample amount written with `decimals` places (or fewer, as one fixture does). */
-function units(value: string, decimals: number): bigint {
-  const [whole, fraction = ''] = value.split('.');
-  return BigInt(whole!) * 10n ** BigInt(decimals) + BigInt(fraction.padEnd(decimals, '0') || '0');
-}
-
-/**
- * An etching as hiro's rules write the sample's raw values (parseEtchingResponse). The sample's
- * constructed fixture (etchings-page.json item 1, from inconsistent schema examples) is the only one
- * whose own text breaks them; every other etching is hiro's answer as it is.
- */
-function toEtching(e: Etching) {
-  const div = e.divisibility;
-  const amount = (value: string) => formatUnits(units(value, div), div);
-  const t = e.mint_terms;
-  const cap = t.cap === null ? null : units(t.cap, div);
-  const [minted, burned, premine] = [e.supply.minted, e.supply.burned, e.supply.premine].map((v) => units(v, div)) as [
-    bigint,
-    bigint,
-    bigint,
-  ];
-  return toHiroEtching({
-    ...e,
-    mint_terms: {
-      amount: t.amount === null ? null : amount(t.amount),
-      cap: cap === null ? null : formatUnits(cap, div),
-      height_start: t.height_start || null,
-      height_end: t.height_end || null,
-      offset_start: t.offset_start || null,
-      offset_end: t.offset_end || null,
-    },
-    supply: {
-      ...e.supply,
-      current: formatUnits(minted + burned + premine, div),
-      minted: formatUnits(minted, div),
-      burned: formatUnits(burned, div),
-      premine: formatUnits(premine, div),
-      mint_percentage: cap ? percent4(BigInt(e.supply.total_mints), cap) : '0.0000',
-    },
-  });
-}
+const toEtching = restatedEtching;
 
 test('hiro’s rules restate the sample’s etchings but the one constructed fixture', () => {
   expect(all.filter((e) => JSON.stringify(toEtching(e)) !== JSON.stringify(toHiroEtching(e))).map((e) => e.id)).toEqual([
@@ -113,11 +73,7 @@ describe('UniSat', () => {
   afterAll(() => stack.close());
   afterEach(() => stack.sample.reset());
 
-  /** Hiro's etching but what UniSat's list lacks: turbo, a count of burns, the block hash. */
-  const fromUnisat = (e: Etching) => {
-    const hiro = toEtching(e);
-    return { ...hiro, turbo: null, supply: { ...hiro.supply, totalBurns: null }, location: { ...hiro.location, blockHash: null } };
-  };
+  const fromUnisat = etchingFromUnisat;
 
   test('every etching, page by page: hiro’s answers but what UniSat lacks, one list call a page', async () => {
     const unavailable = ['RuneEtching.turbo', 'RuneLocation.blockHash', 'RuneSupply.totalBurns'];
@@ -160,43 +116,7 @@ describe('UniSat', () => {
   });
 });
 
-/** ord's RuneEntry::mintable at the next block, from the hiro sample's fields (an independent reading of entry.rs). */
-function ordMintable(e: Etching): boolean {
-  const t = e.mint_terms;
-  if (t.amount === null && t.cap === null) return false;
-  const block = e.location.block_height;
-  const rel = (offset: number | null) => (offset === null ? null : block + offset);
-  const pick = (a: number | null, b: number | null, f: (x: number, y: number) => number) => (a !== null && b !== null ? f(a, b) : (a ?? b));
-  const start = pick(rel(t.offset_start), t.height_start, Math.max);
-  const end = pick(rel(t.offset_end), t.height_end, Math.min);
-  const next = ORD_HEIGHT + 1;
-  if (start !== null && next < start) return false;
-  if (end !== null && next >= end) return false;
-  const cap = t.cap === null ? 0n : units(t.cap, e.divisibility);
-  return BigInt(e.supply.total_mints) < cap;
-}
-
-/**
- * Hiro's etching as ord gives it: no count of burns, ord's own mintable, the hash of the block, and
- * minted as ord counts it (mints x amount: the constructed fixture's own `minted` disagrees).
- */
-const fromOrd = (e: Etching) => {
-  const hiro = toEtching(e);
-  const div = e.divisibility;
-  const minted = BigInt(e.supply.total_mints) * (e.mint_terms.amount === null ? 0n : units(e.mint_terms.amount, div));
-  const current = minted + units(e.supply.burned, div) + units(e.supply.premine, div);
-  return {
-    ...hiro,
-    supply: {
-      ...hiro.supply,
-      minted: formatUnits(minted, div),
-      current: formatUnits(current, div),
-      totalBurns: null,
-      mintable: ordMintable(e),
-    },
-    location: { ...hiro.location, blockHash: blockHash(e.location.block_height) },
-  };
-};
+const fromOrd = etchingFromOrd;
 const ORD_SOURCES = [{ source: 'ord', height: ORD_HEIGHT, unavailable: ['RuneSupply.totalBurns'] }];
 
 describe.each([

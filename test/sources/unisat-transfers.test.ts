@@ -7,7 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { BIG_TRANSFER_BLOCK, blockHash, sampleData } from '../../src/sample/data.js';
 import { MOVED_TWICE_INDEX, NEXT_TO_BIG_BLOCK, unisatEvents } from '../../src/sample/sources-data.js';
 import { startStack, type Stack } from '../harness.js';
-import { TRANSFER_PAGE_FIELDS, callsOf, globalId, toTransfer } from '../support.js';
+import { hiroNewestFirst, transferFromUnisat } from '../sources-expected.js';
+import { TRANSFER_PAGE_FIELDS, callsOf, globalId } from '../support.js';
 
 const UNISAT_KEY = 'unisat-secret-key-9b20c4';
 const UNAVAILABLE = [
@@ -20,15 +21,7 @@ const UNAVAILABLE = [
 ];
 const SOURCES = [{ source: 'unisat', height: null, unavailable: UNAVAILABLE }];
 
-/** A hiro transfer as the gateway answers it from UniSat: what UniSat's events lack is null. */
-function fromUnisat(transfer: ReturnType<typeof toTransfer>) {
-  return { ...transfer, from: null, to: { ...transfer.to, address: null, txId: null, location: null, output: null, offset: null } };
-}
-
-/** The hiro sample's transfers of a block, newest first, as GraphQL answers them. */
-function hiroNewestFirst(height: number) {
-  return [...sampleData.transferBlocks.find((b) => b.height === height)!.transfers].reverse().map(toTransfer);
-}
+const fromUnisat = transferFromUnisat;
 
 let stack: Stack;
 beforeAll(async () => {

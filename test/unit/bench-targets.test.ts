@@ -16,15 +16,63 @@ const LABELS: Record<WorkloadId, string> = {
   W3: 'W3 60 etchings',
   'W3-miss': 'W3 60 etchings misses',
   W4: 'W4 60 transfers',
+  'W4-miss': 'W4 60 transfers misses',
   W5: 'W5 status+token+transfers+etchings',
   C1: 'C1 500-item etchings connection',
+  W6: 'W6 one token, $ticker over 500',
+  'W6-literal': 'W6-literal one token, 500 literal tickers',
+  W7: 'W7 60 etchings, $offset over 151 pages',
+  W8: 'W8 60 etchings at every offset 0..9,940',
 };
 
-/** A row that meets every target: the peer slow and costly, the warm gateway fast and never asking the upstream. */
+/**
+ * A row that meets every target: the peers slow and costly, the floor cheap, the warm gateways fast
+ * and never asking the upstream, the gateway at its defaults one upstream call per request.
+ */
 function row(phase: Phase, workload: WorkloadId, target: TargetKind, over: Partial<MeasuredRow> = {}): MeasuredRow {
-  const rps = { direct: 1000, proxy: 1000, peer: 100, cold: 900, warm: 2000, redis: 2000 }[target];
-  const cpuUsPerRequest = { direct: 50, proxy: 50, peer: 1000, cold: 500, warm: 100, redis: 110 }[target];
-  const p50 = phase === 'main' ? 1 : { direct: 20, proxy: 20.2, peer: 20, cold: 20.5, warm: 1, redis: 1 }[target];
+  const byKind = (values: Record<TargetKind, number>) => values[target];
+  const rps = byKind({
+    direct: 1000,
+    proxy: 1000,
+    peer: 100,
+    'yoga-rc': 200,
+    limit: 5000,
+    cold: 900,
+    warm: 2000,
+    redis: 2000,
+    default: 2000,
+    unisat: 2000,
+    ord: 2000,
+  });
+  const cpuUsPerRequest = byKind({
+    direct: 50,
+    proxy: 50,
+    peer: 1000,
+    'yoga-rc': 800,
+    limit: 80,
+    cold: 500,
+    warm: 100,
+    redis: 110,
+    default: 100,
+    unisat: 100,
+    ord: 100,
+  });
+  const p50 =
+    phase === 'main'
+      ? 1
+      : byKind({
+          direct: 20,
+          proxy: 20.2,
+          peer: 20,
+          'yoga-rc': 20,
+          limit: 1,
+          cold: 20.5,
+          warm: 1,
+          redis: 1,
+          default: 1,
+          unisat: 1,
+          ord: 1,
+        });
   return {
     phase: PHASES[phase],
     workload,
@@ -34,7 +82,7 @@ function row(phase: Phase, workload: WorkloadId, target: TargetKind, over: Parti
     p50,
     p99: 2 * p50,
     cpuUsPerRequest,
-    upstreamPerRequest: target === 'warm' || target === 'redis' ? 0 : 1,
+    upstreamPerRequest: target === 'cold' || target === 'default' || target === 'direct' || target === 'peer' ? 1 : 0,
     steal: [],
     rateSwing: 1.1,
     ...over,
@@ -98,7 +146,7 @@ describe('bench targets data', () => {
 });
 
 describe('evaluate', () => {
-  it('passes every target on rows that meet them all, in the order of the data, the tail only reported', () => {
+  it('passes every target on rows that meet them all, in the order of the data, the tail and the W6/W7 floor ratios only reported', () => {
     const checks = evaluate(TARGETS, run(rows()));
     expect(checks.filter((c) => !c.pass)).toEqual([]);
     expect(checks.map((c) => c.target)).toEqual(
@@ -113,6 +161,8 @@ describe('evaluate', () => {
     );
     expect(checks.filter((c) => c.report)).toEqual([
       expect.objectContaining({ target: 'p99 ≤ 3× p50 in every gateway row at the main phase', pass: true, report: true }),
+      expect.objectContaining({ target: "W6 $ticker over 500 CPU/request against the floor's (reported)", report: true }),
+      expect.objectContaining({ target: "W7 $offset over 151 pages CPU/request against the floor's (reported)", report: true }),
     ]);
   });
 
@@ -200,6 +250,53 @@ describe('evaluate', () => {
     const slow = rows((r) => (is(r, 'main', 'W3', 'redis') ? { p99: 251 } : undefined));
     expect(evaluate(spec, run(slow))).toEqual([
       { target: 'no warm answer above 250 ms (p99)', measured: 'W3 60 etchings 251 ms', pass: false },
+    ]);
+  });
+
+  it('fails answers-correct on any row with a non-2xx, failed or wrong answer, or a failed check request', () => {
+    const spec = only('answers-correct');
+    const all = rows();
+    expect(evaluate(spec, run(all))).toEqual([
+      {
+        target: 'every answer 2xx and the one its request asked for (per-source rows included)',
+        measured: `all ${all.length} rows`,
+        pass: true,
+      },
+    ]);
+    const wrong = rows((r) =>
+      is(r, 'main', 'W7', 'yoga-rc')
+        ? { mismatched: 3 }
+        : is(r, 'main', 'W3-miss', 'ord')
+          ? { non2xx: 1, failed: 2 }
+          : is(r, 'main', 'W1-GraphQL', 'unisat')
+            ? { sanity: 'HTTP 502' }
+            : undefined,
+    );
+    expect(evaluate(spec, run(wrong))).toEqual([
+      {
+        target: 'every answer 2xx and the one its request asked for (per-source rows included)',
+        measured:
+          'W1 GraphQL token [unisat]: 0 non-2xx, 0 failed, 0 bad bodies, check request: HTTP 502; ' +
+          'W3 60 etchings misses [ord]: 1 non-2xx, 2 failed, 0 bad bodies; ' +
+          'W7 60 etchings, $offset over 151 pages [yoga-rc]: 0 non-2xx, 0 failed, 3 bad bodies',
+        pass: false,
+      },
+    ]);
+  });
+
+  it('judges W8 against yoga-rc and W6-literal against W6', () => {
+    const specs = only('w8-cpu-vs-yoga-rc', 'w8-upstream', 'w6-literal-cpu-vs-w6');
+    const missed = rows((r) =>
+      is(r, 'main', 'W8', 'default')
+        ? { cpuUsPerRequest: 161, upstreamPerRequest: 1.01 }
+        : is(r, 'main', 'W6-literal', 'default')
+          ? { cpuUsPerRequest: 121 }
+          : undefined,
+    );
+    expect(evaluate(specs, run(missed))).toEqual([
+      { target: "W8 every offset (every cache misses) CPU/request ≤ 0.2× yoga-rc's", measured: '161 µs vs 800 µs = 0.20×', pass: false },
+      { target: 'W8 every offset ≤ 1 upstream call/request', measured: '1.0100', pass: false },
+      { target: 'W6-literal (literal tickers) CPU/request within 1.2× of W6 ($ticker)', measured: '121 µs vs 100 µs = 1.21×', pass: false },
     ]);
   });
 

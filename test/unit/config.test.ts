@@ -189,6 +189,33 @@ test('.env.example names every variable config.ts reads, with its default, and s
   expect(loadConfig(assignments)).toEqual(loadConfig({}));
 });
 
+test('CORS_ALLOWED_HEADERS: the default covers the common clients; a list is lower-cased and deduplicated; a bad name stops start-up', () => {
+  expect(loadConfig({}).corsAllowedHeaders).toEqual([
+    'content-type',
+    'x-api-key',
+    'x-request-id',
+    'if-none-match',
+    'x-graphql-yoga-csrf',
+    'apollo-require-preflight',
+    'x-apollo-operation-name',
+    'traceparent',
+    'tracestate',
+    'apollographql-client-name',
+    'apollographql-client-version',
+    'sentry-trace',
+    'baggage',
+    'authorization',
+  ]);
+  expect(loadConfig({ CORS_ALLOWED_HEADERS: ' Content-Type, X-Api-Key,content-type , X-Custom ' }).corsAllowedHeaders).toEqual([
+    'content-type',
+    'x-api-key',
+    'x-custom',
+  ]);
+  expect(() => loadConfig({ CORS_ALLOWED_HEADERS: 'content-type, x y' })).toThrow(
+    new ConfigError('CORS_ALLOWED_HEADERS must be a comma-separated list of header names, got "x y"'),
+  );
+});
+
 test('subscription settings: defaults, the rate limit planned with, and malformed values', () => {
   const pick = (c: ReturnType<typeof loadConfig>) => [
     c.livePollIntervalMs,

@@ -26,7 +26,8 @@ export function useOperations({ upstreams, metrics, isDraining, requiredUpstream
       }
       if (url.pathname === '/readyz') {
         const services = Object.fromEntries(
-          upstreams.services.map((service) => [
+          // The data sources' pools beside hiro's: `unisat`, `ord` when configured.
+          [...upstreams.services, ...upstreams.sources.services].map((service) => [
             service.name,
             {
               // The platform's breakers and quotas are per tenant: reported as counts, never one tenant's.
@@ -36,13 +37,20 @@ export function useOperations({ upstreams, metrics, isDraining, requiredUpstream
             },
           ]),
         );
+        // Which operations each source serves and the indexed height it last reported (docs/sources.md).
+        const status = upstreams.sources.status();
+        const sources = Object.fromEntries(
+          status.map(({ source, serves, height, heightAt }) => [
+            source,
+            { serves, height, heightAt: heightAt === null ? null : new Date(heightAt).toISOString() },
+          ]),
+        );
         // The gateway can serve (cached, stale or error answers) whatever the upstreams do, unless
         // the operator said it must not without some of them.
         const unavailable = requiredUpstreams.filter((name) => services[name]?.breaker !== 'closed');
-        const status = isDraining() ? 'draining' : unavailable.length ? 'unready' : 'ready';
-        return endResponse(
-          Response.json({ status, ...(unavailable.length ? { unavailable } : {}), services }, { status: status === 'ready' ? 200 : 503 }),
-        );
+        const readiness = isDraining() ? 'draining' : unavailable.length ? 'unready' : 'ready';
+        const body = { status: readiness, ...(unavailable.length ? { unavailable } : {}), services, ...(status.length ? { sources } : {}) };
+        return endResponse(Response.json(body, { status: readiness === 'ready' ? 200 : 503 }));
       }
     },
   };

@@ -2,8 +2,10 @@
  * Scrubbing of API keys that graphql-js would echo back in error messages
  * (`Expected value of type String, found ["<key>"]`).
  */
+import { mapAsyncIterator } from '@envelop/core';
 import { GraphQLError, visit, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { mapPayloadErrors } from '../incremental-delivery.js';
 
 /** Past this many distinct keys in one request, error details are withheld rather than searched. */
 const MAX_SECRETS = 32;
@@ -50,9 +52,14 @@ export function useSecretScrubbing(): Plugin {
       };
     },
     onResultProcess({ request, result, setResult }) {
-      if (Symbol.asyncIterator in result) return;
+      const given = requests.get(request) ?? { texts: [], variables: [], documents: [] };
+      if (Symbol.asyncIterator in result) {
+        // Each event of a subscription, each payload of @defer/@stream (their items' errors too).
+        setResult(mapAsyncIterator(result, (payload) => mapPayloadErrors(payload, (results) => scrubSecrets(results, request, given))));
+        return;
+      }
       const results = Array.isArray(result) ? result : [result];
-      const scrubbed = scrubSecrets(results, request, requests.get(request) ?? { texts: [], variables: [], documents: [] });
+      const scrubbed = scrubSecrets(results, request, given);
       if (scrubbed !== results) setResult(Array.isArray(result) ? scrubbed : scrubbed[0]!);
     },
   };

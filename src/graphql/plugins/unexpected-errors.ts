@@ -1,9 +1,11 @@
+import { mapAsyncIterator } from '@envelop/core';
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import { causeOf } from '../../errors.js';
 import { requestIdOf } from '../../http/request-id.js';
 import { errorFields } from '../../observe/logger.js';
+import { mapPayloadErrors } from '../incremental-delivery.js';
 
 /**
  * A masked (unexpected) error names the request id, so an operator can find it in the logs, where
@@ -36,7 +38,13 @@ export function useUnexpectedErrorIds(logger: Logger): Plugin {
   const withIds = unexpectedErrorIds(logger);
   return {
     onResultProcess({ request, result, setResult }) {
-      if (Symbol.asyncIterator in result) return;
+      if (Symbol.asyncIterator in result) {
+        // Each event of a subscription, each payload of @defer/@stream (their items' errors too).
+        const requestId = requestIdOf(request);
+        const each = (results: ExecutionResult[]) => results.map((one) => withIds(one, requestId));
+        setResult(mapAsyncIterator(result, (payload) => mapPayloadErrors(payload, each)));
+        return;
+      }
       const results = Array.isArray(result) ? result : [result];
       if (!results.some((one) => one.errors?.some((e) => e.extensions?.unexpected))) return;
       const requestId = requestIdOf(request);

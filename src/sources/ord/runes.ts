@@ -100,11 +100,16 @@ const small = (value: bigint | null) => (value === null ? null : Number(value));
 export function createOrdEtchings(client: OrdClient) {
   /** Runes per page, as the last full page 0 showed it. */
   let pageSize = CODE_PAGE_SIZE;
-  const runesPage = async (index: number, call: CallOptions) =>
-    (await client.get({ path: joinPath('runes', String(index)), route: '/runes/:page' }, isRunesPage, call)) ?? {
-      entries: [],
-      more: false,
-    };
+  const runesPage = async (index: number, call: CallOptions) => {
+    // Pages past the first are more lookups of the request (see CallOptions.lookups).
+    if (index > 0) call.lookups?.take();
+    return (
+      (await client.get({ path: joinPath('runes', String(index)), route: '/runes/:page' }, isRunesPage, call)) ?? {
+        entries: [],
+        more: false,
+      }
+    );
+  };
 
   const indexHeight = (call: CallOptions) => client.get({ path: '/blockheight', route: '/blockheight' }, isHeight, call);
   const blockHashOf = async (block: bigint, call: CallOptions) => {

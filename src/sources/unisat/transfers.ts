@@ -91,6 +91,8 @@ export function createUnisatTransfers(client: UnisatClient) {
     let cursor = 0;
     for (let pages = 0; ; pages++) {
       if (pages === MAX_EVENT_PAGES) throw new UpstreamError('unisat', 'too-large');
+      // Each page is one more lookup of the request (its block call was the one counted).
+      call.lookups?.take();
       const answer = await client.get(
         {
           path: '/v1/indexer/inscription/events',

@@ -1,0 +1,68 @@
+/**
+ * Incremental delivery (@defer, @stream): which documents ask for it, and the errors of its
+ * payloads. A payload after the first carries its errors inside `incremental[i].errors` (the
+ * 2022 format graphql-tools' executor and @graphql-tools/utils' directives speak), where the masking
+ * and scrubbing made for `result.errors` would never look: mapPayloadErrors reaches them too.
+ */
+import { BREAK, visit, type DocumentNode, type ExecutionResult } from 'graphql';
+
+const INCREMENTAL_DIRECTIVES = new Set(['defer', 'stream']);
+const asked = new WeakMap<DocumentNode, boolean>();
+
+/** Whether any operation or fragment of `document` uses @defer or @stream (once per parsed document). */
+export function usesIncrementalDelivery(document: DocumentNode): boolean {
+  let found = asked.get(document);
+  if (found === undefined) {
+    found = false;
+    visit(document, {
+      Directive(node) {
+        if (!INCREMENTAL_DIRECTIVES.has(node.name.value)) return undefined;
+        found = true;
+        return BREAK;
+      },
+    });
+    asked.set(document, found);
+  }
+  return found;
+}
+
+const STREAMING_TYPES = [
+  ['multipart', 'mixed'],
+  ['text', 'event-stream'],
+] as const;
+
+/**
+ * Whether the client takes an answer in parts (multipart/mixed or text/event-stream, wildcards
+ * included, as yoga matches them; a request without Accept takes anything). One that takes only JSON gets the
+ * whole answer at once: @defer and @stream let a server send everything together.
+ */
+export function acceptsIncremental(request: Request | undefined): boolean {
+  const accept = request?.headers.get('accept') ?? '*/*';
+  return accept.split(',').some((range) => {
+    const [type = '', subtype = ''] = (range.split(';', 1)[0] ?? '').trim().toLowerCase().split('/');
+    return STREAMING_TYPES.some(([t, s]) => (type === '*' || type === t) && (subtype === '*' || subtype === s));
+  });
+}
+
+/** A payload of an incremental answer: the first is an ExecutionResult, the later ones carry `incremental`. */
+export interface IncrementalPayload extends ExecutionResult {
+  /** Each item: `data` (a deferred fragment's) or `items` (a streamed list's), its `path`, its `errors`. */
+  incremental?: ReadonlyArray<ExecutionResult>;
+  hasNext?: boolean;
+}
+
+/**
+ * `payload` with `map` applied to its own errors and to every incremental item's, as one list of
+ * results (in that order), so a mapping that looks at all of a request's errors at once (secret
+ * scrubbing) sees them together. The same payload when `map` changes nothing.
+ */
+export function mapPayloadErrors<R extends object = ExecutionResult>(
+  payload: IncrementalPayload,
+  map: (results: ExecutionResult[]) => R[],
+): IncrementalPayload | R {
+  const items = payload.incremental ?? [];
+  const mapped = map([payload, ...items]);
+  if (mapped.every((result, i) => result === (i === 0 ? payload : items[i - 1]))) return payload;
+  const [first, ...rest] = mapped;
+  return payload.incremental ? { ...first!, incremental: rest } : first!;
+}

@@ -1,0 +1,53 @@
+import { isAsyncIterable } from '@envelop/core';
+import type { Plugin } from 'graphql-yoga';
+
+/** A way to receive a subscription's results, as a 406 names it. */
+export interface SubscriptionTransport {
+  protocol: string;
+  /** What the client sends: the Accept media type over HTTP, or the WebSocket subprotocol. */
+  accept?: string;
+  subprotocol?: string;
+  path: string;
+}
+
+/** The transports satgate serves subscriptions over (multipart: plugins/multipart-subscriptions.ts). */
+export const SUBSCRIPTION_TRANSPORTS: SubscriptionTransport[] = [
+  { protocol: 'GraphQL over Server-Sent Events', accept: 'text/event-stream', path: '/graphql' },
+  { protocol: "Apollo's multipart HTTP subscriptions", accept: 'multipart/mixed;subscriptionSpec=1.0', path: '/graphql' },
+  { protocol: 'graphql-ws (WebSocket)', subprotocol: 'graphql-transport-ws', path: '/graphql' },
+];
+
+/**
+ * yoga answers a result it cannot send in any media type the client accepts (a subscription under
+ * `accept: application/json`, anything under `accept: text/html`) with an empty 406 whose Accept
+ * header repeats each type once per type asked for. This answer says, in the error contract, what
+ * to send instead, and names each type once. A subscription's stream is closed: nobody reads it,
+ * and an open one holds a subscriber's place and its poller.
+ */
+export function useNotAcceptableAnswer(): Plugin {
+  return {
+    onResultProcess({ result, resultProcessor, acceptableMediaTypes, setResultProcessor }) {
+      if (resultProcessor) return;
+      const types = [...new Set(acceptableMediaTypes)];
+      const subscription = isAsyncIterable(result);
+      const message = subscription
+        ? `A subscription is answered as a stream, over: ${SUBSCRIPTION_TRANSPORTS.map(describe).join('; ')}`
+        : `None of the media types in accept can carry this answer: send accept: ${types.join(', ')}`;
+      const extensions = { code: 'NOT_ACCEPTABLE', accept: types, ...(subscription ? { transports: SUBSCRIPTION_TRANSPORTS } : {}) };
+      const body = JSON.stringify({ errors: [{ message, extensions }] });
+      setResultProcessor((answered, fetchAPI) => {
+        if (isAsyncIterable(answered)) void answered[Symbol.asyncIterator]().return?.();
+        return new fetchAPI.Response(body, {
+          status: 406,
+          statusText: 'Not Acceptable',
+          headers: { 'content-type': 'application/json; charset=utf-8', accept: types.join(', ') },
+        });
+      }, 'application/json');
+    },
+  };
+}
+
+function describe(transport: SubscriptionTransport): string {
+  const how = transport.accept ? `accept: ${transport.accept}` : `WebSocket subprotocol ${transport.subprotocol}`;
+  return `${transport.protocol} (${how} on ${transport.path})`;
+}

@@ -1,0 +1,294 @@
+// @defer and @stream over HTTP against the sample upstream: answers read as multipart/mixed, whole
+// payloads asserted; a 500-edge connection streamed; a JSON-only client gets the whole answer at
+// once; errors of deferred fields keep the contract (over graphql-ws too); query limits refuse the same documents with the
+// directives as without; the response fast path never stores an incremental answer; the three
+// engines (graphql-js, graphql-jit, graphql-tools) give one answer for one document.
+import { ApolloClient, gql, HttpLink, InMemoryCache } from '@apollo/client';
+import { Defer20220824Handler } from '@apollo/client/incremental';
+import { createClient } from 'graphql-ws';
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import WebSocket from 'ws';
+import { encodeCursor } from '../../src/graphql/schema/cursor-paging.js';
+import { startStack, type Stack } from '../harness.js';
+import { callsOf } from '../support.js';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+beforeEach(() => stack.sample.reset());
+
+type Payload = Record<string, unknown>;
+
+/** POSTs a document accepting multipart/mixed; answers the status, content type and each part's JSON. */
+async function multipart(query: string, variables?: Record<string, unknown>, on = stack, headers: Record<string, string> = {}) {
+  const response = await fetch(`${on.gatewayUrl}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'multipart/mixed', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
+  const type = response.headers.get('content-type') ?? '';
+  const text = await response.text();
+  return { status: response.status, type, payloads: partsOf(type, text) };
+}
+
+/** The JSON bodies of a multipart/mixed message (RFC 2046: `--boundary` lines, the last one `--boundary--`). */
+function partsOf(type: string, text: string): Payload[] {
+  const boundary = /boundary="?([^";]+)"?/.exec(type)?.[1];
+  if (!boundary) throw new Error(`no boundary in ${type}`);
+  const [, ...parts] = text.split(`\r\n--${boundary}`);
+  expect(parts.pop()).toBe('--\r\n');
+  return parts.map((part) => {
+    const [headers, body] = [part.slice(0, part.indexOf('\r\n\r\n')), part.slice(part.indexOf('\r\n\r\n') + 4)];
+    expect(headers.toLowerCase()).toContain('content-type: application/json; charset=utf-8');
+    return JSON.parse(body) as Payload;
+  });
+}
+
+async function metric(pattern: RegExp): Promise<number> {
+  const text = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
+  return Number(pattern.exec(text)?.[1] ?? 0);
+}
+const executions = (engine: string) => metric(new RegExp(`^satgate_graphql_executions_total\\{engine="${engine}"\\} (\\d+)$`, 'm'));
+const stored = () => metric(/^satgate_response_cache_events_total\{event="stored"\} (\d+)$/m);
+
+test('@defer: the fields outside first, the deferred fragment after, as multipart/mixed', async () => {
+  const query = '{ status { status } ... @defer(label: "later") { etchings(limit: 1) { limit offset } } }';
+  expect(await multipart(query)).toEqual({
+    status: 200,
+    type: 'multipart/mixed; boundary="-"',
+    payloads: [
+      { data: { status: { status: 'ready' } }, hasNext: true },
+      { incremental: [{ data: { etchings: { limit: 1, offset: 0 } }, path: [], label: 'later' }], hasNext: false },
+    ],
+  });
+  expect(stack.upstreamCalls()).toEqual(['GET /metadata/v1', 'GET /runes/v1/etchings?offset=0&limit=1']);
+});
+
+test('@stream on a first: 500 connection: its edges follow the first payload, in order, each at its index', async () => {
+  stack.sample.activity.etch(250); // 552 etchings: 500 is a window inside the list
+  stack.sample.clearLog();
+  const etchings = stack.sample.activity.etchings().slice(0, 500);
+  const total = stack.sample.activity.etchingsTotal();
+  const cursor = (pos: number) => encodeCursor('etchings', { pos, total, id: etchings[pos]!.id });
+  const query = `{ etchingsConnection(first: 500) {
+    totalCount edges @stream(initialCount: 2) { cursor node { id } } pageInfo { hasNextPage endCursor } } }`;
+  const { status, type, payloads } = await multipart(query);
+  expect({ status, type }).toEqual({ status: 200, type: 'multipart/mixed; boundary="-"' });
+  const [first, ...rest] = payloads;
+  const edge = (pos: number) => ({ cursor: cursor(pos), node: { id: etchings[pos]!.id } });
+  expect(first).toEqual({
+    data: { etchingsConnection: { totalCount: total, edges: [edge(0), edge(1)], pageInfo: { hasNextPage: true, endCursor: cursor(499) } } },
+    hasNext: true,
+  });
+  // Every later payload: `incremental` items, then `hasNext`, false only on the last.
+  expect(rest.map((payload) => Object.keys(payload))).toEqual(rest.map(() => ['incremental', 'hasNext']));
+  expect(rest.map((payload) => payload.hasNext)).toEqual(rest.map((_, i) => i < rest.length - 1));
+  expect(rest.flatMap((payload) => payload.incremental as unknown[])).toEqual(
+    Array.from({ length: 498 }, (_, i) => ({ items: [edge(i + 2)], path: ['etchingsConnection', 'edges', i + 2] })),
+  );
+  // The window's nine 60-item pages, each asked once.
+  const pages = callsOf(stack.sample).map((call) => `${call.path}?offset=${call.query.offset}`);
+  expect(pages.sort()).toEqual([0, 60, 120, 180, 240, 300, 360, 420, 480].map((offset) => `/runes/v1/etchings?offset=${offset}`).sort());
+});
+
+test('Apollo Client 4 with its @defer handler reads the parts: the first, then the merged answer', async () => {
+  const client = new ApolloClient({
+    link: new HttpLink({ uri: `${stack.gatewayUrl}/graphql` }),
+    cache: new InMemoryCache(),
+    incrementalHandler: new Defer20220824Handler(),
+  });
+  const query = gql`
+    query Deferred {
+      status {
+        status
+      }
+      ... @defer {
+        etchings(limit: 1) {
+          limit
+        }
+      }
+    }
+  `;
+  const seen: unknown[] = [];
+  await new Promise<void>((resolve, reject) => {
+    client.watchQuery({ query }).subscribe({
+      next: (result) => {
+        seen.push({ data: result.data, dataState: result.dataState, loading: result.loading });
+        if (result.dataState === 'complete') resolve();
+      },
+      error: reject,
+    });
+  });
+  // Apollo adds __typename to every selection set, the deferred fragment's too.
+  const status = { __typename: 'Status', status: 'ready' };
+  const streaming = { data: { __typename: 'Query', status }, dataState: 'streaming', loading: true };
+  // The first part shows as `streaming` unless both parts reach Apollo in one read.
+  expect([seen[0], ...seen.slice(1, -1).map(() => streaming), seen.at(-1)]).toEqual([
+    { data: undefined, dataState: 'empty', loading: true },
+    ...seen.slice(1, -1),
+    { data: { __typename: 'Query', status, etchings: { __typename: 'RuneEtchingPage', limit: 1 } }, dataState: 'complete', loading: false },
+  ]);
+  expect(seen.length).toBeLessThanOrEqual(3);
+});
+
+test('a client that accepts only JSON gets the whole answer at once, as without the directives', async () => {
+  const query = '{ status { status } ... @defer { etchings(limit: 2) { limit results { id } } } }';
+  const plain = '{ status { status } ... { etchings(limit: 2) { limit results { id } } } }';
+  const expected = (await stack.graphql(plain)).body;
+  expect(expected.errors).toBeUndefined();
+  stack.sample.clearLog();
+  const response = await stack.graphql(query);
+  expect(response).toEqual({ status: 200, body: expected });
+  expect(stack.upstreamCalls()).toEqual(['GET /metadata/v1', 'GET /runes/v1/etchings?offset=0&limit=2']);
+});
+
+test("a deferred field's upstream failure is the contract's error, as it is outside @defer", async () => {
+  const fault = { path: '/runes/v1/etchings', status: 500, body: { error: 'boom' } };
+  stack.sample.inject(fault);
+  // The same columns as below, so that the errors' locations compare.
+  const outside = (await stack.graphql('{ status { status } ...        { etchings(limit: 1) { limit } } }')).body;
+  expect(outside.errors?.[0]?.extensions?.code).toBe('UPSTREAM_ERROR');
+  const { payloads } = await multipart('{ status { status } ... @defer { etchings(limit: 1) { limit } } }');
+  expect(payloads).toEqual([
+    { data: { status: { status: 'ready' } }, hasNext: true },
+    { incremental: [{ data: { etchings: null }, path: [], errors: outside.errors }], hasNext: false },
+  ]);
+});
+
+test('an unexpected error in a deferred field names its request id, over HTTP and over graphql-ws', async () => {
+  const { metadata } = stack.gateway.upstreams;
+  const status = metadata.status;
+  metadata.status = () => Promise.reject(new Error('a bug'));
+  const query = '{ etchings(limit: 1) { limit } ... @defer { status { status } } }';
+  const payloads = (requestId: string) => [
+    { data: { etchings: { limit: 1 } }, hasNext: true },
+    {
+      incremental: [
+        {
+          data: { status: null },
+          path: [],
+          errors: [
+            {
+              message: `Unexpected error (request ${requestId})`,
+              locations: [{ line: 1, column: 45 }],
+              path: ['status'],
+              extensions: { code: 'INTERNAL_SERVER_ERROR', requestId },
+            },
+          ],
+        },
+      ],
+      hasNext: false,
+    },
+  ];
+  const headers = (requestId: string) => ({ 'x-request-id': requestId });
+  class WithRequestId extends WebSocket {
+    constructor(url: string, protocols?: string | string[]) {
+      super(url, protocols, { headers: headers('deferred-ws') });
+    }
+  }
+  const client = createClient({ url: `${stack.gatewayUrl.replace('http', 'ws')}/graphql`, webSocketImpl: WithRequestId, retryAttempts: 0 });
+  try {
+    expect((await multipart(query, undefined, stack, headers('deferred-http'))).payloads).toEqual(payloads('deferred-http'));
+    const received: unknown[] = [];
+    for await (const payload of client.iterate({ query })) received.push(payload);
+    expect(received).toEqual(payloads('deferred-ws'));
+  } finally {
+    metadata.status = status;
+    await client.dispose();
+  }
+});
+
+test('query limits refuse a document with @defer or @stream as they refuse it without, before any upstream call', async () => {
+  // Two 500-item connections: 2 × (10 pages × 10 + 500) = 1200 > MAX_QUERY_COST 1000.
+  const documents = [
+    '{ a: etchingsConnection(first: 500) { totalCount } b: etchingsConnection(first: 500) { totalCount } }',
+    '{ a: etchingsConnection(first: 500) { totalCount } ... @defer { b: etchingsConnection(first: 500) { totalCount } } }',
+    '{ a: etchingsConnection(first: 500) { totalCount } b: etchingsConnection(first: 500) { edges @stream { cursor } } }',
+  ];
+  const refused = {
+    errors: [
+      {
+        message: 'Query cost 1200 exceeds the limit of 1000 (10 per upstream call, 1 per page item)',
+        extensions: { code: 'QUERY_TOO_COMPLEX', limit: 1000, actual: 1200 },
+      },
+    ],
+  };
+  for (const query of documents) {
+    expect(await stack.graphql(query)).toEqual({ status: 200, body: refused });
+    // One part: 400, as for application/graphql-response+json (yoga keeps 200 for application/json only).
+    expect(await multipart(query)).toEqual({ status: 400, type: 'multipart/mixed; boundary="-"', payloads: [refused] });
+  }
+  expect(stack.upstreamCalls()).toEqual([]);
+});
+
+test('the response fast path never stores an incremental answer: each repeat executes', async () => {
+  const query = '{ status { status } ... @defer { etchings(limit: 1) { limit } } }';
+  const [storedBefore, incrementalBefore] = [await stored(), await executions('incremental')];
+  const first = await multipart(query);
+  const second = await multipart(query);
+  expect(second).toEqual(first);
+  expect(first.payloads).toHaveLength(2);
+  expect([await stored(), await executions('incremental')]).toEqual([storedBefore, incrementalBefore + 2]);
+  // Each repeat executed, its fields asking the upstream (through its cache) again.
+  const calls = ['GET /metadata/v1', 'GET /runes/v1/etchings?offset=0&limit=1'];
+  expect(stack.upstreamCalls()).toEqual([...calls, ...calls]);
+  // The same document without @defer is stored (this test can fail).
+  await multipart('{ status { status } ... { etchings(limit: 1) { limit } } }');
+  expect(await stored()).toBe(storedBefore + 1);
+});
+
+test('one document, one answer on every engine: graphql-js, graphql-jit, and graphql-tools for @defer', async () => {
+  const plain = '{ status { status } etchingsConnection(first: 3) { totalCount edges { cursor node { id name } } } }';
+  const deferred = '{ status { status } ... @defer { etchingsConnection(first: 3) { totalCount edges { cursor node { id name } } } } }';
+  const engines = async () => ({
+    fallback: await executions('fallback'),
+    compiled: await executions('compiled'),
+    incremental: await executions('incremental'),
+  });
+  const before = await engines();
+  // A different Accept each time: the fast path keys each anew, so each executes.
+  const interpreted = await stack.graphql(plain, undefined, { accept: 'application/json, text/plain' });
+  const compiled = await stack.graphql(plain, undefined, { accept: 'application/json, text/html' });
+  expect(compiled).toEqual(interpreted);
+  const { payloads } = await multipart(deferred);
+  expect(await engines()).toEqual({ fallback: before.fallback + 1, compiled: before.compiled + 1, incremental: before.incremental + 1 });
+  const [first, second] = payloads as [{ data: Record<string, unknown> }, { incremental: Array<{ data: Record<string, unknown> }> }];
+  expect({ data: { ...first.data, ...second.incremental[0]!.data } }).toEqual(interpreted.body);
+});
+
+describe('REQUEST_TIMEOUT_MS', () => {
+  let slow: Stack;
+  beforeAll(async () => {
+    // An upstream call would wait a minute: only the request's deadline ends the deferred field.
+    slow = await startStack({ REQUEST_TIMEOUT_MS: '1000', UPSTREAM_TIMEOUT_MS: '60000' });
+  });
+  afterAll(() => slow.close());
+
+  test('bounds the later parts too: a deferred field still waiting at the deadline is REQUEST_TIMEOUT', async () => {
+    slow.sample.inject({ path: '/runes/v1/etchings', hang: true });
+    const { status, payloads } = await multipart('{ status { status } ... @defer { etchings(limit: 1) { limit } } }', undefined, slow);
+    expect(status).toBe(200);
+    expect(payloads).toEqual([
+      { data: { status: { status: 'ready' } }, hasNext: true },
+      {
+        incremental: [
+          {
+            data: { etchings: null },
+            path: [],
+            errors: [
+              {
+                message: 'The request took longer than 1000 ms',
+                locations: [{ line: 1, column: 34 }],
+                path: ['etchings'],
+                extensions: { code: 'REQUEST_TIMEOUT', limit: 1000 },
+              },
+            ],
+          },
+        ],
+        hasNext: false,
+      },
+    ]);
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * MAX_UPSTREAM_CALLS_PER_REQUEST counts a source's pages: one block's transfers from UniSat take
+ * its block call and a call per page of events, and an etchings window from ord the pages that
+ * cover it. A request that would need more is cut at the budget with TOO_MANY_UPSTREAM_CALLS, and
+ * the sample's log shows that the page past it was never asked.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { BIG_TRANSFER_BLOCK } from '../../src/sample/data.js';
+import { startStack, type Stack } from '../harness.js';
+import { callsOf, fieldError } from '../support.js';
+
+const BUDGET = 3;
+const tooMany = (path: string[]) => fieldError(path, { code: 'TOO_MANY_UPSTREAM_CALLS', limit: BUDGET });
+const paths = (stack: Stack) => callsOf(stack.sample).map((c) => `${c.path}${c.query.cursor === undefined ? '' : `@${c.query.cursor}`}`);
+
+describe('UniSat transfers', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(
+      (sample) => ({
+        TRANSFERS_SOURCE: 'unisat',
+        UNISAT_API_URL: sample.baseUrl,
+        UNISAT_RATE_LIMIT_PER_SECOND: '1000',
+        MAX_UPSTREAM_CALLS_PER_REQUEST: String(BUDGET),
+      }),
+      { sources: { unisat: { eventsPageSize: 48 } } },
+    );
+  });
+  afterAll(() => stack.close());
+  afterEach(() => stack.sample.reset());
+
+  test(`a block of ${BUDGET - 1} events pages fits: its block call and each page`, async () => {
+    const { body } = await stack.graphql('{ transfers(block: 775700) { total } }');
+    expect(body).toEqual({
+      data: { transfers: { total: 2 } },
+      extensions: { sources: [{ source: 'unisat', height: null, unavailable: [] }] },
+    });
+    expect(paths(stack)).toEqual(['/v1/indexer/height/775700/block', '/v1/indexer/inscription/events@0']);
+  });
+
+  test('a block of three pages is cut at the budget: the third page is never asked', async () => {
+    const { body } = await stack.graphql(`{ transfers(block: ${BIG_TRANSFER_BLOCK}) { total } }`);
+    expect(body.errors).toEqual([tooMany(['transfers'])]);
+    expect(body.data).toEqual({ transfers: null });
+    expect(paths(stack)).toEqual([
+      `/v1/indexer/height/${BIG_TRANSFER_BLOCK}/block`,
+      '/v1/indexer/inscription/events@0',
+      '/v1/indexer/inscription/events@48',
+    ]);
+  });
+});
+
+describe('ord etchings', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(
+      (sample) => ({ ETCHINGS_SOURCE: 'ord', ORD_API_URL: sample.baseUrl, MAX_UPSTREAM_CALLS_PER_REQUEST: String(BUDGET) }),
+      { sources: { ord: {} } },
+    );
+  });
+  afterAll(() => stack.close());
+  afterEach(() => stack.sample.reset());
+
+  test('a window over two pages past the first fits', async () => {
+    // 50 runes a page: offsets 140..159 lie on pages 2 and 3; page 0 tells the size and the newest.
+    const { body } = await stack.graphql('{ etchings(offset: 140, limit: 20) { offset } }');
+    expect(body.data).toEqual({ etchings: { offset: 140 } });
+    expect(paths(stack).filter((path) => path.startsWith('/runes/'))).toEqual(['/runes/0', '/runes/2', '/runes/3']);
+  });
+
+  test('a window over three pages past the first is cut at the budget: the third is never asked', async () => {
+    // Offsets 95..154 lie on pages 1, 2 and 3.
+    const { body } = await stack.graphql('{ etchings(offset: 95, limit: 60) { offset } }');
+    expect(body.errors).toEqual([tooMany(['etchings'])]);
+    expect(paths(stack).filter((path) => path.startsWith('/runes/'))).toEqual(['/runes/0', '/runes/1', '/runes/2']);
+  });
+});
