@@ -21,10 +21,11 @@ export interface LoaderLimits {
  * Per-request DataLoaders between resolvers and the upstream clients: identical lookups in one
  * GraphQL request make one upstream call. Created fresh for every request, never shared.
  */
-export function createLoaders(upstreams: Upstreams, requestCall: CallOptions, limits: LoaderLimits, used = new SourcesUsed()) {
+export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: LoaderLimits, used = new SourcesUsed()) {
   const limit = limiter(limits);
-  // A source's further pages are lookups of this request too (see CallOptions.lookups).
-  const call: CallOptions = merged(requestCall, { lookups: { take: limit.charge } });
+  // A source's further pages are lookups of this request too (see CallOptions.lookups). Set on the
+  // request's own options, not a copy: the instrumentation sets `call.trace` on them later.
+  call.lookups = { take: limit.charge };
   const { sources } = upstreams;
   /** A source other than hiro serves the operation: the request's answer names it (extensions.sources). */
   const sourced =
