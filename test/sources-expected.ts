@@ -7,7 +7,7 @@
 import { BIG_TRANSFER_BLOCK, blockHash, sampleData, type BlockTransfer, type Brc20TokenDetails, type Etching } from '../src/sample/data.js';
 import { MOVED_TWICE_INDEX, ORD_HEIGHT } from '../src/sample/sources-data.js';
 import { formatUnits, percent4 } from '../src/sample/util.js';
-import { toBrc20, toEtching, toTransfer } from './support.js';
+import { globalId, toBrc20, toEtching, toTransfer } from './support.js';
 
 /** The schema coordinates each source cannot fill, per operation (`extensions.sources[i].unavailable`). */
 export const UNAVAILABLE = {
@@ -58,7 +58,11 @@ export function unisatNewestFirst(height: number) {
   const hiro = hiroNewestFirst(height);
   if (height !== BIG_TRANSFER_BLOCK) return hiro.map(transferFromUnisat);
   const moved = hiro[hiro.length - 1 - MOVED_TWICE_INDEX]!;
-  return [transferFromUnisat({ ...moved, to: { ...moved.to, value: '330' } }), ...hiro.map(transferFromUnisat)];
+  // Every transfer a place further down the list than on hiro: a global id names its own offset.
+  return [transferFromUnisat({ ...moved, to: { ...moved.to, value: '330' } }), ...hiro.map(transferFromUnisat)].map((t, offset) => ({
+    ...t,
+    id: globalId('InscriptionTransfer', `${height}:${offset}:${t.inscriptionId}`),
+  }));
 }
 
 /** Base units of a hiro sample amount written with `decimals` places (or fewer, as one fixture does). */

@@ -73,11 +73,11 @@ test('@stream on a first: 500 connection: its edges follow the first payload, in
   const total = stack.sample.activity.etchingsTotal();
   const cursor = (pos: number) => encodeCursor('etchings', { pos, total, id: etchings[pos]!.id });
   const query = `{ etchingsConnection(first: 500) {
-    totalCount edges @stream(initialCount: 2) { cursor node { id } } pageInfo { hasNextPage endCursor } } }`;
+    totalCount edges @stream(initialCount: 2) { cursor node { runeId } } pageInfo { hasNextPage endCursor } } }`;
   const { status, type, payloads } = await multipart(query);
   expect({ status, type }).toEqual({ status: 200, type: 'multipart/mixed; boundary="-"' });
   const [first, ...rest] = payloads;
-  const edge = (pos: number) => ({ cursor: cursor(pos), node: { id: etchings[pos]!.id } });
+  const edge = (pos: number) => ({ cursor: cursor(pos), node: { runeId: etchings[pos]!.id } });
   expect(first).toEqual({
     data: { etchingsConnection: { totalCount: total, edges: [edge(0), edge(1)], pageInfo: { hasNextPage: true, endCursor: cursor(499) } } },
     hasNext: true,
