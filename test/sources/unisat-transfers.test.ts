@@ -7,19 +7,11 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { BIG_TRANSFER_BLOCK, blockHash, sampleData } from '../../src/sample/data.js';
 import { MOVED_TWICE_INDEX, NEXT_TO_BIG_BLOCK, unisatEvents } from '../../src/sample/sources-data.js';
 import { startStack, type Stack } from '../harness.js';
-import { hiroNewestFirst, transferFromUnisat } from '../sources-expected.js';
+import { UNAVAILABLE, hiroNewestFirst, transferFromUnisat } from '../sources-expected.js';
 import { TRANSFER_PAGE_FIELDS, callsOf, globalId } from '../support.js';
 
 const UNISAT_KEY = 'unisat-secret-key-9b20c4';
-const UNAVAILABLE = [
-  'InscriptionLocation.address',
-  'InscriptionLocation.location',
-  'InscriptionLocation.offset',
-  'InscriptionLocation.output',
-  'InscriptionLocation.txId',
-  'InscriptionTransfer.from',
-];
-const SOURCES = [{ source: 'unisat', height: null, unavailable: UNAVAILABLE }];
+const SOURCES = [{ source: 'unisat', height: null, unavailable: [...UNAVAILABLE.unisat.transfers] }];
 
 const fromUnisat = transferFromUnisat;
 
