@@ -337,7 +337,8 @@ const CPU_SUFFIX: Record<Row['cpuOf'], string> = {
 async function coalesce(sample: SampleProcess, warm: ServerProcess, protocol: 'REST' | 'GraphQL', ticker: string): Promise<CoalesceResult> {
   const upstreamPath = restToken(ticker);
   await sample.setFaults([{ path: upstreamPath, delayMs: COALESCE_DELAY_MS }]);
-  const before = await sample.count();
+  // The calls for this key only: a gateway that finished its row may still call for others.
+  const before = await sample.countByPath();
   const result = await load({
     url: warm.url + (protocol === 'REST' ? upstreamPath : '/graphql'),
     method: protocol === 'REST' ? 'GET' : 'POST',
@@ -348,14 +349,16 @@ async function coalesce(sample: SampleProcess, warm: ServerProcess, protocol: 'R
     duration: 30,
   });
   await new Promise((resolve) => setTimeout(resolve, 100));
-  const after = await sample.count();
+  const after = await sample.countByPath();
   await sample.setFaults([]);
+  const others = Object.entries(after).filter(([path, n]) => path !== upstreamPath && n !== (before[path] ?? 0));
+  if (others.length) console.error(`  coalescing ${protocol}: meanwhile the sample was also asked ${JSON.stringify(others.slice(0, 5))}`);
   const row: CoalesceResult = {
     protocol,
     key: upstreamPath,
     clients: COALESCE_CLIENTS,
     upstreamDelayMs: COALESCE_DELAY_MS,
-    upstreamCalls: after - before,
+    upstreamCalls: (after[upstreamPath] ?? 0) - (before[upstreamPath] ?? 0),
     answered2xx: result.requests - result.non2xx,
     failed: result.failed,
   };
@@ -430,10 +433,14 @@ const tokenTurn = (bodyOf: (ticker: string) => string) => (ticker: string) => ({
   markers: [Buffer.from(`"ticker":${JSON.stringify(ticker)}`)],
 });
 
-/** A page's turn: its answer has the offset asked and the upstream's first and last etchings there. */
-const pageTurn = (ids: string[]) => (offset: number) => ({
+/**
+ * A page's turn: its answer has the offset asked and the upstream's first and last etchings there,
+ * by name (unique per rune, and the same field in every server's answer: satgate's `id` is a global
+ * id since 0.2.0, the peers' the rune id).
+ */
+const pageTurn = (names: string[]) => (offset: number) => ({
   body: etchingsAt(offset),
-  markers: [`"offset":${offset},`, `"id":"${ids[offset]}"`, `"id":"${ids[offset + 59]}"`].map((marker) => Buffer.from(marker)),
+  markers: [`"offset":${offset},`, `"name":"${names[offset]}"`, `"name":"${names[offset + 59]}"`].map((marker) => Buffer.from(marker)),
 });
 
 async function etchingsCount(sampleUrl: string): Promise<number> {
@@ -441,16 +448,17 @@ async function etchingsCount(sampleUrl: string): Promise<number> {
   return ((await response.json()) as { total: number }).total;
 }
 
-/** The sample's etching ids in list order, read from the upstream itself: what W7/W8's answers must hold. */
-async function etchingIdsOf(sampleUrl: string): Promise<string[]> {
-  const ids: string[] = [];
+/** The sample's etching names in list order, read from the upstream itself: what W7/W8's answers must hold. */
+async function etchingNamesOf(sampleUrl: string): Promise<string[]> {
+  const names: string[] = [];
   for (let offset = 0; offset < BENCH_ETCHINGS; offset += 60) {
     const response = await fetch(`${sampleUrl}/runes/v1/etchings?offset=${offset}&limit=60`);
-    const page = (await response.json()) as { results: Array<{ id: string }> };
-    ids.push(...page.results.map((e) => e.id));
+    const page = (await response.json()) as { results: Array<{ name: string }> };
+    names.push(...page.results.map((e) => e.name));
   }
-  if (ids.length !== BENCH_ETCHINGS) throw new Error(`bench: the sample lists ${ids.length} etchings, not ${BENCH_ETCHINGS}`);
-  return ids;
+  if (names.length !== BENCH_ETCHINGS) throw new Error(`bench: the sample lists ${names.length} etchings, not ${BENCH_ETCHINGS}`);
+  if (new Set(names).size !== names.length) throw new Error('bench: two sample etchings share a name; W7/W8 cannot tell pages apart');
+  return names;
 }
 
 /** Each workload's bodies with the answers `source(workload)` gave (checked): what the floor writes. */
@@ -482,7 +490,7 @@ async function runBench(): Promise<void> {
   // offsets (9,000, 9,940) are full pages. W6's 500 tickers: the sample's 41 and generated ones.
   await sample.activity({ etch: BENCH_ETCHINGS - (await etchingsCount(sample.url)) });
   await sample.addTokens(GENERATED_TICKERS);
-  const etchingIds = await etchingIdsOf(sample.url);
+  const etchingNames = await etchingNamesOf(sample.url);
   const proxy = await startPassthrough(sample.url);
   const peer = await startPeer(sample.url);
   const tuned = await startPeer(sample.url, 'yoga-rc');
@@ -587,8 +595,8 @@ async function runBench(): Promise<void> {
     C1: gql('C1', 'C1 500-item etchings connection', CONNECTION_500),
     W6: rotating('W6', 'W6 one token, $ticker over 500', TICKERS_500.map(tokenTurn(tokenByVariable)), true),
     'W6-literal': rotating('W6-literal', 'W6-literal one token, 500 literal tickers', TICKERS_500.map(tokenTurn(tokenByLiteral)), true),
-    W7: rotating('W7', 'W7 60 etchings, $offset over 151 pages', W7_OFFSETS.map(pageTurn(etchingIds)), true),
-    W8: rotating('W8', 'W8 60 etchings at every offset 0..9,940', W8_OFFSETS.map(pageTurn(etchingIds)), false),
+    W7: rotating('W7', 'W7 60 etchings, $offset over 151 pages', W7_OFFSETS.map(pageTurn(etchingNames)), true),
+    W8: rotating('W8', 'W8 60 etchings at every offset 0..9,940', W8_OFFSETS.map(pageTurn(etchingNames)), false),
   };
   const plan = PLAN.main.map(([id, kinds]) => [workloads[id], kinds] as const);
   // BENCH_ONLY=W1-GraphQL,C1 measures those workloads alone (to profile one row); the targets then judge what was measured.

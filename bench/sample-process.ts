@@ -21,6 +21,13 @@ import type { SampleCommand, SampleMessage } from './lib/protocol.js';
 const upstream = await startSampleUpstream({ port: 0, sources: { unisat: {}, ord: {} } });
 let counted = 0;
 const count = () => counted + upstream.requests.length;
+/** Requests by path (query left out) since start: a check counts the calls for its own key only. */
+const byPath = new Map<string, number>();
+function drainLog(): void {
+  counted += upstream.requests.length;
+  for (const request of upstream.requests) byPath.set(request.path, (byPath.get(request.path) ?? 0) + 1);
+  upstream.clearLog();
+}
 
 let baseDelayMs = Number(process.env.BENCH_UPSTREAM_DELAY_MS ?? 0) || 0;
 let scripted: Fault[] = [];
@@ -72,10 +79,7 @@ function rebuild(chaosFaults = 0): void {
 rebuild();
 
 // The log is only needed for counting here.
-setInterval(() => {
-  counted += upstream.requests.length;
-  upstream.clearLog();
-}, 1000).unref();
+setInterval(drainLog, 1000).unref();
 
 // Chaos: every 100 ms, arm as many one-shot faults as `rate` of the last 100 ms of requests.
 setInterval(() => {
@@ -124,7 +128,8 @@ process.on('message', (command: SampleCommand) => {
       rebuild();
       break;
   }
-  reply({ type: 'reply', id: command.id, count: count(), injected });
+  drainLog();
+  reply({ type: 'reply', id: command.id, count: count(), injected, paths: Object.fromEntries(byPath) });
 });
 
 const shutdown = () => void upstream.close().finally(() => process.exit(0));

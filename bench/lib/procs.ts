@@ -193,6 +193,8 @@ export interface SampleProcess {
   child: ChildProcess;
   /** Requests the sample has received since it started. */
   count(): Promise<number>;
+  /** The same, by path (without the query). */
+  countByPath(): Promise<Record<string, number>>;
   setDelay(ms: number): Promise<void>;
   setFaults(faults: Fault[]): Promise<void>;
   setChaos(rate: number): Promise<void>;
@@ -233,6 +235,7 @@ export async function startSample(delayMs: number): Promise<SampleProcess> {
     pid: child.pid ?? 0,
     child,
     count: async () => (await send({ cmd: 'count' })).count,
+    countByPath: async () => (await send({ cmd: 'count' })).paths,
     setDelay: async (ms) => void (await send({ cmd: 'delay', ms })),
     setFaults: async (faults) => void (await send({ cmd: 'faults', faults })),
     setChaos: async (rate) => void (await send({ cmd: 'chaos', rate })),

@@ -20,7 +20,7 @@ export type SampleCommand = SampleRequest & { id: number };
 
 export type SampleMessage =
   | { type: 'ready'; url: string }
-  /** `count`: requests received since start; `injected`: one-shot chaos faults armed. */
-  | { type: 'reply'; id: number; count: number; injected: number };
+  /** `count`: requests received since start; `paths`: the same by path; `injected`: one-shot chaos faults armed. */
+  | { type: 'reply'; id: number; count: number; paths: Record<string, number>; injected: number };
 
 export type ProxyMessage = { type: 'ready'; url: string };
