@@ -29,10 +29,13 @@ const TICKER = 'bitai';
 const QUERY = JSON.stringify({ query: `subscription { brc20Token(ticker: "${TICKER}") { token { txCount } } }` });
 
 export async function runSubscribers(sample: SampleProcess, subscribers = 1000, intervalMs = 1000, changes = 5): Promise<LiveResult> {
+  // Each subscriber is a client of its own (X-Forwarded-For through one trusted proxy), as 1,000
+  // browsers are: from one address, MAX_SUBSCRIPTIONS_PER_CLIENT would refuse all but 100.
   const gateway = await startGateway(sample.url, {
     LIVE_POLL_INTERVAL_MS: String(intervalMs),
     LIVE_RATE_LIMIT_PER_MINUTE: '0',
     CACHE_TTL_MS: '0',
+    TRUST_PROXY: '1',
   });
   const agent = new Agent({ connections: subscribers + 10, pipelining: 0 });
   /** Per subscriber: when each txCount arrived. */
@@ -40,10 +43,10 @@ export async function runSubscribers(sample: SampleProcess, subscribers = 1000, 
   const controller = new AbortController();
   // One signal ends every stream at the end.
   setMaxListeners(subscribers + 10, controller.signal);
-  const streams = arrivals.map(async (seen) => {
+  const streams = arrivals.map(async (seen, i) => {
     const response = await request(`${gateway.url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-forwarded-for': `10.1.${i >> 8}.${i & 255}` },
       body: QUERY,
       dispatcher: agent,
       signal: controller.signal,
