@@ -150,11 +150,12 @@ function nestedVariable(depth: number): HttpSpec {
 /** A mix request, and its expected answer when that is not simply any answer below 500. */
 export type MixSpec = HttpSpec & { judge?: (status: number, body: string) => string | undefined };
 
-/** docs/rest.md: an infinite limit gets the upstream's own 500, answered locally. */
+/** docs/rest.md: an infinite limit gets the real upstream's own 500 (Postgres on runes' bigint offset), answered locally. */
 const INFINITE_LIMIT = JSON.stringify({
   statusCode: 500,
+  code: '22P02',
   error: 'Internal Server Error',
-  message: 'The value "Infinity" cannot be converted to an integer.',
+  message: 'invalid input syntax for type bigint: "Infinity"',
 });
 
 let bust = 0;
