@@ -235,35 +235,43 @@ export function exitOnStartupFailure(error: unknown): never {
 }
 
 async function runProcess(): Promise<void> {
-  let server: Awaited<ReturnType<typeof start>>;
+  let server: Awaited<ReturnType<typeof start>> | undefined;
+  let signalled = false;
+  // Repeated signals (a terminal's Ctrl-C reaches npm and the gateway, and npm forwards it) join
+  // the one shutdown; SHUTDOWN_TIMEOUT_MS bounds it. Should anything still hold it EXIT_MARGIN_MS
+  // later, the process exits anyway, with 1 (the timer itself keeps nothing alive).
+  let deadline: NodeJS.Timeout | undefined;
+  const shutdown = (running: Awaited<ReturnType<typeof start>>) => {
+    const exitAnyway = () => {
+      running.logger.error({ timeoutMs: running.config.shutdownTimeoutMs + EXIT_MARGIN_MS }, 'shutdown did not finish in time: exiting');
+      void closeLogs(running.logger, LOG_CLOSE_MS / 2).then(() => process.exit(1));
+    };
+    deadline ??= setTimeout(exitAnyway, running.config.shutdownTimeoutMs + EXIT_MARGIN_MS - LOG_CLOSE_MS / 2).unref();
+    void running.stop().then(() => process.exit(0));
+  };
+  // Installed before start-up: a signal that arrives once the start-up line is out, but before
+  // start() has returned, still stops the process gracefully (not by the default action).
+  const onSignal = () => {
+    if (server) shutdown(server);
+    else signalled = true;
+  };
   try {
     const config = loadConfig(process.env);
     if (config.workers > 1 && cluster.isPrimary) {
       await preflight(config);
       return supervise(config);
     }
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, onSignal);
     server = await start();
   } catch (error) {
     exitOnStartupFailure(error);
   }
+  const running = server;
   // A bug in one request must cost that request, never the process that serves all the others.
   process.on('unhandledRejection', (reason) => {
-    server.logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unhandled rejection');
+    running.logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unhandled rejection');
   });
-  // Repeated signals (a terminal's Ctrl-C reaches npm and the gateway, and npm forwards it) join
-  // the one shutdown; SHUTDOWN_TIMEOUT_MS bounds it. Should anything still hold it EXIT_MARGIN_MS
-  // later, the process exits anyway, with 1 (the timer itself keeps nothing alive).
-  let deadline: NodeJS.Timeout | undefined;
-  const exitAnyway = () => {
-    server.logger.error({ timeoutMs: server.config.shutdownTimeoutMs + EXIT_MARGIN_MS }, 'shutdown did not finish in time: exiting');
-    void closeLogs(server.logger, LOG_CLOSE_MS / 2).then(() => process.exit(1));
-  };
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.on(signal, () => {
-      deadline ??= setTimeout(exitAnyway, server.config.shutdownTimeoutMs + EXIT_MARGIN_MS - LOG_CLOSE_MS / 2).unref();
-      void server.stop().then(() => process.exit(0));
-    });
-  }
+  if (signalled) shutdown(running);
 }
 
 if (import.meta.url === new URL(process.argv[1] ?? '', 'file://').href) await runProcess();
