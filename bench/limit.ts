@@ -8,7 +8,7 @@
  * it was not given is a 404. Forked by bench/run.ts with PORT; reports its url over IPC.
  */
 import { createServer } from 'node:http';
-import type { ProxyMessage } from './lib/protocol.js';
+import { serveChild } from './lib/child-server.js';
 
 /** Each known body's answer bytes and response headers, both built once. */
 const answers = new Map<string, { bytes: Buffer; headers: Record<string, string | number> }>();
@@ -37,18 +37,4 @@ process.on('message', (message: { type: 'answers'; entries: Array<[string, strin
   process.send?.({ type: 'loaded' });
 });
 
-server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('limit: no TCP address');
-  const message: ProxyMessage = { type: 'ready', url: `http://127.0.0.1:${address.port}` };
-  process.send?.(message);
-});
-
-const shutdown = () => {
-  server.close();
-  server.closeAllConnections();
-  process.exit(0);
-};
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
-process.on('disconnect', () => process.exit(0));
+serveChild(server, 'limit');

@@ -6,7 +6,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { pipeline } from 'node:stream';
 import { Pool } from 'undici';
-import type { ProxyMessage } from './lib/protocol.js';
+import { serveChild } from './lib/child-server.js';
 
 const target = process.env.SAMPLE_URL;
 if (!target) throw new Error('passthrough: SAMPLE_URL is required');
@@ -48,18 +48,4 @@ const server = createServer((req, res) => {
     });
 });
 
-server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('passthrough: no TCP address');
-  const message: ProxyMessage = { type: 'ready', url: `http://127.0.0.1:${address.port}` };
-  process.send?.(message);
-});
-
-const shutdown = () => {
-  server.close();
-  server.closeAllConnections();
-  void pool.close().finally(() => process.exit(0));
-};
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
-process.on('disconnect', () => process.exit(0));
+serveChild(server, 'passthrough', () => pool.close());

@@ -17,7 +17,7 @@ import { useResponseCache } from '@graphql-yoga/plugin-response-cache';
 import DataLoader from 'dataloader';
 import { createYoga } from 'graphql-yoga';
 import { Pool } from 'undici';
-import type { ProxyMessage } from './lib/protocol.js';
+import { serveChild } from './lib/child-server.js';
 
 const target = process.env.SAMPLE_URL;
 if (!target) throw new Error('peer: SAMPLE_URL is required');
@@ -280,18 +280,4 @@ const yoga = createYoga<object, PeerContext>({
 });
 const server = createServer(yoga);
 
-server.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('peer: no TCP address');
-  const message: ProxyMessage = { type: 'ready', url: `http://127.0.0.1:${address.port}` };
-  process.send?.(message);
-});
-
-const shutdown = () => {
-  server.close();
-  server.closeAllConnections();
-  process.exit(0);
-};
-process.on('SIGTERM', shutdown);
-process.on('SIGINT', shutdown);
-process.on('disconnect', () => process.exit(0));
+serveChild(server, 'peer');
