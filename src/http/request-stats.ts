@@ -13,7 +13,7 @@ import type { TraceSpan } from '../observe/tracing.js';
  * answer was needed: fetched, or failed), `stale` (the stored answer served past its freshness
  * because the upstream failed). A lookup that joined an identical one in flight gets its outcome.
  */
-export type CacheOutcome = Exclude<CacheEvent, 'coalesced' | 'rejected'>;
+export type CacheOutcome = Exclude<CacheEvent, 'coalesced' | 'joined' | 'rejected'>;
 const WORSE: Record<CacheOutcome, number> = { hit: 0, revalidated: 1, miss: 2, stale: 3 };
 
 export class RequestStats {

@@ -6,7 +6,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { clusterScrape } from './cluster-metrics.js';
 import type { ServiceName } from '../errors.js';
 
-export type CacheEvent = 'hit' | 'miss' | 'revalidated' | 'stale' | 'coalesced' | 'rejected';
+export type CacheEvent = 'hit' | 'miss' | 'revalidated' | 'stale' | 'coalesced' | 'joined' | 'rejected';
 
 /** A per-tenant service's tenants: how many are known, how many are refused and why. */
 export interface TenantCounts {

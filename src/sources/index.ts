@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import type { ServiceName } from '../errors.js';
 import type { UpstreamEvents } from '../observe/metrics.js';
 import type { CacheStore, CallOptions } from '../upstream/request.js';
+import type { FlightBoard } from '../upstream/shared-flights.js';
 import type { UpstreamService } from '../upstream/service.js';
 import type { DataSources, SourceName, SourcedOperation } from '../upstream/sourced.js';
 import type { PageQuery } from '../upstream/ordinals.js';
@@ -30,6 +31,7 @@ export interface SourceDeps {
   store: CacheStore;
   events?: UpstreamEvents;
   redis?: Redis;
+  flights?: FlightBoard;
 }
 
 /** The operation a metric names: what a source serves, and one etching by rune id (a node lookup). */

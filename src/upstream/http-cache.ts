@@ -26,6 +26,8 @@ export class HttpCache {
     /** The stage below: the upstream, retries included. */
     private readonly next: Retries,
     private readonly events: UpstreamEvents,
+    /** How long the group's other processes may wait for this one's call: the service's deadline. */
+    private readonly flightMs: number,
   ) {}
 
   /** A stored answer still fresh, when the store can tell synchronously (in process): the warm path. */
@@ -51,13 +53,34 @@ export class HttpCache {
 
   /** The cached answer, or the upstream's, with what it took (see CacheOutcome). */
   async throughCache(key: string, req: UpstreamRequest): Promise<Cached> {
-    const cache = this.cache;
-    const entry = await cache.store.get(key);
-    const now = Date.now();
-    if (entry && this.isFresh(entry, now)) {
+    const entry = await this.cache.store.get(key);
+    if (entry && this.isFresh(entry, Date.now())) {
       this.events.cache(this.name, 'hit');
       return { response: entry.response, outcome: 'hit' };
     }
+    const flights = this.cache.flights;
+    if (!flights) return this.ask(key, req, entry);
+    // With Redis: one process of the group asks; the others read what it stored.
+    const flight = await flights.take(key, this.flightMs, req.signal);
+    if (flight.role === 'followed') {
+      const landed = await this.cache.store.get(key);
+      if (landed && (!entry || landed.validatedAt > entry.validatedAt)) {
+        this.events.cache(this.name, 'joined');
+        return { response: landed.response, outcome: 'hit' };
+      }
+    }
+    if (flight.role !== 'lead') return this.ask(key, req, entry);
+    try {
+      return await this.ask(key, req, entry);
+    } finally {
+      flight.land();
+    }
+  }
+
+  /** Asks the upstream, revalidating `entry` when it has an ETag; stores what is the resource's state. */
+  private async ask(key: string, req: UpstreamRequest, entry: CacheEntry | undefined): Promise<Cached> {
+    const cache = this.cache;
+    const now = Date.now();
     this.events.cache(this.name, 'miss');
     const confirmedAt = entry ? this.confirmedAt(entry.response, entry.validatedAt) : 0;
     const stale = (): Cached | undefined => {

@@ -6,6 +6,7 @@ import type { UpstreamEvents } from '../observe/metrics.js';
 import { MemoryStore, RedisStore, TieredStore } from './cache.js';
 import { LocalClientLimiter, RedisClientLimiter } from './client-limits.js';
 import { shareHashSecret } from './hash-secret.js';
+import { createFlightBoard } from './shared-flights.js';
 import { createSharedSignals } from './shared-state.js';
 import type { CachePolicy, CacheStore } from './request.js';
 import { configuredServiceOptions } from './service-options.js';
@@ -85,7 +86,9 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
   // Per-tenant state stays in each process: only service-wide signals are shared.
   shared?.start(services.flatMap(({ name, guards }) => (guards ? [{ name, ...guards }] : [])));
   // Where each read operation takes its data when not from hiro (src/sources/).
-  const sources = createSources?.({ store, redis }) ?? HIRO_ONLY;
+  // Sources count calls by the second: their identical misses are joined across the group too.
+  const flights = redis ? createFlightBoard(redis) : undefined;
+  const sources = createSources?.({ store, redis, flights }) ?? HIRO_ONLY;
   return {
     metadata: createMetadataClient(metadata),
     ordinals: createOrdinalsClient(ordinals, { listLookups: config.brc20ListLookups }),
@@ -98,6 +101,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
     ready: hashSecret?.ready ?? Promise.resolve(),
     async close() {
       shared?.stop();
+      flights?.close();
       await Promise.all([...services.map((s) => s.close()), sources.close()]);
       await store.close();
     },

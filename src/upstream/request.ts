@@ -12,6 +12,7 @@ import type { UpstreamEvents } from '../observe/metrics.js';
 import type { TraceSpan } from '../observe/tracing.js';
 import type { ClientCallLimiter } from './client-limits.js';
 import type { ResponseBudget } from './response-budget.js';
+import type { FlightBoard } from './shared-flights.js';
 import type { SharedSignals } from './shared-state.js';
 
 export interface UpstreamRequest {
@@ -145,6 +146,8 @@ export interface CachePolicy {
    * revalidation answered 304 proves every entry carrying that ETag current.
    */
   globalEtag: boolean;
+  /** With Redis: identical misses of the group's processes make one upstream call (shared-flights.ts). */
+  flights?: FlightBoard;
 }
 
 export interface RetryPolicy {

@@ -6,6 +6,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { CachePolicy, CacheStore, ServiceOptions } from './request.js';
+import type { FlightBoard } from './shared-flights.js';
 
 export function configuredServiceOptions(
   config: Config,
@@ -25,9 +26,13 @@ export function configuredServiceOptions(
   };
 }
 
-/** A source without ETags: each answer is kept for CACHE_TTL_MS (cached answers spend no quota). */
-export function ttlCachePolicy(config: Config, store: CacheStore): CachePolicy {
+/**
+ * A source without ETags: each answer is kept for CACHE_TTL_MS (cached answers spend no quota), and
+ * with Redis one process of the group asks for a missing answer while the others wait for it.
+ */
+export function ttlCachePolicy(config: Config, store: CacheStore, flights?: FlightBoard): CachePolicy {
   return {
+    flights,
     store,
     ttlMs: config.cacheTtlMs,
     notFoundTtlMs: config.cacheNotFoundTtlMs,

@@ -4,7 +4,8 @@
  *
  *   request → lookup span (when traced) → the request's byte budget (ResponseBudget)
  *     → ledger (used-answers.ts): [GET of a cached service: coalesce (coalesce.ts)
- *         → HTTP cache: fresh | revalidate | stale-if-error (http-cache.ts)]
+ *         → HTTP cache: fresh | revalidate | stale-if-error (http-cache.ts)
+ *         → for a data source with Redis: one flight for the group's processes (shared-flights.ts)]
  *     → retries under one deadline: quota gate → circuit breaker → client's share (retry.ts, guards/)
  *     → one exchange: [per tenant: its share of the pool] → the pool (exchange.ts)
  *
@@ -54,7 +55,7 @@ export class UpstreamService implements AnswerSource {
     // The stages, innermost first: each is handed the one below it.
     this.exchange = new Exchange(options, logger, events);
     const retries = new Retries(this.exchange, this.guardSet, clients, options, logger, events);
-    this.cache = options.cache && new HttpCache(this.name, options.cache, retries, events);
+    this.cache = options.cache && new HttpCache(this.name, options.cache, retries, events, options.timeoutMs);
     const coalescer = this.cache && new Coalescer(this.name, this.cache, events);
     this.ledger = new Ledger(this.name, this, coalescer, retries);
   }

@@ -6,6 +6,7 @@
 import type { Redis } from 'ioredis';
 import type { ServiceName } from '../errors.js';
 import type { CacheStore, CallOptions } from './request.js';
+import type { FlightBoard } from './shared-flights.js';
 import type { UpstreamService } from './service.js';
 import type { PageQuery } from './ordinals.js';
 import type { Brc20TokenDetailsResponse, Page, SourcedInscriptionTransfer, SourcedRuneEtching } from './types.js';
@@ -52,5 +53,5 @@ export interface SourceStatus {
 /** Hiro for everything. */
 export const HIRO_ONLY: DataSources = { services: [], status: () => [], close: async () => {} };
 
-/** What createUpstreams shares with the sources it is handed: the cache and Redis. */
-export type SourcesFactory = (shared: { store: CacheStore; redis?: Redis }) => DataSources;
+/** What createUpstreams shares with the sources it is handed: the cache, Redis and the flight board. */
+export type SourcesFactory = (shared: { store: CacheStore; redis?: Redis; flights?: FlightBoard }) => DataSources;

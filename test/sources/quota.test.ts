@@ -1,7 +1,8 @@
 /**
  * UNISAT_RATE_LIMIT_PER_SECOND: satgate never sends UniSat more calls than the limit in any sliding
  * one-second window, queues a call within its deadline, refuses one that cannot fit (RATE_LIMITED
- * with retryAfter, nothing sent), and with REDIS_URL keeps one budget for every replica.
+ * with retryAfter, nothing sent), and with REDIS_URL keeps one budget for every replica, whose
+ * identical calls in flight are joined (src/upstream/shared-flights.ts).
  * Timing assertions are lower bounds only (load can only spread calls further apart).
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -12,6 +13,7 @@ import { sampleData } from '../../src/sample/data.js';
 import type { SampleUpstream } from '../../src/sample/server.js';
 import { Redis } from 'ioredis';
 import { UpstreamError } from '../../src/errors.js';
+import { cacheKey } from '../../src/upstream/cache.js';
 import { LocalWindow, RedisWindow, createCallBudget } from '../../src/sources/unisat/call-budget.js';
 import { freePort, startStack, type Stack } from '../harness.js';
 import { startRedis, stopRedis } from '../redis.js';
@@ -134,9 +136,11 @@ describe('two replicas sharing REDIS_URL', () => {
   let redis: ChildProcess;
   let stack: Stack;
   let replica: Awaited<ReturnType<typeof start>>;
+  let board: Redis;
   beforeAll(async () => {
     const port = await freePort();
     redis = await startRedis(port);
+    board = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0 });
     const env = (sample: SampleUpstream) => ({
       BRC20_SOURCE: 'unisat',
       UNISAT_API_URL: sample.baseUrl,
@@ -159,6 +163,7 @@ describe('two replicas sharing REDIS_URL', () => {
     );
   });
   afterAll(async () => {
+    board?.disconnect();
     await replica?.stop();
     await stack?.close();
     if (redis) await stopRedis(redis);
@@ -182,5 +187,55 @@ describe('two replicas sharing REDIS_URL', () => {
     expectSliding(times, 2);
     // Each replica alone would have sent its three within one second.
     expect(times[5]! - times[0]!).toBeGreaterThanOrEqual(1800);
+  });
+
+  const ask = (url: string, query: string) =>
+    fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query }),
+    }).then((r) => r.json() as Promise<{ data?: unknown; errors?: Array<{ extensions?: { code?: string } }> }>);
+  const infoPath = (ticker: string) => `/v1/indexer/brc20/${ticker}/info`;
+  const answered = {
+    data: { t0: { token: { id: expect.any(String) } } },
+    extensions: { sources: [{ source: 'unisat', height: null, unavailable: [] }] },
+  };
+  const callsTo = (path: string) => stack.sample.requests.filter((r) => r.path === path).length;
+
+  test('join one call when both ask the same thing at once', async () => {
+    stack.sample.reset();
+    const [ticker] = tickers.slice(6, 7) as [string];
+    // Slow enough that the second replica asks while the first one's call is in the air.
+    stack.sample.inject({ path: infoPath(ticker), delayMs: 300 });
+    const query = lookups([ticker]);
+    const started = Date.now();
+    const answers = await Promise.all([ask(stack.gatewayUrl, query), ask(`http://127.0.0.1:${replica.port}`, query)]);
+    // Woken by the landing, not by the lock lapsing (UPSTREAM_TIMEOUT_MS, 10 s).
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(answers[0]).toEqual(answers[1]);
+    expect(answers[0]).toEqual(answered);
+    expect(callsTo(infoPath(ticker))).toBe(1);
+  });
+
+  test('a call that failed is asked again by the replica that waited for it', async () => {
+    stack.sample.reset();
+    const [ticker] = tickers.slice(7, 8) as [string];
+    stack.sample.inject({ path: infoPath(ticker), status: 500, body: { code: -1, msg: 'boom' }, times: 1, delayMs: 300 });
+    const query = lookups([ticker]);
+    const answers = await Promise.all([ask(stack.gatewayUrl, query), ask(`http://127.0.0.1:${replica.port}`, query)]);
+    const codes = answers.map((a) => a.errors?.[0]?.extensions?.code ?? 'answered').sort();
+    expect(codes).toEqual(['UPSTREAM_ERROR', 'answered']);
+    expect(callsTo(infoPath(ticker))).toBe(2);
+  });
+
+  test('a flight whose process died is waited for until its lock lapses, then asked', async () => {
+    stack.sample.reset();
+    const [ticker] = tickers.slice(8, 9) as [string];
+    await board.set(`${cacheKey('unisat', infoPath(ticker), '')}:flight`, 'a replica that died', 'PX', 600);
+    const started = Date.now();
+    const answer = await ask(`http://127.0.0.1:${replica.port}`, lookups([ticker]));
+    expect(answer).toEqual(answered);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(500);
+    expect(callsTo(infoPath(ticker))).toBe(1);
   });
 });

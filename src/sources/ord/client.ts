@@ -12,6 +12,7 @@ import { UpstreamError } from '../../errors.js';
 import { merged } from '../../lib/merge.js';
 import type { UpstreamEvents } from '../../observe/metrics.js';
 import type { CacheStore, CallOptions, UpstreamRequest } from '../../upstream/request.js';
+import type { FlightBoard } from '../../upstream/shared-flights.js';
 import { configuredServiceOptions, ttlCachePolicy } from '../../upstream/service-options.js';
 import { UpstreamService } from '../../upstream/service.js';
 import type { Shape } from '../../upstream/shapes.js';
@@ -21,12 +22,13 @@ export interface OrdDeps {
   logger: Logger;
   store: CacheStore;
   events?: UpstreamEvents;
+  flights?: FlightBoard;
 }
 
 /** Integers as bigint, without loss; anything else (ord sends none in what is read here) as a number. */
 const number = (text: string): bigint | number => (/^-?\d+$/.test(text) ? BigInt(text) : Number(text));
 
-export function createOrdClient({ config, logger, store, events }: OrdDeps) {
+export function createOrdClient({ config, logger, store, events, flights }: OrdDeps) {
   const { ordUrl, ordAuth } = config.sources;
   if (!ordUrl) throw new Error('ORD_API_URL is required when a source is ord');
   const service = new UpstreamService({
@@ -34,7 +36,7 @@ export function createOrdClient({ config, logger, store, events }: OrdDeps) {
     baseUrl: ordUrl,
     headers: ordAuth ? { authorization: `Basic ${Buffer.from(ordAuth).toString('base64')}` } : undefined,
     ...configuredServiceOptions(config, logger),
-    cache: ttlCachePolicy(config, store),
+    cache: ttlCachePolicy(config, store, flights),
     events,
   });
 

@@ -13,6 +13,7 @@ import { UpstreamError } from '../../errors.js';
 import { merged } from '../../lib/merge.js';
 import type { UpstreamEvents } from '../../observe/metrics.js';
 import type { CacheStore, CallOptions, UpstreamRequest } from '../../upstream/request.js';
+import type { FlightBoard } from '../../upstream/shared-flights.js';
 import { configuredServiceOptions, ttlCachePolicy } from '../../upstream/service-options.js';
 import { UpstreamService } from '../../upstream/service.js';
 import { checked, int, object, optional, string, type Shape } from '../../upstream/shapes.js';
@@ -41,9 +42,10 @@ export interface UnisatDeps {
   store: CacheStore;
   events?: UpstreamEvents;
   redis?: Redis;
+  flights?: FlightBoard;
 }
 
-export function createUnisatClient({ config, logger, store, events, redis }: UnisatDeps) {
+export function createUnisatClient({ config, logger, store, events, redis, flights }: UnisatDeps) {
   const { unisatApiKey, unisatUrl, unisatRatePerSecond } = config.sources;
   const service = new UpstreamService({
     name: 'unisat',
@@ -51,7 +53,7 @@ export function createUnisatClient({ config, logger, store, events, redis }: Uni
     headers: unisatApiKey ? { authorization: `Bearer ${unisatApiKey}` } : undefined,
     beforeAttempt: createCallBudget({ perSecond: unisatRatePerSecond, workers: config.workers, redis, service: 'unisat' }),
     ...configuredServiceOptions(config, logger),
-    cache: ttlCachePolicy(config, store),
+    cache: ttlCachePolicy(config, store, flights),
     events,
   });
 
