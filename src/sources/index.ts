@@ -4,18 +4,15 @@
  * (docs/sources.md; the seam the callers see is upstream/sourced.ts). `hiro` is no source object here: callers keep asking the hiro clients
  * exactly as before, so hiro's answers stay byte for byte what they were.
  */
-import type { Redis } from 'ioredis';
-import type { Logger } from 'pino';
-import type { Config } from '../config.js';
 import type { ServiceName } from '../errors.js';
 import type { UpstreamEvents } from '../observe/metrics.js';
-import type { CacheStore, CallOptions } from '../upstream/request.js';
-import type { FlightBoard } from '../upstream/shared-flights.js';
+import type { CallOptions } from '../upstream/request.js';
 import type { UpstreamService } from '../upstream/service.js';
 import type { DataSources, SourceName, SourcedOperation } from '../upstream/sourced.js';
 import type { PageQuery } from '../upstream/ordinals.js';
 import { UpstreamError } from '../errors.js';
 import type { SourceStatus } from '../upstream/sourced.js';
+import type { SourceDeps } from './deps.js';
 import { asOperationError } from './errors.js';
 import { markOf } from './provenance.js';
 import { createUnisatBrc20 } from './unisat/brc20.js';
@@ -24,15 +21,6 @@ import { createUnisatTransfers } from './unisat/transfers.js';
 import { createUnisatEtchings } from './unisat/runes.js';
 import { createOrdClient } from './ord/client.js';
 import { createOrdEtchings } from './ord/runes.js';
-
-export interface SourceDeps {
-  config: Config;
-  logger: Logger;
-  store: CacheStore;
-  events?: UpstreamEvents;
-  redis?: Redis;
-  flights?: FlightBoard;
-}
 
 /** The operation a metric names: what a source serves, and one etching by rune id (a node lookup). */
 type OperationName = SourceStatus['serves'][number] | 'etching';

@@ -57,6 +57,12 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
     staleIfErrorMs: config.staleIfErrorMs,
     globalEtag,
   });
+  // Per-client fairness guards the quota every client shares: the gateway's own (HIRO_API_KEY, a
+  // source's key, or its address). Platform tenants spend their own keys' quotas.
+  const fairness = (name: ServiceName) => ({
+    clientCallsPerMinute: clientCalls === 0 ? undefined : (clientCalls ?? ('fair-share' as const)),
+    clientLimiter: clientLimiter(name),
+  });
   const service = (name: ServiceName, baseUrl: URL, cache?: CachePolicy) =>
     new UpstreamService({
       name,
@@ -69,10 +75,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
       shared,
       // Each platform API key is a tenant with its own quota and devnet.
       perTenant: name === 'platform',
-      // Per-client fairness guards the quota every client shares: the gateway's own (HIRO_API_KEY
-      // or its address). Platform tenants spend their own keys' quotas.
-      clientCallsPerMinute: name === 'platform' || clientCalls === 0 ? undefined : (clientCalls ?? 'fair-share'),
-      clientLimiter: clientLimiter(name),
+      ...(name === 'platform' ? {} : fairness(name)),
     });
   const services = [
     service('metadata', config.metadataUrl, policy(false)),
@@ -88,7 +91,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
   // Where each read operation takes its data when not from hiro (src/sources/).
   // Sources count calls by the second: their identical misses are joined across the group too.
   const flights = redis ? createFlightBoard(redis) : undefined;
-  const sources = createSources?.({ store, redis, flights }) ?? HIRO_ONLY;
+  const sources = createSources?.({ store, redis, flights, fairness }) ?? HIRO_ONLY;
   return {
     metadata: createMetadataClient(metadata),
     ordinals: createOrdinalsClient(ordinals, { listLookups: config.brc20ListLookups }),

@@ -193,6 +193,8 @@ export interface ServiceOptions {
    * of the quota the upstream advertises (no limit while it has advertised none). Unset: no limit.
    */
   clientCallsPerMinute?: number | 'fair-share';
+  /** The quota a minute the service is known to have where it advertises none (UniSat's calls a second × 60): what `fair-share` is a share of. */
+  quotaPerMinute?: number;
   /** Where clients' calls are counted (client-limits.ts); default: this process alone. */
   clientLimiter?: ClientCallLimiter;
 }

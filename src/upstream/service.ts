@@ -51,7 +51,7 @@ export class UpstreamService implements AnswerSource {
     const clients =
       perMinute === undefined
         ? undefined
-        : new ClientShare(perMinute, options.clientLimiter ?? new LocalClientLimiter(1), this.guards?.quota);
+        : new ClientShare(perMinute, options.clientLimiter ?? new LocalClientLimiter(1), this.guards?.quota, options.quotaPerMinute);
     // The stages, innermost first: each is handed the one below it.
     this.exchange = new Exchange(options, logger, events);
     const retries = new Retries(this.exchange, this.guardSet, clients, options, logger, events);

@@ -5,7 +5,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { ServiceName } from '../errors.js';
-import type { CacheStore, CallOptions } from './request.js';
+import type { CacheStore, CallOptions, ServiceOptions } from './request.js';
 import type { FlightBoard } from './shared-flights.js';
 import type { UpstreamService } from './service.js';
 import type { PageQuery } from './ordinals.js';
@@ -53,5 +53,13 @@ export interface SourceStatus {
 /** Hiro for everything. */
 export const HIRO_ONLY: DataSources = { services: [], status: () => [], close: async () => {} };
 
-/** What createUpstreams shares with the sources it is handed: the cache, Redis and the flight board. */
-export type SourcesFactory = (shared: { store: CacheStore; redis?: Redis; flights?: FlightBoard }) => DataSources;
+/** What createUpstreams shares with the sources it is handed. */
+export interface SharedWithSources {
+  store: CacheStore;
+  redis?: Redis;
+  /** With Redis: identical misses joined across the group (shared-flights.ts). */
+  flights?: FlightBoard;
+  /** Per-client fairness for a source's service, counted as hiro's services count it. */
+  fairness(name: ServiceName): Pick<ServiceOptions, 'clientCallsPerMinute' | 'clientLimiter'>;
+}
+export type SourcesFactory = (shared: SharedWithSources) => DataSources;

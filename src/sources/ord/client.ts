@@ -6,29 +6,18 @@
  * text, here integers to bigint; json-bigint, the other choice, has had no release since 2020.
  */
 import { parse } from 'lossless-json';
-import type { Logger } from 'pino';
-import type { Config } from '../../config.js';
 import { UpstreamError } from '../../errors.js';
 import { merged } from '../../lib/merge.js';
-import type { UpstreamEvents } from '../../observe/metrics.js';
-import type { CacheStore, CallOptions, UpstreamRequest } from '../../upstream/request.js';
-import type { FlightBoard } from '../../upstream/shared-flights.js';
+import type { CallOptions, UpstreamRequest } from '../../upstream/request.js';
+import type { SourceDeps } from '../deps.js';
 import { configuredServiceOptions, ttlCachePolicy } from '../../upstream/service-options.js';
 import { UpstreamService } from '../../upstream/service.js';
 import type { Shape } from '../../upstream/shapes.js';
 
-export interface OrdDeps {
-  config: Config;
-  logger: Logger;
-  store: CacheStore;
-  events?: UpstreamEvents;
-  flights?: FlightBoard;
-}
-
 /** Integers as bigint, without loss; anything else (ord sends none in what is read here) as a number. */
 const number = (text: string): bigint | number => (/^-?\d+$/.test(text) ? BigInt(text) : Number(text));
 
-export function createOrdClient({ config, logger, store, events, flights }: OrdDeps) {
+export function createOrdClient({ config, logger, store, events, flights, fairness }: SourceDeps) {
   const { ordUrl, ordAuth } = config.sources;
   if (!ordUrl) throw new Error('ORD_API_URL is required when a source is ord');
   const service = new UpstreamService({
@@ -38,6 +27,7 @@ export function createOrdClient({ config, logger, store, events, flights }: OrdD
     ...configuredServiceOptions(config, logger),
     cache: ttlCachePolicy(config, store, flights),
     events,
+    ...fairness('ord'),
   });
 
   /** GETs JSON (or, with `text`, a plain body); 404 is undefined; anything else not 2xx an error. */

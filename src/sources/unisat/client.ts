@@ -6,14 +6,10 @@
  *
  * Every answer is an envelope `{ code, msg, data }`; `code: -1` on HTTP 200 is an error, never data.
  */
-import type { Redis } from 'ioredis';
-import type { Logger } from 'pino';
-import type { Config } from '../../config.js';
 import { UpstreamError } from '../../errors.js';
 import { merged } from '../../lib/merge.js';
-import type { UpstreamEvents } from '../../observe/metrics.js';
-import type { CacheStore, CallOptions, UpstreamRequest } from '../../upstream/request.js';
-import type { FlightBoard } from '../../upstream/shared-flights.js';
+import type { CallOptions, UpstreamRequest } from '../../upstream/request.js';
+import type { SourceDeps } from '../deps.js';
 import { configuredServiceOptions, ttlCachePolicy } from '../../upstream/service-options.js';
 import { UpstreamService } from '../../upstream/service.js';
 import { checked, int, object, optional, string, type Shape } from '../../upstream/shapes.js';
@@ -36,16 +32,7 @@ export type UnisatData<T> = { data: T } | { absent: true };
  */
 const ABSENT_MESSAGE = /not (?:be )?found|not exist|no such|unknown|invalid (?:ticker|tick|rune|block|height)/i;
 
-export interface UnisatDeps {
-  config: Config;
-  logger: Logger;
-  store: CacheStore;
-  events?: UpstreamEvents;
-  redis?: Redis;
-  flights?: FlightBoard;
-}
-
-export function createUnisatClient({ config, logger, store, events, redis, flights }: UnisatDeps) {
+export function createUnisatClient({ config, logger, store, events, redis, flights, fairness }: SourceDeps) {
   const { unisatApiKey, unisatUrl, unisatRatePerSecond } = config.sources;
   const service = new UpstreamService({
     name: 'unisat',
@@ -55,6 +42,9 @@ export function createUnisatClient({ config, logger, store, events, redis, fligh
     ...configuredServiceOptions(config, logger),
     cache: ttlCachePolicy(config, store, flights),
     events,
+    // A client's fair share is of UniSat's budget, which UniSat does not advertise.
+    ...fairness('unisat'),
+    quotaPerMinute: unisatRatePerSecond * 60,
   });
 
   /** GETs a UniSat route and opens its envelope; `shape` checks `data` when there is some. */

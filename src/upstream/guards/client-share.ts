@@ -6,14 +6,16 @@ const FAIR_SHARE = 0.2;
 
 /**
  * Per-client fairness: the upstream calls a minute one client may cause (a number, or `fair-share`:
- * FAIR_SHARE of the quota the service's gate has seen advertised, no limit before), and where they
- * are counted (client-limits.ts).
+ * FAIR_SHARE of the quota the service's gate has seen advertised, else of the quota it is known to
+ * have, no limit before either), and where they are counted (client-limits.ts).
  */
 export class ClientShare {
   constructor(
     private readonly perMinute: number | 'fair-share',
     private readonly limiter: ClientCallLimiter,
     private readonly quota: QuotaGate | undefined,
+    /** The service's quota a minute where it advertises none (a data source's configured budget). */
+    private readonly knownPerMinute?: number,
   ) {}
 
   /**
@@ -28,7 +30,7 @@ export class ClientShare {
 
   private limit(): number | undefined {
     if (this.perMinute !== 'fair-share') return this.perMinute;
-    const quota = this.quota?.limitPerMinute;
+    const quota = this.quota?.limitPerMinute ?? this.knownPerMinute;
     return quota === undefined ? undefined : Math.max(1, Math.floor(quota * FAIR_SHARE));
   }
 }

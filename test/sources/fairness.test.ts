@@ -1,0 +1,82 @@
+/**
+ * Per-client fairness applies to a data source's calls as to hiro's: CLIENT_UPSTREAM_CALLS_PER_MINUTE
+ * a client, and by default (`fair-share`) a fifth of UniSat's budget (UNISAT_RATE_LIMIT_PER_SECOND
+ * × 60), which UniSat does not advertise. A refused call is never sent; other clients are served.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { sampleData } from '../../src/sample/data.js';
+import type { SampleUpstream } from '../../src/sample/server.js';
+import { startStack, type Stack } from '../harness.js';
+import { fieldError } from '../support.js';
+
+const tickers = sampleData.brc20Tokens.map((t) => t.token.ticker).filter((t) => /^[a-z0-9]+$/.test(t));
+const lookups = (list: string[]) => `{ ${list.map((t, i) => `t${i}: brc20Token(ticker: "${t}") { token { ticker } }`).join(' ')} }`;
+const unisatCalls = (sample: SampleUpstream) => sample.requests.filter((r) => r.path.startsWith('/v1/indexer/')).length;
+const from = (address: string) => ({ 'x-forwarded-for': address });
+
+describe('CLIENT_UPSTREAM_CALLS_PER_MINUTE=3 over UniSat', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(
+      (sample) => ({
+        BRC20_SOURCE: 'unisat',
+        UNISAT_API_URL: sample.baseUrl,
+        UNISAT_RATE_LIMIT_PER_SECOND: '1000',
+        CLIENT_UPSTREAM_CALLS_PER_MINUTE: '3',
+        TRUST_PROXY: 'on',
+      }),
+      { sources: { unisat: {} } },
+    );
+  });
+  afterAll(() => stack.close());
+
+  test('a client past its share is refused without a call; another client is served', async () => {
+    stack.sample.reset();
+    const first = await stack.graphql(lookups(tickers.slice(0, 4)), undefined, from('203.0.113.10'));
+    const answered = Object.entries(first.body.data!).filter(([, value]) => value !== null);
+    expect(answered).toHaveLength(3);
+    expect(first.body.errors).toEqual([
+      fieldError([expect.stringMatching(/^t\d$/)], {
+        code: 'RATE_LIMITED',
+        service: 'ordinals',
+        source: 'unisat',
+        retryAfter: expect.any(Number),
+        limit: 3,
+      }),
+    ]);
+    expect(unisatCalls(stack.sample)).toBe(3);
+
+    const other = await stack.graphql(lookups(tickers.slice(4, 5)), undefined, from('203.0.113.11'));
+    expect(other.body).toEqual({
+      data: { t0: { token: { ticker: tickers[4] } } },
+      extensions: { sources: [{ source: 'unisat', height: null, unavailable: [] }] },
+    });
+    expect(unisatCalls(stack.sample)).toBe(4);
+  });
+});
+
+describe('the default fair share over UniSat (UNISAT_RATE_LIMIT_PER_SECOND=1: 12 calls a minute a client)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(
+      (sample) => ({
+        BRC20_SOURCE: 'unisat',
+        UNISAT_API_URL: sample.baseUrl,
+        UNISAT_RATE_LIMIT_PER_SECOND: '1',
+        UPSTREAM_TIMEOUT_MS: '1500',
+      }),
+      { sources: { unisat: {} } },
+    );
+  });
+  afterAll(() => stack.close());
+
+  test('the thirteenth lookup of one client is refused for its share, the others queue for the budget', async () => {
+    stack.sample.reset();
+    const { body } = await stack.graphql(lookups(tickers.slice(0, 13)));
+    const limits = (body.errors ?? []).map((error) => error.extensions?.limit).sort();
+    // One refusal for the client's share (12); every other refusal is the per-second budget's (1).
+    expect(limits.filter((limit) => limit === 12)).toHaveLength(1);
+    expect(limits.filter((limit) => limit !== 12 && limit !== 1)).toEqual([]);
+    expect(unisatCalls(stack.sample)).toBe(13 - limits.length);
+  });
+});
