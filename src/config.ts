@@ -207,6 +207,7 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
 export function loadConfig(env: Env): Config {
   const hiroApiUrl = read(env, 'HIRO_API_URL') ?? 'https://api.hiro.so';
   const hiro = baseUrl(env, 'HIRO_API_URL', hiroApiUrl);
+  const configuredSources = sources(env);
   return {
     port: integer(env, 'PORT', 4000, 0, 65535),
     host: read(env, 'HOST') ?? '0.0.0.0',
@@ -257,7 +258,6 @@ export function loadConfig(env: Env): Config {
     persistedOperations: read(env, 'PERSISTED_OPERATIONS'),
     batchLimit: integer(env, 'GRAPHQL_BATCH_LIMIT', 0, 0, 100),
     graphiql: oneOf(env, 'GRAPHIQL', ['auto', 'on', 'off'], 'auto'),
-    readyzRequireUpstream: serviceList(env, 'READYZ_REQUIRE_UPSTREAM'),
     livePollIntervalMs: integer(env, 'LIVE_POLL_INTERVAL_MS', 5_000, 10, 3_600_000),
     liveQuotaShare: fraction(env, 'LIVE_QUOTA_SHARE', 0.2),
     // Hiro's documented limits: 500 requests a minute with a key, 50 without.
@@ -269,8 +269,15 @@ export function loadConfig(env: Env): Config {
     maxWatchedResourcesPerClient: integer(env, 'MAX_WATCHED_RESOURCES_PER_CLIENT', 50, 1, 1_000_000),
     maxWebSocketsPerClient: integer(env, 'MAX_WEBSOCKETS_PER_CLIENT', 20, 1, 1_000_000),
     tracing: tracing(env),
-    sources: sources(env),
+    sources: configuredSources,
+    // A data source may be required too, once an operation uses it.
+    readyzRequireUpstream: serviceList(env, 'READYZ_REQUIRE_UPSTREAM', [...SHARED_SERVICES, ...sourcesInUse(configuredSources)]),
   };
+}
+
+/** The data sources other than hiro that some read operation uses. */
+function sourcesInUse({ brc20, transfers, etchings }: SourcesConfig): ServiceName[] {
+  return [...new Set([brc20, transfers, etchings])].filter((name): name is 'unisat' | 'ord' => name !== 'hiro');
 }
 
 /** The data sources: one per read operation, and what each needs to be reached. */
@@ -348,14 +355,14 @@ function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], 
 }
 
 /** A comma-separated list of shared upstream service names, each at most once. */
-function serviceList(env: Env, name: string): ServiceName[] {
+function serviceList(env: Env, name: string, allowed: readonly ServiceName[]): ServiceName[] {
   const names = (read(env, name) ?? '')
     .split(',')
     .map((n) => n.trim().toLowerCase())
     .filter(Boolean);
   for (const service of names) {
-    if (!SHARED_SERVICES.includes(service as ServiceName)) {
-      throw new ConfigError(`${name} must be a comma-separated list of ${SHARED_SERVICES.join(', ')}, got "${service}"`);
+    if (!allowed.includes(service as ServiceName)) {
+      throw new ConfigError(`${name} must be a comma-separated list of ${allowed.join(', ')}, got "${service}"`);
     }
   }
   return [...new Set(names)] as ServiceName[];

@@ -376,6 +376,39 @@ describe('READYZ_REQUIRE_UPSTREAM', () => {
   });
 });
 
+describe('READYZ_REQUIRE_UPSTREAM naming a data source', () => {
+  test("/readyz is 503 while UniSat's breaker is open, and names it", async () => {
+    const stack = await startStack(
+      (sample) => ({
+        BRC20_SOURCE: 'unisat',
+        UNISAT_API_URL: sample.baseUrl,
+        UNISAT_RATE_LIMIT_PER_SECOND: '1000',
+        READYZ_REQUIRE_UPSTREAM: 'unisat',
+        BREAKER_THRESHOLD: '1',
+        BREAKER_COOLDOWN_MS: '60000',
+      }),
+      { sources: { unisat: {} } },
+    );
+    try {
+      const ready = async () => {
+        const answer = await rest(`${stack.gatewayUrl}/readyz`);
+        const {
+          services,
+          sources: _sources,
+          ...others
+        } = answer.body as { services: Record<string, { breaker: string }>; sources: unknown };
+        return [answer.status, others, services.unisat?.breaker];
+      };
+      expect(await ready()).toEqual([200, { status: 'ready' }, 'closed']);
+      stack.sample.inject({ path: '/v1/indexer/*', status: 503 });
+      await stack.graphql('{ brc20Token(ticker: "ordi") { token { ticker } } }');
+      expect(await ready()).toEqual([503, { status: 'unready', unavailable: ['unisat'] }, 'open']);
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
 /** Whether the gateway counted one cancelled upstream call to the etchings route, within `waitMs`. */
 async function etchingsCallAborted(stack: Stack, waitMs: number): Promise<boolean> {
   const deadline = Date.now() + waitMs;

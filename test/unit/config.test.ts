@@ -67,6 +67,15 @@ test.each([
     { READYZ_REQUIRE_UPSTREAM: 'runes,platform' },
     'READYZ_REQUIRE_UPSTREAM must be a comma-separated list of metadata, ordinals, runes, got "platform"',
   ],
+  // A source may be required only where an operation uses it.
+  [
+    { READYZ_REQUIRE_UPSTREAM: 'ordinals,unisat' },
+    'READYZ_REQUIRE_UPSTREAM must be a comma-separated list of metadata, ordinals, runes, got "unisat"',
+  ],
+  [
+    { ETCHINGS_SOURCE: 'unisat', READYZ_REQUIRE_UPSTREAM: 'unisat,ord' },
+    'READYZ_REQUIRE_UPSTREAM must be a comma-separated list of metadata, ordinals, runes, unisat, got "ord"',
+  ],
 ])('a malformed value stops start-up naming the variable: %j', (env, message) => {
   expect(() => loadConfig(env)).toThrow(new ConfigError(message));
 });
