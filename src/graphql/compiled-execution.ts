@@ -37,7 +37,7 @@ import { normalizedExecutor } from '@graphql-tools/executor';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { ByteLru } from '../lib/byte-lru.js';
 import { hoistLiterals, operationOf, type HoistedDocument } from './hoist-literals.js';
-import { acceptsIncremental, usesIncrementalDelivery } from './incremental-delivery.js';
+import { acceptsIncremental, markIncremental, usesIncrementalDelivery } from './incremental-delivery.js';
 
 /**
  * A compiled query is a closure over code generated for every field as the operation expands
@@ -120,6 +120,7 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
   /** One result, or for @defer/@stream the payloads in order (the first an ExecutionResult with `hasNext`). */
   function executeIncrementally(args: ExecutionArgs) {
     onExecution('incremental');
+    markIncremental(args.contextValue);
     return normalizedExecutor(args);
   }
 

@@ -44,6 +44,22 @@ export function acceptsIncremental(request: Request | undefined): boolean {
   });
 }
 
+/**
+ * The contexts of the executions that run incrementally (graphql-tools' executor, chosen in
+ * compiled-execution.ts): a resolver that hands out a list as it comes (connection-stream.ts) asks
+ * here, so that it decides exactly as the engine did. graphql-js, which runs the others, takes
+ * lists whole.
+ */
+const incremental = new WeakSet<object>();
+
+export function markIncremental(context: unknown): void {
+  if (typeof context === 'object' && context !== null) incremental.add(context);
+}
+
+export function runsIncrementally(context: object): boolean {
+  return incremental.has(context);
+}
+
 /** A payload of an incremental answer: the first is an ExecutionResult, the later ones carry `incremental`. */
 export interface IncrementalPayload extends ExecutionResult {
   /** Each item: `data` (a deferred fragment's) or `items` (a streamed list's), its `path`, its `errors`. */

@@ -46,23 +46,34 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
   const traced =
     <K, V>(name: string, run: (keys: readonly K[], call: CallOptions) => Promise<V[]>) =>
     (keys: readonly K[]): Promise<V[]> => {
-      const parent = call.trace;
-      if (!parent) return run(keys, call);
-      const span = parent.child(`dataloader.batch ${name}`, { 'satgate.loader': name, 'satgate.loader.batch_size': keys.length });
-      return run(keys, merged(call, { trace: span })).finally(() => span.end());
+      const batch = batchCall(name, keys.length);
+      return batch.span ? run(keys, batch.call).finally(() => batch.span!.end()) : run(keys, call);
     };
+  /** A batch's call options: under its own span when the request is traced. */
+  const batchCall = (name: string, size: number) => {
+    const span = call.trace?.child(`dataloader.batch ${name}`, { 'satgate.loader': name, 'satgate.loader.batch_size': size });
+    return { span, call: span ? merged(call, { trace: span }) : call };
+  };
   /**
-   * A loader over a single-key fetch: keys are deduplicated by `cacheKey`, each one is a lookup
-   * within the request's limits, and each key's failure is its own Error value, so one failing key
-   * never fails the others.
+   * A loader over a single-key fetch: keys are deduplicated by `cacheKey`, and each one is a lookup
+   * within the request's limits. Each key is answered when its own call lands, its failure its own:
+   * DataLoader answers a batch's keys together, so the batch hands out each key's promise in a box
+   * and only the batch's span waits for all of them. One slow call never holds the other fields of
+   * the batch (nor the landed pages of a streamed connection).
    */
-  const loader = <K, V>(name: string, fetch: (key: K, call: CallOptions) => Promise<V>, cacheKey?: (key: K) => string) =>
-    new DataLoader<K, V, string | K>(
-      traced(name, (keys: readonly K[], batchCall) =>
-        Promise.all(keys.map((key) => limit(() => fetch(key, batchCall)).catch((error: unknown) => toError(error)))),
-      ),
+  const loader = <K, V>(name: string, fetch: (key: K, call: CallOptions) => Promise<V>, cacheKey?: (key: K) => string) => {
+    const boxes = new DataLoader<K, { answer: Promise<V> }, string | K>(
+      (keys: readonly K[]) => {
+        const batch = batchCall(name, keys.length);
+        const answers = keys.map((key) => limit(() => fetch(key, batch.call)));
+        // Each answer is awaited by its load (below); the span ends with the batch's last.
+        if (batch.span) void Promise.allSettled(answers).then(() => batch.span!.end());
+        return Promise.resolve(answers.map((answer) => ({ answer })));
+      },
       cacheKey ? { cacheKeyFn: cacheKey } : {},
     );
+    return { load: (key: K): Promise<V> => boxes.load(key).then((box) => box.answer) };
+  };
   /** Tickers are case-insensitive upstream: `ORDI`, `ordi` and `Ordi` share one call. */
   const brc20Source = sources.brc20 && sourced(sources.brc20);
   const brc20Token = loader(

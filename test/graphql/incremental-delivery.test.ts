@@ -1,5 +1,5 @@
 // @defer and @stream over HTTP against the sample upstream: answers read as multipart/mixed, whole
-// payloads asserted; a 500-edge connection streamed; a JSON-only client gets the whole answer at
+// payloads asserted; a 500-edge connection streamed as its pages land; a JSON-only client gets the whole answer at
 // once; errors of deferred fields keep the contract (over graphql-ws too); query limits refuse the same documents with the
 // directives as without; the response fast path never stores an incremental answer; the three
 // engines (graphql-js, graphql-jit, graphql-tools) give one answer for one document.
@@ -91,6 +91,60 @@ test('@stream on a first: 500 connection: its edges follow the first payload, in
   // The window's nine 60-item pages, each asked once.
   const pages = callsOf(stack.sample).map((call) => `${call.path}?offset=${call.query.offset}`);
   expect(pages.sort()).toEqual([0, 60, 120, 180, 240, 300, 360, 420, 480].map((offset) => `/runes/v1/etchings?offset=${offset}`).sort());
+});
+
+test('@stream hands out the edges of the pages that landed while a later page never answers', async () => {
+  stack.sample.activity.etch(250);
+  stack.sample.clearLog();
+  // The window's last page (offset 480) hangs until UPSTREAM_TIMEOUT_MS (2 s); the others answer at once.
+  stack.sample.inject({ path: '/runes/v1/etchings', query: /(^|&)offset=480(&|$)/, hang: true });
+  const etchings = stack.sample.activity.etchings();
+  const total = stack.sample.activity.etchingsTotal();
+  const edge = (pos: number) => ({
+    cursor: encodeCursor('etchings', { pos, total, id: etchings[pos]!.id }),
+    node: { runeId: etchings[pos]!.id },
+  });
+  const query = `{ etchingsConnection(first: 500) {
+    totalCount edges @stream(initialCount: 2) { cursor node { runeId } } ... @defer { pageInfo { endCursor } } } }`;
+  const { payloads } = await multipart(query);
+  const [first, ...rest] = payloads;
+  expect(first).toEqual({ data: { etchingsConnection: { totalCount: total, edges: [edge(0), edge(1)] } }, hasNext: true });
+  const parts = rest.flatMap((payload) => payload.incremental as Array<{ items?: unknown[] | null; path: unknown[] }>);
+  // The edges of the eight pages that answered, each in its own part, before the hung page failed.
+  const streamed = parts.filter((part) => part.items);
+  expect(streamed).toEqual(Array.from({ length: 478 }, (_, i) => ({ items: [edge(i + 2)], path: ['etchingsConnection', 'edges', i + 2] })));
+  expect(parts.indexOf(streamed.at(-1)!)).toBeLessThan(parts.length - 2);
+  // Then the stream's end and the deferred pageInfo, each the contract's error.
+  const timeout = (path: unknown[], column: number) => ({
+    message: 'The runes service did not answer in time',
+    locations: [{ line: 2, column }],
+    path,
+    extensions: { code: 'UPSTREAM_TIMEOUT', service: 'runes' },
+  });
+  expect(parts.filter((part) => !part.items)).toEqual(
+    expect.arrayContaining([
+      { items: null, path: ['etchingsConnection', 'edges', 480], errors: [timeout(['etchingsConnection', 'edges', 480], 16)] },
+      { data: null, path: ['etchingsConnection'], errors: [timeout(['etchingsConnection', 'pageInfo'], 87)] },
+    ]),
+  );
+  expect(parts.length).toBe(480);
+  expect(rest.at(-1)!.hasNext).toBe(false);
+});
+
+test('@stream after a cursor: the streamed edges are the edges the whole answer has', async () => {
+  stack.sample.activity.etch(100);
+  const etchings = stack.sample.activity.etchings();
+  const after = encodeCursor('etchings', { pos: 50, total: stack.sample.activity.etchingsTotal(), id: etchings[50]!.id });
+  const connection = (edges: string) =>
+    `{ etchingsConnection(first: 120, after: "${after}") { totalCount ${edges} { cursor node { runeId } } pageInfo { hasNextPage endCursor } } }`;
+  const whole = (await stack.graphql(connection('edges'))).body.data!.etchingsConnection as { edges: unknown[] };
+  expect(whole.edges).toHaveLength(120);
+  const { payloads } = await multipart(connection('edges @stream(initialCount: 1)'));
+  const [first, ...rest] = payloads;
+  const streamed = (first!.data as { etchingsConnection: { edges: unknown[] } }).etchingsConnection;
+  const items = rest.flatMap((payload) => (payload.incremental as Array<{ items: unknown[] }>).flatMap((part) => part.items));
+  expect(streamed.edges).toHaveLength(1);
+  expect({ ...streamed, edges: [...streamed.edges, ...items] }).toEqual(whole);
 });
 
 test('Apollo Client 4 with its @defer handler reads the parts: the first, then the merged answer', async () => {

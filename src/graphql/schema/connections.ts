@@ -1,8 +1,12 @@
 import type { ObjectRef } from '@pothos/core';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { Page } from '../../upstream/types.js';
 import { builder } from './builder.js';
 import { policy } from './field-policy.js';
+import { runsIncrementally } from '../incremental-delivery.js';
+import { streamConnection } from './connection-stream.js';
 import { connectionRequest, readConnection, type ConnectionArgs, type ListKind, type ListSource } from './cursor-paging.js';
+import { streams } from './selection.js';
 import { RuneEtchingRef } from './runes.js';
 import { parseBlockId } from './scalars.js';
 import { InscriptionTransferRef } from './transfers.js';
@@ -28,6 +32,11 @@ function connectionTypes<T>(node: ObjectRef<Types, T>, name: string) {
   ] as const;
 }
 
+/** Edges asked for with @stream, in an execution that streams: handed out as their pages land. */
+function reader(context: object, info: GraphQLResolveInfo) {
+  return runsIncrementally(context) && streams(info, 'edges') ? streamConnection : readConnection;
+}
+
 function source<T extends { id: string }>(kind: ListKind, page: (offset: number, limit: number) => Promise<Page<T> | null>): ListSource<T> {
   return { kind, page, id: (item) => item.id };
 }
@@ -42,9 +51,9 @@ builder.queryField('etchingsConnection', (t) =>
       nullable: true,
       description: `Newest first, as a Relay connection. ${PAGING} (it counts runes that are not listed).`,
       ...policy({ cost: 'connection', cache: 'public' }),
-      resolve: (_root, args: ConnectionArgs, { loaders }) =>
-        readConnection(
-          source('etchings', (offset, limit) => loaders.etchings.load({ offset, limit })),
+      resolve: (_root, args: ConnectionArgs, context, info) =>
+        reader(context, info)(
+          source('etchings', (offset, limit) => context.loaders.etchings.load({ offset, limit })),
           connectionRequest('etchings', args),
         ),
     },
@@ -62,11 +71,11 @@ builder.queryField('transfersConnection', (t) =>
       description: `The block's transfers as a Relay connection, newest first; null when the upstream reports the block unknown. ${PAGING}.`,
       args: { block: t.arg({ type: 'BlockId', required: true }) },
       ...policy({ cost: 'connection', cache: 'public' }),
-      resolve: (_root, { block, ...args }, { loaders }) => {
+      resolve: (_root, { block, ...args }, context, info) => {
         const request = connectionRequest('transfers', args);
         const id = parseBlockId(block);
-        return readConnection(
-          source('transfers', (offset, limit) => loaders.transfers.load({ block: id, offset, limit })),
+        return reader(context, info)(
+          source('transfers', (offset, limit) => context.loaders.transfers.load({ block: id, offset, limit })),
           request,
         );
       },

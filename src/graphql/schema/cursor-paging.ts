@@ -135,7 +135,7 @@ export function connectionCost(args: { first?: number | null; last?: number | nu
  * `total` seen; a page read with a smaller total is moved by the difference, as a cursor is), and
  * `end`, from where positions are known to be empty.
  */
-class ListView<T> {
+export class ListView<T> {
   private readonly pages: Array<{ offset: number; limit: number; page: Page<T> }> = [];
   readonly fetched = new Set<string>();
   total: number | undefined;
@@ -165,17 +165,33 @@ class ListView<T> {
 
 type Step<T> = { need: number[] } | { result: Connection<T> };
 
-/** Reads the window a connection asks for, fetching pages in parallel rounds. Null: the list is unknown. */
-export async function readConnection<T>(source: ListSource<T>, request: ConnectionRequest): Promise<Connection<T> | null> {
+/**
+ * Reads the window a connection asks for, fetching pages in parallel rounds. Null: the list is
+ * unknown. `landed` is told of the view each time a page is added to it (connection-stream.ts).
+ */
+export async function readConnection<T>(
+  source: ListSource<T>,
+  request: ConnectionRequest,
+  landed?: (view: ListView<T>) => void,
+): Promise<Connection<T> | null> {
   const view = new ListView<T>();
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const step = plan(source, view, request);
     if ('result' in step) return step.result;
     const offsets = pagesFor(step.need, view);
     if (offsets.length === 0) break;
-    const pages = await Promise.all(offsets.map((offset) => source.page(offset, MAX_LIMIT)));
-    if (pages.some((page) => page === null)) return null;
-    pages.forEach((page, i) => view.add(offsets[i]!, MAX_LIMIT, page!));
+    let unknown = false;
+    // Each page joins the view as it lands: the same view whatever the order (see ListView.add).
+    await Promise.all(
+      offsets.map(async (offset) => {
+        const page = await source.page(offset, MAX_LIMIT);
+        if (page === null) unknown = true;
+        if (page === null || unknown) return;
+        view.add(offset, MAX_LIMIT, page);
+        landed?.(view);
+      }),
+    );
+    if (unknown) return null;
   }
   // Only when answers kept contradicting each other (the list changing under every round).
   throw new GraphQLError('The list changed while it was being read; ask again', {
@@ -265,7 +281,7 @@ function plan<T>(source: ListSource<T>, view: ListView<T>, request: ConnectionRe
  * MAX_SEARCH wide). While the view cannot tell yet, the expected position stands in and the
  * positions to read are returned in `need`; `pos` undefined means the item is gone.
  */
-function locate<T>(source: ListSource<T>, view: ListView<T>, anchor: Anchor): { pos?: number; need: number[] } {
+export function locate<T>(source: ListSource<T>, view: ListView<T>, anchor: Anchor): { pos?: number; need: number[] } {
   const expected = Math.max(0, anchor.pos + (view.total ?? anchor.total) - anchor.total);
   if (!view.known(expected)) return { pos: expected, need: [expected] };
   let low = Math.min(anchor.pos, expected) - SEARCH_SLACK;
