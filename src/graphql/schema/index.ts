@@ -1,3 +1,5 @@
+import { GraphQLDeferDirective, GraphQLStreamDirective } from '@graphql-tools/utils';
+import { specifiedDirectives } from 'graphql';
 import { builder } from './builder.js';
 import { rootFieldPolicies } from './field-policy.js';
 import './scalars.js';
@@ -10,7 +12,13 @@ import './connections.js';
 import './live.js';
 import { withSourceMarks } from './source-marks.js';
 
-/** Assembles the domain files into the schema, and reads its root fields' policies once; nothing else happens here. */
-export const schema = withSourceMarks(builder.toSchema({ sortSchema: true }));
+/**
+ * Assembles the domain files into the schema, and reads its root fields' policies once; nothing else happens here.
+ * @defer and @stream are declared here, as yoga's plugin would add them at run time, so that
+ * schema.graphql holds them too: a client's codegen validates its documents against that file.
+ */
+export const schema = withSourceMarks(
+  builder.toSchema({ sortSchema: true, directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective] }),
+);
 /** Every root field's declared cost and cacheability (field-policy.ts): a field without one stops start-up here. */
 export const rootPolicies = rootFieldPolicies(schema);
