@@ -98,6 +98,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       maxPayloadBytes: config.maxBodyBytes,
       origins: config.corsOrigins,
       persistedOperations,
+      requestTimeoutMs: config.requestTimeoutMs,
     },
     logger,
   );

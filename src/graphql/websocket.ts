@@ -14,7 +14,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
+import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
@@ -25,7 +25,8 @@ import { scrubSecrets } from './plugins/secret-scrubbing.js';
 import { mapPayloadErrors } from './incremental-delivery.js';
 import { requestIdFrom } from '../http/request-id.js';
 import { unexpectedErrorIds } from './plugins/unexpected-errors.js';
-import type { SatgateServer } from './yoga.js';
+import { operationDeadline, type OperationDeadline } from './websocket-deadline.js';
+import { requestTimeoutError, type SatgateServer } from './yoga.js';
 
 export interface WebSocketOptions {
   /** Active subscriptions one connection may hold. */
@@ -41,6 +42,8 @@ export interface WebSocketOptions {
   keepAliveMs?: number;
   /** PERSISTED_OPERATIONS, loaded: only these documents run, as over HTTP. */
   persistedOperations?: ReadonlyMap<string, string>;
+  /** REQUEST_TIMEOUT_MS: bounds each query and mutation, as over HTTP. */
+  requestTimeoutMs: number;
 }
 
 /** How long an opened socket may wait before its connection_init (graphql-ws closes it with 4408). */
@@ -52,6 +55,8 @@ type ConnectionState = {
   controller?: AbortController;
   /** Operations running on the connection. */
   operations?: number;
+  /** The deadlines of its queries and mutations in flight, by operation id. */
+  deadlines?: Map<string, OperationDeadline>;
 };
 
 export function attachWebSockets(http: Server, yoga: SatgateServer, options: WebSocketOptions, logger: Logger) {
@@ -100,7 +105,7 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
           ),
         ),
       onError: (ctx, _id, payload, errors) => finish(ctx.extra.request, ctx.connectionParams, payload, { errors }).errors,
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         const extra = ctx.extra;
         if ((extra.operations ?? 0) >= options.maxSubscriptionsPerConnection) {
           return [
@@ -131,22 +136,32 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
         if (errors.length > 0) return errors;
         extra.operations = (extra.operations ?? 0) + 1;
         running++;
+        let deadline: OperationDeadline | undefined;
+        if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
+          deadline = operationDeadline(extra.controller.signal, options.requestTimeoutMs, () => requestTimeoutError(options.requestTimeoutMs));
+          (extra.deadlines ??= new Map()).set(id, deadline);
+        }
         const args: ExecutionArgs = {
           schema: enveloped.schema,
           document,
           operationName: payload.operationName,
           variableValues: payload.variables,
-          contextValue: await enveloped.contextFactory(),
+          contextValue: await enveloped.contextFactory(deadline ? { cancellation: deadline.cancellation } : {}),
           rootValue: enveloped,
         };
         return args;
       },
-      onComplete: (ctx) => {
+      onComplete: (ctx, id) => {
         const extra = ctx.extra;
+        extra.deadlines?.get(id)?.stop();
+        extra.deadlines?.delete(id);
         extra.operations = Math.max(0, (extra.operations ?? 1) - 1);
         running = Math.max(0, running - 1);
       },
-      onClose: (ctx) => ctx.extra.controller?.abort(),
+      onClose: (ctx) => {
+        ctx.extra.controller?.abort();
+        ctx.extra.deadlines?.forEach((deadline) => deadline.stop());
+      },
     },
     wss,
     options.keepAliveMs ?? 12_000,

@@ -127,10 +127,7 @@ export function createServer({
       useRequestDeadline(
         config.requestTimeoutMs,
         () => Response.json({ errors: [requestTimeout(config.requestTimeoutMs)] }, { status: 504 }),
-        () => {
-          const { message, extensions } = requestTimeout(config.requestTimeoutMs);
-          return new GraphQLError(message, { extensions });
-        },
+        () => requestTimeoutError(config.requestTimeoutMs),
       ),
       // Queries and mutations compiled (graphql-jit), subscriptions on graphql-js. Both keep response
       // keys in query order (the spec's); @graphql-tools/executor 2.0.1 lets them follow resolver completion.
@@ -175,6 +172,12 @@ export function createServer({
 /** REQUEST_TIMEOUT: the whole answer, or the fields of a later part of @defer/@stream still waiting. */
 function requestTimeout(limit: number) {
   return { message: `The request took longer than ${limit} ms`, extensions: { code: 'REQUEST_TIMEOUT', limit } };
+}
+
+/** REQUEST_TIMEOUT as a field's error: what the fields still waiting at the deadline answer. */
+export function requestTimeoutError(limit: number): GraphQLError {
+  const { message, extensions } = requestTimeout(limit);
+  return new GraphQLError(message, { extensions });
 }
 
 export type SatgateServer = ReturnType<typeof createServer>;

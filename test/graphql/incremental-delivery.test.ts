@@ -106,6 +106,8 @@ test('@stream hands out the edges of the pages that landed while a later page ne
   });
   const query = `{ etchingsConnection(first: 500) {
     totalCount edges @stream(initialCount: 2) { cursor node { runeId } } ... @defer { pageInfo { endCursor } } } }`;
+  const timeouts = () => metric(/^satgate_graphql_errors_total\{code="UPSTREAM_TIMEOUT"\} (\d+)$/m);
+  const timeoutsBefore = await timeouts();
   const { payloads } = await multipart(query);
   const [first, ...rest] = payloads;
   expect(first).toEqual({ data: { etchingsConnection: { totalCount: total, edges: [edge(0), edge(1)] } }, hasNext: true });
@@ -128,6 +130,8 @@ test('@stream hands out the edges of the pages that landed while a later page ne
     ]),
   );
   expect(parts.length).toBe(480);
+  // Errors inside parts are counted by code as any answer's.
+  expect((await timeouts()) - timeoutsBefore).toBe(2);
   expect(rest.at(-1)!.hasNext).toBe(false);
 });
 
@@ -243,8 +247,12 @@ test('an unexpected error in a deferred field names its request id, over HTTP an
     }
   }
   const client = createClient({ url: `${stack.gatewayUrl.replace('http', 'ws')}/graphql`, webSocketImpl: WithRequestId, retryAttempts: 0 });
+  const internal = () => metric(/^satgate_graphql_errors_total\{code="INTERNAL_SERVER_ERROR"\} (\d+)$/m);
+  const internalBefore = await internal();
   try {
     expect((await multipart(query, undefined, stack, headers('deferred-http'))).payloads).toEqual(payloads('deferred-http'));
+    // Counted under the code the client saw, once.
+    expect((await internal()) - internalBefore).toBe(1);
     const received: unknown[] = [];
     for await (const payload of client.iterate({ query })) received.push(payload);
     expect(received).toEqual(payloads('deferred-ws'));
@@ -320,29 +328,52 @@ describe('REQUEST_TIMEOUT_MS', () => {
   });
   afterAll(() => slow.close());
 
+  const deferred = '{ status { status } ... @defer { etchings(limit: 1) { limit } } }';
+  const timedOut = [
+    { data: { status: { status: 'ready' } }, hasNext: true },
+    {
+      incremental: [
+        {
+          data: { etchings: null },
+          path: [],
+          errors: [
+            {
+              message: 'The request took longer than 1000 ms',
+              locations: [{ line: 1, column: 34 }],
+              path: ['etchings'],
+              extensions: { code: 'REQUEST_TIMEOUT', limit: 1000 },
+            },
+          ],
+        },
+      ],
+      hasNext: false,
+    },
+  ];
+
   test('bounds the later parts too: a deferred field still waiting at the deadline is REQUEST_TIMEOUT', async () => {
     slow.sample.inject({ path: '/runes/v1/etchings', hang: true });
-    const { status, payloads } = await multipart('{ status { status } ... @defer { etchings(limit: 1) { limit } } }', undefined, slow);
+    const { status, payloads } = await multipart(deferred, undefined, slow);
     expect(status).toBe(200);
-    expect(payloads).toEqual([
-      { data: { status: { status: 'ready' } }, hasNext: true },
-      {
-        incremental: [
-          {
-            data: { etchings: null },
-            path: [],
-            errors: [
-              {
-                message: 'The request took longer than 1000 ms',
-                locations: [{ line: 1, column: 34 }],
-                path: ['etchings'],
-                extensions: { code: 'REQUEST_TIMEOUT', limit: 1000 },
-              },
-            ],
-          },
-        ],
-        hasNext: false,
-      },
-    ]);
+    expect(payloads).toEqual(timedOut);
+  });
+
+  test('bounds a query over graphql-ws alike, later parts included; a subscription is not bounded', async () => {
+    slow.sample.inject({ path: '/runes/v1/etchings', hang: true });
+    const client = createClient({ url: `${slow.gatewayUrl.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    try {
+      const received: unknown[] = [];
+      for await (const payload of client.iterate({ query: deferred })) received.push(payload);
+      expect(received).toEqual(timedOut);
+      // A subscription outlives REQUEST_TIMEOUT_MS: its first value, then still open past the deadline.
+      const updates = client.iterate({ query: 'subscription { status { status } }' });
+      expect(await updates.next()).toEqual({ done: false, value: { data: { status: { status: 'ready' } } } });
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      const next = updates.next();
+      const still = await Promise.race([next.then(() => 'ended'), new Promise((resolve) => setTimeout(resolve, 100, 'open'))]);
+      expect(still).toBe('open');
+      await updates.return?.();
+    } finally {
+      await client.dispose();
+    }
   });
 });

@@ -5,6 +5,7 @@ import { getOperationAST } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { GraphQLContext } from '../context.js';
 import type { Metrics } from '../../observe/metrics.js';
+import type { IncrementalPayload } from '../incremental-delivery.js';
 
 /** Operation counts and durations, and errors by code (validation errors included). */
 export function useGraphQLMetrics(metrics: Metrics): Plugin {
@@ -15,17 +16,24 @@ export function useGraphQLMetrics(metrics: Metrics): Plugin {
       const operation = ast?.operation ?? 'unknown';
       if (ast?.name) (args.contextValue as Partial<GraphQLContext>).call?.stats?.noteOperation(ast.name.value);
       return {
-        onExecuteDone() {
+        onExecuteDone({ result }) {
           metrics.graphqlOperation(operation, (performance.now() - started) / 1000);
+          // An answer in parts (@defer, @stream): each part's errors, those of its items included.
+          if (Symbol.asyncIterator in result) return { onNext: ({ result: part }) => metrics.graphqlErrors(errorCodes(part)) };
+          return undefined;
         },
       };
     },
     onResultProcess({ result }) {
       if (Array.isArray(result) || Symbol.asyncIterator in result) return;
-      const codes = (result.errors ?? []).map((e) => String(e.extensions?.code ?? 'UNKNOWN'));
-      metrics.graphqlErrors(codes);
+      metrics.graphqlErrors(errorCodes(result));
     },
   };
+}
+
+function errorCodes(result: IncrementalPayload): string[] {
+  const errors = [...(result.errors ?? []), ...(result.incremental ?? []).flatMap((item) => item.errors ?? [])];
+  return errors.map((e) => String(e.extensions?.code ?? 'UNKNOWN'));
 }
 
 /**
