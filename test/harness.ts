@@ -32,6 +32,7 @@ export interface Stack {
 export interface GraphQLBody {
   data?: Record<string, unknown> | null;
   errors?: Array<{ message: string; path?: Array<string | number>; extensions?: Record<string, unknown> }>;
+  extensions?: Record<string, unknown>;
 }
 
 export async function startStack(

@@ -71,21 +71,24 @@ export function stackOptions(profile: SuiteProfile): [(sample: SampleUpstream) =
 export function sourcedBody(
   profile: SuiteProfile,
   data: Record<string, unknown>,
-  used: Array<[SourcedOperation, filled: boolean]>,
+  used: Array<[SourcedOperation, filled: boolean, answered?: boolean]>,
 ): { data: Record<string, unknown>; extensions?: unknown } {
-  const entries = new Map<SourceName, Set<string>>();
-  for (const [operation, filled] of used) {
+  const entries = new Map<SourceName, { height: number | null; unavailable: Set<string> }>();
+  for (const [operation, filled, answered = true] of used) {
     const source = servedBy(profile, operation);
     if (source === 'hiro') continue;
-    const unavailable = entries.get(source) ?? new Set<string>();
-    entries.set(source, unavailable);
+    const entry = entries.get(source) ?? { height: null, unavailable: new Set<string>() };
+    entries.set(source, entry);
     const missing: readonly string[] = (UNAVAILABLE[source] as Partial<Record<SourcedOperation, readonly string[]>>)[operation] ?? [];
-    if (filled) missing.forEach((coordinate) => unavailable.add(coordinate));
+    if (filled) missing.forEach((coordinate) => entry.unavailable.add(coordinate));
+    // A null answer carries no height; the request's is the highest its answers carried.
+    const height: number | undefined = (SOURCE_HEIGHT[source] as Partial<Record<SourcedOperation, number>>)[operation];
+    if (answered && height !== undefined) entry.height = Math.max(entry.height ?? height, height);
   }
   if (entries.size === 0) return { data };
-  const sources = [...entries].map(([source, unavailable]) => ({
+  const sources = [...entries].map(([source, { height, unavailable }]) => ({
     source,
-    height: SOURCE_HEIGHT[source],
+    height,
     unavailable: [...unavailable].sort(),
   }));
   return { data, extensions: { sources } };

@@ -5,7 +5,8 @@
  * source tests and the suites that run against each source profile (test/profiles.ts).
  */
 import { BIG_TRANSFER_BLOCK, blockHash, sampleData, type BlockTransfer, type Brc20TokenDetails, type Etching } from '../src/sample/data.js';
-import { MOVED_TWICE_INDEX, ORD_HEIGHT } from '../src/sample/sources-data.js';
+import { MOVED_TWICE_INDEX, ORD_HEIGHT, UNISAT_TIP } from '../src/sample/sources-data.js';
+import { BRC20_HEIGHT, RUNES_HEIGHT } from '../src/sample/unisat.js';
 import { formatUnits, percent4 } from '../src/sample/util.js';
 import { globalId, toBrc20, toEtching, toTransfer } from './support.js';
 
@@ -26,8 +27,14 @@ export const UNAVAILABLE = {
   ord: { etchings: ['RuneSupply.totalBurns'] },
 } as const;
 
-/** The indexed height each source reports with its answers. */
-export const SOURCE_HEIGHT = { unisat: null, ord: ORD_HEIGHT } as const;
+/**
+ * The indexed height each source reports with an operation's answer: ord's `/blockheight`;
+ * UniSat's BRC-20 and runes indexes' own heights, and its chain height for inscription events.
+ */
+export const SOURCE_HEIGHT = {
+  unisat: { brc20: BRC20_HEIGHT, transfers: UNISAT_TIP, etchings: RUNES_HEIGHT },
+  ord: { etchings: ORD_HEIGHT },
+} as const;
 
 type Brc20 = ReturnType<typeof toBrc20>;
 type Transfer = ReturnType<typeof toTransfer>;

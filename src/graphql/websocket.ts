@@ -14,7 +14,14 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { GraphQLError, getOperationAST, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLFormattedError } from 'graphql';
+import {
+  GraphQLError,
+  getOperationAST,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLFormattedError,
+} from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
@@ -138,7 +145,9 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
         running++;
         let deadline: OperationDeadline | undefined;
         if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
-          deadline = operationDeadline(extra.controller.signal, options.requestTimeoutMs, () => requestTimeoutError(options.requestTimeoutMs));
+          deadline = operationDeadline(extra.controller.signal, options.requestTimeoutMs, () =>
+            requestTimeoutError(options.requestTimeoutMs),
+          );
           (extra.deadlines ??= new Map()).set(id, deadline);
         }
         const args: ExecutionArgs = {

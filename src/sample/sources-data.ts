@@ -91,6 +91,8 @@ function unisatBrc20(details: Brc20TokenDetails): UnisatBrc20Info {
 }
 
 const unisatTokens = new Map(sampleData.brc20Tokens.map((t) => [t.token.ticker.toLowerCase(), unisatBrc20(t)]));
+/** `bestheight`'s `total`: the tickers the index holds. */
+export const brc20TickerCount = unisatTokens.size;
 
 /** The info route's ticker: plain, or the hex of its UTF-8 bytes (UniSat's note on the route). */
 export function findUnisatBrc20(param: string): UnisatBrc20Info | undefined {

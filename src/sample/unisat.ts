@@ -4,7 +4,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { blockTime } from './data.js';
 import { hex } from './util.js';
-import { blockHash, findUnisatBrc20, UNISAT_TIP, unisatEvents, unisatRunes } from './sources-data.js';
+import { blockHash, brc20TickerCount, findUnisatBrc20, UNISAT_TIP, unisatEvents, unisatRunes } from './sources-data.js';
 
 export interface UnisatOptions {
   /** The key the sample accepts as `Authorization: Bearer <key>`; keyless calls are served too. */
@@ -12,6 +12,10 @@ export interface UnisatOptions {
   /** The most events one page holds, whatever `size` asks (UniSat documents no maximum). */
   eventsPageSize?: number;
 }
+
+/** The BRC-20 and runes indexes' heights (`bestheight`, `runes/status`): a block or two behind the chain. */
+export const BRC20_HEIGHT = UNISAT_TIP - 1;
+export const RUNES_HEIGHT = UNISAT_TIP - 2;
 
 /** The runes list's documented bounds: `limit` 1..500. */
 const RUNES_MAX_LIMIT = 500;
@@ -38,6 +42,25 @@ export const unisatApi: FastifyPluginAsync<UnisatOptions> = async (app, { apiKey
     const info = findUnisatBrc20(ticker);
     return info ? ok(info) : failure('brc20 not found');
   });
+
+  // Each index's height: the indexes lag the chain by a block or two, as UniSat's may.
+  app.get('/v1/indexer/brc20/bestheight', async () =>
+    ok({ height: BRC20_HEIGHT, blockid: blockHash(BRC20_HEIGHT), timestamp: blockTime(BRC20_HEIGHT), total: brc20TickerCount }),
+  );
+  app.get('/v1/indexer/runes/status', async () =>
+    ok({ bestHeight: RUNES_HEIGHT, runes: unisatRunes.length, minimumRune: 'AAAAAAAAAAAA', halvingBlockCount: 1_050_000 - UNISAT_TIP }),
+  );
+  app.get('/v1/indexer/blockchain/info', async () =>
+    ok({
+      chain: 'main',
+      blocks: UNISAT_TIP,
+      headers: UNISAT_TIP,
+      bestBlockHash: blockHash(UNISAT_TIP),
+      prevBlockHash: blockHash(UNISAT_TIP - 1),
+      medianTime: blockTime(UNISAT_TIP) - 3000,
+      chainwork: hex('unisat-chainwork', 64),
+    }),
+  );
 
   app.get('/v1/indexer/inscription/events', async (request) => {
     const q = request.query as Record<string, unknown>;

@@ -14,7 +14,8 @@ import { UpstreamError } from '../errors.js';
 import type { SourceStatus } from '../upstream/sourced.js';
 import type { SourceDeps } from './deps.js';
 import { asOperationError } from './errors.js';
-import { markOf } from './provenance.js';
+import { markOf, withHeight } from './provenance.js';
+import { createUnisatHeights, type UnisatIndex } from './unisat/heights.js';
 import { createUnisatBrc20 } from './unisat/brc20.js';
 import { createUnisatClient } from './unisat/client.js';
 import { createUnisatTransfers } from './unisat/transfers.js';
@@ -95,10 +96,22 @@ export function createSources(deps: SourceDeps): DataSources {
       await Promise.all(services.map((s) => s.close()));
     },
   };
+  // UniSat's answers carry no height: each is marked with its index's (asked beside it, see heights.ts).
+  const heightOf = unisat && createUnisatHeights(unisat);
+  const atHeight =
+    <A extends unknown[], T>(index: UnisatIndex, run: (...args: [...A, CallOptions]) => Promise<T>) =>
+    async (...args: [...A, CallOptions]): Promise<T> => {
+      const [value, height] = await Promise.all([run(...args), heightOf!(index)]);
+      return withHeight(value, 'unisat', height);
+    };
   if (unisat && sources.brc20 === 'unisat') {
     const brc20 = createUnisatBrc20(unisat);
-    result.brc20 = operation(['unisat', 'brc20'], 'ordinals', unisat.service, observed, (ticker: string, call: CallOptions) =>
-      brc20.token(ticker, call),
+    result.brc20 = operation(
+      ['unisat', 'brc20'],
+      'ordinals',
+      unisat.service,
+      observed,
+      atHeight('brc20', (ticker: string, call: CallOptions) => brc20.token(ticker, call)),
     );
   }
   if (unisat && sources.transfers === 'unisat') {
@@ -108,16 +121,24 @@ export function createSources(deps: SourceDeps): DataSources {
       'ordinals',
       unisat.service,
       observed,
-      (block: string, page: PageQuery, call: CallOptions) => transfers.transfers(block, page, call),
+      atHeight('chain', (block: string, page: PageQuery, call: CallOptions) => transfers.transfers(block, page, call)),
     );
   }
   if (unisat && sources.etchings === 'unisat') {
     const etchings = createUnisatEtchings(unisat);
-    result.etchings = operation(['unisat', 'etchings'], 'runes', unisat.service, observed, (page: PageQuery, call: CallOptions) =>
-      etchings.etchings(page, call),
+    result.etchings = operation(
+      ['unisat', 'etchings'],
+      'runes',
+      unisat.service,
+      observed,
+      atHeight('runes', (page: PageQuery, call: CallOptions) => etchings.etchings(page, call)),
     );
-    result.etching = operation(['unisat', 'etching'], 'runes', unisat.service, observed, (runeId: string, call: CallOptions) =>
-      etchings.etching(runeId, call),
+    result.etching = operation(
+      ['unisat', 'etching'],
+      'runes',
+      unisat.service,
+      observed,
+      atHeight('runes', (runeId: string, call: CallOptions) => etchings.etching(runeId, call)),
     );
   }
   if (ord && sources.etchings === 'ord') {

@@ -26,6 +26,13 @@ export function marked<T extends object>(value: T, source: SourceName, height: n
   return value;
 }
 
+/** `value` with `source`'s indexed height on its mark (a mark without missing fields where it had none). */
+export function withHeight<T>(value: T, source: SourceName, height: number | null): T {
+  if (typeof value !== 'object' || value === null || height === null) return value;
+  marks.set(value, { source, height, missing: marks.get(value)?.missing ?? new Set() });
+  return value;
+}
+
 export function markOf(value: unknown): Mark | undefined {
   return typeof value === 'object' && value !== null ? marks.get(value) : undefined;
 }

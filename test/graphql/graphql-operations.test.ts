@@ -87,7 +87,7 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
   });
 
   /** The body the profile answers with `data` (see sourcedBody). */
-  const answer = (data: Record<string, unknown>, ...used: Array<[SourcedOperation, boolean]>) => sourcedBody(profile, data, used);
+  const answer = (data: Record<string, unknown>, ...used: Array<[SourcedOperation, boolean, boolean?]>) => sourcedBody(profile, data, used);
   const expectCalls = (operation: SourcedOperation, hiroCalls: ReturnType<typeof callsOf>) =>
     expectCallsOf(profile, operation, stack.sample, hiroCalls);
 
@@ -244,7 +244,7 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
     it('an unknown ticker is null without an error', async () => {
       const { status, body } = await run(QUERY, { ticker: 'zzzz' });
       expect(status).toBe(200);
-      expect(body).toEqual(answer({ brc20Token: null }, ['brc20', false]));
+      expect(body).toEqual(answer({ brc20Token: null }, ['brc20', false, false]));
       expectCalls('brc20', [{ method: 'GET', path: '/ordinals/v1/brc-20/tokens/zzzz', query: {} }]);
     });
 

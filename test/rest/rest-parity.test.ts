@@ -34,6 +34,7 @@ import {
   type SourcedOperation,
 } from '../profiles.js';
 import { restBrc20FromUnisat, restEtchingFromOrd, restEtchingFromUnisat, restUnisatNewestFirst } from '../sources-expected.js';
+import { callsOf, type UpstreamCall } from '../support.js';
 
 type Answer = Awaited<ReturnType<typeof rest>>;
 
@@ -57,24 +58,9 @@ const routeNotFound = (method: string, url: string) => ({
 
 let stack: Stack;
 
-interface UpstreamCall {
-  method: string;
-  /** Raw pathname as the upstream received it. */
-  path: string;
-  /** Parsed query string. */
-  query: Record<string, string>;
-}
-
-/** The upstream requests logged since the last clearLog(). */
+/** The upstream requests logged since the last clearLog() (but UniSat's height asks: see callsOf). */
 function upstreamCalls(s: Stack = stack): UpstreamCall[] {
-  return s.sample.requests.map((r) => {
-    const q = r.url.indexOf('?');
-    return {
-      method: r.method,
-      path: r.path,
-      query: Object.fromEntries(new URLSearchParams(q < 0 ? '' : r.url.slice(q + 1))),
-    };
-  });
+  return callsOf(s.sample);
 }
 
 /** One request sent as raw bytes below `base`: no client-side URL normalisation (`%2e%2e` stays as it is). */

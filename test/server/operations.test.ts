@@ -5,6 +5,7 @@ import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
 import { ORD_HEIGHT } from '../../src/sample/sources-data.js';
 import { HIRO_KEY, rest, startStack, type Stack } from '../harness.js';
 import { expectNoSecrets } from '../support.js';
+import { BRC20_HEIGHT } from '../../src/sample/unisat.js';
 
 describe('metrics, readiness and request ids', () => {
   let stack: Stack;
@@ -158,9 +159,9 @@ describe('readiness and metrics per data source', () => {
     const after = await rest(`${stack.gatewayUrl}/readyz`);
     expect(after.status).toBe(200);
     expect((after.body as { services: object }).services).toMatchObject({ unisat: sourceService('200'), ord: sourceService('200') });
-    // UniSat reports no height without another call (docs/sources.md); ord's comes with its pages.
+    // UniSat's from its BRC-20 index's own route (asked beside the lookup); ord's comes with its pages.
     expect((after.body as { sources: object }).sources).toEqual({
-      unisat: { serves: ['brc20', 'transfers'], height: null, heightAt: null },
+      unisat: { serves: ['brc20', 'transfers'], height: BRC20_HEIGHT, heightAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
       ord: { serves: ['etchings'], height: ORD_HEIGHT, heightAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
     });
     expectNoSecrets(JSON.stringify(after.body), [UNISAT_KEY, ORD_AUTH]);

@@ -17,6 +17,7 @@ import {
   globalId,
   toEtching as toHiroEtching,
 } from '../support.js';
+import { RUNES_HEIGHT } from '../../src/sample/unisat.js';
 
 const UNISAT_KEY = 'unisat-secret-key-0c55e1';
 const ORD_AUTH = 'satgate:ord-password-81f2';
@@ -77,7 +78,7 @@ describe('UniSat', () => {
 
   test('every etching, page by page: hiro’s answers but what UniSat lacks, one list call a page', async () => {
     const unavailable = ['RuneEtching.turbo', 'RuneLocation.blockHash', 'RuneSupply.totalBurns'];
-    expect(await everyPage(stack)).toEqual(pagesOf(all.map(fromUnisat), [{ source: 'unisat', height: null, unavailable }]));
+    expect(await everyPage(stack)).toEqual(pagesOf(all.map(fromUnisat), [{ source: 'unisat', height: RUNES_HEIGHT, unavailable }]));
     expect(callsOf(stack.sample)).toEqual(
       [0, 60, 120, 180, 240, 300].map((start) => ({
         method: 'GET',
@@ -94,7 +95,7 @@ describe('UniSat', () => {
       data: { nodes: [fromUnisat(e), null] },
       extensions: {
         sources: [
-          { source: 'unisat', height: null, unavailable: ['RuneEtching.turbo', 'RuneLocation.blockHash', 'RuneSupply.totalBurns'] },
+          { source: 'unisat', height: RUNES_HEIGHT, unavailable: ['RuneEtching.turbo', 'RuneLocation.blockHash', 'RuneSupply.totalBurns'] },
         ],
       },
     });

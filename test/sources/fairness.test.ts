@@ -7,11 +7,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sampleData } from '../../src/sample/data.js';
 import type { SampleUpstream } from '../../src/sample/server.js';
 import { startStack, type Stack } from '../harness.js';
-import { fieldError } from '../support.js';
+import { dataRequests, fieldError } from '../support.js';
+import { BRC20_HEIGHT } from '../../src/sample/unisat.js';
 
 const tickers = sampleData.brc20Tokens.map((t) => t.token.ticker).filter((t) => /^[a-z0-9]+$/.test(t));
 const lookups = (list: string[]) => `{ ${list.map((t, i) => `t${i}: brc20Token(ticker: "${t}") { token { ticker } }`).join(' ')} }`;
-const unisatCalls = (sample: SampleUpstream) => sample.requests.filter((r) => r.path.startsWith('/v1/indexer/')).length;
+const unisatCalls = (sample: SampleUpstream) => dataRequests(sample).filter((r) => r.path.startsWith('/v1/indexer/')).length;
 const from = (address: string) => ({ 'x-forwarded-for': address });
 
 describe('CLIENT_UPSTREAM_CALLS_PER_MINUTE=3 over UniSat', () => {
@@ -49,7 +50,7 @@ describe('CLIENT_UPSTREAM_CALLS_PER_MINUTE=3 over UniSat', () => {
     const other = await stack.graphql(lookups(tickers.slice(4, 5)), undefined, from('203.0.113.11'));
     expect(other.body).toEqual({
       data: { t0: { token: { ticker: tickers[4] } } },
-      extensions: { sources: [{ source: 'unisat', height: null, unavailable: [] }] },
+      extensions: { sources: [{ source: 'unisat', height: BRC20_HEIGHT, unavailable: [] }] },
     });
     expect(unisatCalls(stack.sample)).toBe(4);
   });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sampleData } from '../../src/sample/data.js';
 import { startStack, type Stack } from '../harness.js';
 import { disposeAll, sse, until } from '../live-clients.js';
-import { globalId } from '../support.js';
+import { dataRequests, globalId } from '../support.js';
 
 const UNISAT_KEY = 'unisat-secret-key-live-51aa';
 
@@ -49,11 +49,11 @@ describe('brc20Token subscription with BRC20_SOURCE=unisat', () => {
         supply: { holders: ordi.supply.holders },
       },
     });
-    await until(() => stack.sample.requests.length >= 3, 'more polls');
+    await until(() => dataRequests(stack.sample).length >= 3, 'more polls');
     watch.stop();
     await watch.done;
-    expect(new Set(stack.sample.requests.map((r) => r.path))).toEqual(new Set(['/v1/indexer/brc20/ordi/info']));
-    expect(stack.sample.requests.every((r) => r.headers.authorization === `Bearer ${UNISAT_KEY}`)).toBe(true);
+    expect(new Set(dataRequests(stack.sample).map((r) => r.path))).toEqual(new Set(['/v1/indexer/brc20/ordi/info']));
+    expect(dataRequests(stack.sample).every((r) => r.headers.authorization === `Bearer ${UNISAT_KEY}`)).toBe(true);
     // Unchanged answers send nothing more.
     expect(watch.results).toHaveLength(1);
   });

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { BIG_TRANSFER_BLOCK } from '../../src/sample/data.js';
 import { startStack, type Stack } from '../harness.js';
 import { callsOf, fieldError } from '../support.js';
+import { UNISAT_TIP } from '../../src/sample/sources-data.js';
 
 const BUDGET = 3;
 const tooMany = (path: string[]) => fieldError(path, { code: 'TOO_MANY_UPSTREAM_CALLS', limit: BUDGET });
@@ -33,7 +34,7 @@ describe('UniSat transfers', () => {
     const { body } = await stack.graphql('{ transfers(block: 775700) { total } }');
     expect(body).toEqual({
       data: { transfers: { total: 2 } },
-      extensions: { sources: [{ source: 'unisat', height: null, unavailable: [] }] },
+      extensions: { sources: [{ source: 'unisat', height: UNISAT_TIP, unavailable: [] }] },
     });
     expect(paths(stack)).toEqual(['/v1/indexer/height/775700/block', '/v1/indexer/inscription/events@0']);
   });

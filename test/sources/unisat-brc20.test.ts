@@ -6,13 +6,14 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { sampleData } from '../../src/sample/data.js';
 import { findUnisatBrc20 } from '../../src/sample/sources-data.js';
 import { HIRO_KEY, rest, startStack, type Stack } from '../harness.js';
-import { BRC20_FIELDS, expectNoSecrets, fieldError, globalId, toBrc20 } from '../support.js';
+import { BRC20_FIELDS, dataRequests, expectNoSecrets, fieldError, globalId, toBrc20 } from '../support.js';
+import { BRC20_HEIGHT } from '../../src/sample/unisat.js';
 
 /** The token's own fields, as BRC20_FIELDS selects them under `token`. */
 const TOKEN_FIELDS = BRC20_FIELDS.slice(BRC20_FIELDS.indexOf('{') + 1, BRC20_FIELDS.indexOf('}'));
 
 const UNISAT_KEY = 'unisat-secret-key-4d1e77';
-const SOURCE = { source: 'unisat', height: null, unavailable: ['Brc20Token.selfMint'] };
+const SOURCE = { source: 'unisat', height: BRC20_HEIGHT, unavailable: ['Brc20Token.selfMint'] };
 
 /** A hiro sample token as the gateway answers it from UniSat: the same, but UniSat has no self-mint flag. */
 function expected(ticker: string) {
@@ -50,7 +51,11 @@ describe('BRC-20 token details from UniSat', () => {
     expect(segments).toContain('f09f90b8'); // 🐸
     expect(segments).toContain('782579'); // x%y
     expect(segments).toContain('612062'); // a b
-    expect(stack.sample.requests.map((r) => r.url).sort()).toEqual(segments.map(infoPath).sort());
+    expect(
+      dataRequests(stack.sample)
+        .map((r) => r.url)
+        .sort(),
+    ).toEqual(segments.map(infoPath).sort());
     // The sample serves hex segments only where the ticker needs them (the route's note).
     for (const segment of segments) expect(findUnisatBrc20(segment)).toBeDefined();
   });
@@ -58,7 +63,7 @@ describe('BRC-20 token details from UniSat', () => {
   test('the Bearer key goes to UniSat only, hiro’s key to hiro only', async () => {
     const { body } = await stack.graphql(`{ brc20Token(ticker: "ordi") { token { id } } status { status } }`);
     expect(body.data).toEqual({ brc20Token: { token: { id: expected('ordi').token.id } }, status: { status: sampleData.statusV1.status } });
-    const byPath = Object.fromEntries(stack.sample.requests.map((r) => [r.path, r.headers]));
+    const byPath = Object.fromEntries(dataRequests(stack.sample).map((r) => [r.path, r.headers]));
     expect(Object.keys(byPath).sort()).toEqual([infoPath('ordi'), '/metadata/v1'].sort());
     expect(byPath[infoPath('ordi')]).toMatchObject({ authorization: `Bearer ${UNISAT_KEY}` });
     expect(byPath[infoPath('ordi')]!['x-api-key']).toBeUndefined();
@@ -70,7 +75,11 @@ describe('BRC-20 token details from UniSat', () => {
     const ids = ['ordi', 'zzzz'].map((ticker) => globalId('Brc20Token', ticker));
     const { body } = await stack.graphql(`query ($ids: [ID!]!) { nodes(ids: $ids) { ... on Brc20Token { ${TOKEN_FIELDS} } } }`, { ids });
     expect(body).toEqual({ data: { nodes: [expected('ordi').token, null] }, extensions: { sources: [SOURCE] } });
-    expect(stack.sample.requests.map((r) => r.url).sort()).toEqual([infoPath('ordi'), infoPath('zzzz')]);
+    expect(
+      dataRequests(stack.sample)
+        .map((r) => r.url)
+        .sort(),
+    ).toEqual([infoPath('ordi'), infoPath('zzzz')]);
   });
 
   test('an unknown ticker is null; `code: 0, data: null` is null too', async () => {
@@ -110,7 +119,7 @@ describe('BRC-20 token details from UniSat', () => {
     expect(await response.json()).toEqual({ token: { ...hiro.token, self_mint: null }, supply: hiro.supply });
     const missing = await fetch(`${stack.gatewayUrl}/ordinals/brc-20/tokens/zzzz`);
     expect([missing.status, missing.headers.get('x-data-source'), await missing.json()]).toEqual([404, 'unisat', { error: 'Not found' }]);
-    expect(stack.sample.requests.map((r) => r.url)).toEqual([infoPath('pepe'), infoPath('zzzz')]);
+    expect(dataRequests(stack.sample).map((r) => r.url)).toEqual([infoPath('pepe'), infoPath('zzzz')]);
   });
 });
 

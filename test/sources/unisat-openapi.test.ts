@@ -141,6 +141,12 @@ describe("the sample's UniSat answers match UniSat's OpenAPI schemas", () => {
     expect(await failures('blockchain-indexer', '/v1/indexer/block/id/{blockid}', byId)).toEqual([]);
   });
 
+  test("each index's height: /v1/indexer/brc20/bestheight, /v1/indexer/runes/status, /v1/indexer/blockchain/info", async () => {
+    expect(await failures('brc20-indexer', '/v1/indexer/brc20/bestheight', ['/v1/indexer/brc20/bestheight'])).toEqual([]);
+    expect(await failures('runes-indexer', '/v1/indexer/runes/status', ['/v1/indexer/runes/status'])).toEqual([]);
+    expect(await failures('blockchain-indexer', '/v1/indexer/blockchain/info', ['/v1/indexer/blockchain/info'])).toEqual([]);
+  });
+
   test('GET /v1/indexer/runes/info-list, every page', async () => {
     const paths = [];
     for (let start = 0; start < unisatRunes.length; start += 60)

@@ -5,13 +5,13 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { BIG_TRANSFER_BLOCK, blockHash, sampleData } from '../../src/sample/data.js';
-import { MOVED_TWICE_INDEX, NEXT_TO_BIG_BLOCK, unisatEvents } from '../../src/sample/sources-data.js';
+import { MOVED_TWICE_INDEX, NEXT_TO_BIG_BLOCK, UNISAT_TIP, unisatEvents } from '../../src/sample/sources-data.js';
 import { startStack, type Stack } from '../harness.js';
 import { UNAVAILABLE, hiroNewestFirst, transferFromUnisat } from '../sources-expected.js';
 import { TRANSFER_PAGE_FIELDS, callsOf, globalId } from '../support.js';
 
 const UNISAT_KEY = 'unisat-secret-key-9b20c4';
-const SOURCES = [{ source: 'unisat', height: null, unavailable: [...UNAVAILABLE.unisat.transfers] }];
+const SOURCES = [{ source: 'unisat', height: UNISAT_TIP, unavailable: [...UNAVAILABLE.unisat.transfers] }];
 
 const fromUnisat = transferFromUnisat;
 
@@ -82,7 +82,7 @@ describe('transfers per block from UniSat', () => {
     );
     expect(body).toEqual({
       data: { nodes: [listed.results[5], listed.results[17]] },
-      extensions: { sources: [{ source: 'unisat', height: null, unavailable: [] }] },
+      extensions: { sources: [{ source: 'unisat', height: UNISAT_TIP, unavailable: [] }] },
     });
     // One page read, as the list's own: the ids share it.
     expect(callsOf(stack.sample)).toEqual(pageCalls);
