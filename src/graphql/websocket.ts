@@ -32,6 +32,7 @@ import { scrubSecrets } from './plugins/secret-scrubbing.js';
 import { mapPayloadErrors } from './incremental-delivery.js';
 import { requestIdFrom } from '../http/request-id.js';
 import { unexpectedErrorIds } from './plugins/unexpected-errors.js';
+import { setupTurn } from '../live/setup-turns.js';
 import { operationDeadline, type OperationDeadline } from './websocket-deadline.js';
 import { requestTimeoutError, type SatgateServer } from './yoga.js';
 
@@ -113,6 +114,9 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
         ),
       onError: (ctx, _id, payload, errors) => finish(ctx.extra.request, ctx.connectionParams, payload, { errors }).errors,
       onSubscribe: async (ctx, id, payload) => {
+        // Its set-up waits for a turn of the loop of its own (live/setup-turns.ts); from here on,
+        // the caps are checked and counted in one go, as before.
+        await setupTurn();
         const extra = ctx.extra;
         if ((extra.operations ?? 0) >= options.maxSubscriptionsPerConnection) {
           return [

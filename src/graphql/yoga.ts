@@ -30,6 +30,7 @@ import { useOperationResolutionErrors } from './plugins/operation-resolution.js'
 import { useIncrementalErrorMasking } from './plugins/incremental-errors.js';
 import { useMultipartSubscriptions } from './plugins/multipart-subscriptions.js';
 import { useRequestDeadline } from './plugins/request-deadline.js';
+import { useSubscriptionTurns } from './plugins/subscription-turns.js';
 import { useUnexpectedErrorIds } from './plugins/unexpected-errors.js';
 import type { Metrics } from '../observe/metrics.js';
 import { useGraphQLMetrics, useGraphQLTracing, useStaleMarker } from './plugins/instrumentation.js';
@@ -148,6 +149,8 @@ export function createServer({
         maxBodyBytes: config.maxBodyBytes,
       }),
       useCsrfPreventionWithCode(),
+      // A subscription's set-up waits for a turn of the loop of its own: a burst of them cannot hold other requests.
+      useSubscriptionTurns(),
       useOperationResolutionErrors(),
       trusted,
       // Before the scrubbing, which may rebuild errors: this one needs the masked errors themselves.

@@ -1,0 +1,19 @@
+/**
+ * A request that opens a subscription over HTTP (SSE, or Apollo's multipart protocol) waits for a
+ * set-up turn (live/setup-turns.ts) before its document is parsed. Such requests are told by their
+ * Accept header alone, before any parsing: an answer in parts over SSE or multipart (@defer,
+ * @stream) takes a turn too, which costs it nothing worth counting.
+ */
+import type { Plugin } from 'graphql-yoga';
+import { setupTurn } from '../../live/setup-turns.js';
+
+const LONG_LIVED = /text\/event-stream|subscriptionspec/i;
+
+export function useSubscriptionTurns(): Plugin {
+  return {
+    onParams({ request }) {
+      if (LONG_LIVED.test(request.headers.get('accept') ?? '')) return setupTurn();
+      return undefined;
+    },
+  };
+}
