@@ -8,6 +8,7 @@ import { Writable } from 'node:stream';
 import { start } from '../src/main.js';
 import { recordErrorCodes } from './error-codes.js';
 import { startSampleUpstream, type SampleOptions, type SampleUpstream } from '../src/sample/server.js';
+import type { UnisatOptions } from '../src/sample/unisat.js';
 
 export const HIRO_KEY = 'hiro-secret-key-7f3a9c';
 
@@ -94,6 +95,11 @@ export async function startStack(
 }
 
 /** GETs a URL and answers what a REST client sees: status, JSON body (or text), and caching headers. */
+/** A stack whose BRC-20 lookups (and what `env` adds) come from the sample's UniSat profile. */
+export function startUnisatStack(env: Record<string, string>, unisat: UnisatOptions = {}): Promise<Stack> {
+  return startStack((sample) => ({ BRC20_SOURCE: 'unisat', UNISAT_API_URL: sample.baseUrl, ...env }), { sources: { unisat } });
+}
+
 export async function rest(url: string, init: RequestInit = {}) {
   const response = await fetch(url, init);
   const text = await response.text();

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sampleData } from '../../src/sample/data.js';
 import type { SampleUpstream } from '../../src/sample/server.js';
-import { startStack, type Stack } from '../harness.js';
+import { startUnisatStack, type Stack } from '../harness.js';
 import { dataRequests, fieldError } from '../support.js';
 import { BRC20_HEIGHT } from '../../src/sample/unisat.js';
 
@@ -18,16 +18,7 @@ const from = (address: string) => ({ 'x-forwarded-for': address });
 describe('CLIENT_UPSTREAM_CALLS_PER_MINUTE=3 over UniSat', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack(
-      (sample) => ({
-        BRC20_SOURCE: 'unisat',
-        UNISAT_API_URL: sample.baseUrl,
-        UNISAT_RATE_LIMIT_PER_SECOND: '1000',
-        CLIENT_UPSTREAM_CALLS_PER_MINUTE: '3',
-        TRUST_PROXY: 'on',
-      }),
-      { sources: { unisat: {} } },
-    );
+    stack = await startUnisatStack({ UNISAT_RATE_LIMIT_PER_SECOND: '1000', CLIENT_UPSTREAM_CALLS_PER_MINUTE: '3', TRUST_PROXY: 'on' });
   });
   afterAll(() => stack.close());
 
@@ -59,15 +50,7 @@ describe('CLIENT_UPSTREAM_CALLS_PER_MINUTE=3 over UniSat', () => {
 describe('the default fair share over UniSat (UNISAT_RATE_LIMIT_PER_SECOND=1: 12 calls a minute a client)', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack(
-      (sample) => ({
-        BRC20_SOURCE: 'unisat',
-        UNISAT_API_URL: sample.baseUrl,
-        UNISAT_RATE_LIMIT_PER_SECOND: '1',
-        UPSTREAM_TIMEOUT_MS: '1500',
-      }),
-      { sources: { unisat: {} } },
-    );
+    stack = await startUnisatStack({ UNISAT_RATE_LIMIT_PER_SECOND: '1', UPSTREAM_TIMEOUT_MS: '1500' });
   });
   afterAll(() => stack.close());
 

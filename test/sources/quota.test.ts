@@ -15,7 +15,7 @@ import { Redis } from 'ioredis';
 import { UpstreamError } from '../../src/errors.js';
 import { cacheKey } from '../../src/upstream/cache.js';
 import { LocalWindow, RedisWindow, createCallBudget } from '../../src/sources/unisat/call-budget.js';
-import { freePort, startStack, type Stack } from '../harness.js';
+import { freePort, startStack, startUnisatStack, type Stack } from '../harness.js';
 import { startRedis, stopRedis } from '../redis.js';
 import { fieldError } from '../support.js';
 import { BRC20_HEIGHT } from '../../src/sample/unisat.js';
@@ -94,15 +94,7 @@ describe('the budget without Redis', () => {
 describe('one gateway', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack(
-      (sample) => ({
-        BRC20_SOURCE: 'unisat',
-        UNISAT_API_URL: sample.baseUrl,
-        UNISAT_RATE_LIMIT_PER_SECOND: '2',
-        UPSTREAM_TIMEOUT_MS: '10000',
-      }),
-      { sources: { unisat: {} } },
-    );
+    stack = await startUnisatStack({ UNISAT_RATE_LIMIT_PER_SECOND: '2', UPSTREAM_TIMEOUT_MS: '10000' });
   });
   afterAll(() => stack.close());
 
@@ -122,15 +114,7 @@ describe('one gateway', () => {
 describe('a call that cannot fit its deadline', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack(
-      (sample) => ({
-        BRC20_SOURCE: 'unisat',
-        UNISAT_API_URL: sample.baseUrl,
-        UNISAT_RATE_LIMIT_PER_SECOND: '1',
-        UPSTREAM_TIMEOUT_MS: '1500',
-      }),
-      { sources: { unisat: {} } },
-    );
+    stack = await startUnisatStack({ UNISAT_RATE_LIMIT_PER_SECOND: '1', UPSTREAM_TIMEOUT_MS: '1500' });
   });
   afterAll(() => stack.close());
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { UNISAT_TIP } from '../../src/sample/sources-data.js';
 import { BRC20_HEIGHT, RUNES_HEIGHT } from '../../src/sample/unisat.js';
 import type { SampleUpstream } from '../../src/sample/server.js';
-import { startStack, type Stack } from '../harness.js';
+import { startUnisatStack, type Stack } from '../harness.js';
 
 const UNISAT_KEY = 'unisat-heights-key-51c0';
 const HEIGHT_PATHS = ['/v1/indexer/brc20/bestheight', '/v1/indexer/runes/status', '/v1/indexer/blockchain/info'];
@@ -16,21 +16,19 @@ const HEIGHT_PATHS = ['/v1/indexer/brc20/bestheight', '/v1/indexer/runes/status'
 const heightCalls = (sample: SampleUpstream) =>
   sample.requests.filter((r) => HEIGHT_PATHS.includes(r.path)).map((r) => [r.path, r.headers.authorization]);
 
-const everythingFromUnisat = (sample: SampleUpstream) => ({
-  BRC20_SOURCE: 'unisat',
-  TRANSFERS_SOURCE: 'unisat',
-  ETCHINGS_SOURCE: 'unisat',
-  UNISAT_API_URL: sample.baseUrl,
-  UNISAT_API_KEY: UNISAT_KEY,
-  UNISAT_RATE_LIMIT_PER_SECOND: '1000',
-});
+/** A gateway of its own (its heights are its own): everything from UniSat. */
+const everythingFromUnisat = () =>
+  startUnisatStack(
+    { TRANSFERS_SOURCE: 'unisat', ETCHINGS_SOURCE: 'unisat', UNISAT_API_KEY: UNISAT_KEY, UNISAT_RATE_LIMIT_PER_SECOND: '1000' },
+    { apiKey: UNISAT_KEY },
+  );
 
 const heightOf = (body: { extensions?: unknown }) => (body.extensions as { sources: Array<{ height: number | null }> }).sources[0]!.height;
 
 describe('every operation from UniSat', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack(everythingFromUnisat, { sources: { unisat: { apiKey: UNISAT_KEY } } });
+    stack = await everythingFromUnisat();
   });
   afterAll(() => stack.close());
 
@@ -53,7 +51,7 @@ describe('every operation from UniSat', () => {
 describe('a height route that fails', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack(everythingFromUnisat, { sources: { unisat: { apiKey: UNISAT_KEY } } });
+    stack = await everythingFromUnisat();
   });
   afterAll(() => stack.close());
 
