@@ -9,9 +9,9 @@
  * item), so the stream holds what the answer without @stream holds. Only forward windows stream
  * (`first`, with or without `after`): a backward one is placed from the list's end, known last.
  */
-import { GraphQLError } from 'graphql';
 import {
   encodeCursor,
+  listChanged,
   locate,
   readConnection,
   type Connection,
@@ -55,10 +55,8 @@ export async function streamConnection<T>(source: ListSource<T>, request: Connec
   };
   const read = readConnection(source, request, landed);
   const answer = read.then((result) => {
-    if (!result) {
-      const service = source.kind === 'etchings' ? 'runes' : 'ordinals';
-      throw new GraphQLError('The list changed while it was being read; ask again', { extensions: { code: 'UPSTREAM_ERROR', service } });
-    }
+    // A page after the first answered that the list is unknown.
+    if (!result) throw listChanged(source.kind);
     result.edges.forEach(push);
     edges.end();
     return result;

@@ -194,8 +194,13 @@ export async function readConnection<T>(
     if (unknown) return null;
   }
   // Only when answers kept contradicting each other (the list changing under every round).
-  throw new GraphQLError('The list changed while it was being read; ask again', {
-    extensions: { code: 'UPSTREAM_ERROR', service: source.kind === 'etchings' ? 'runes' : 'ordinals' },
+  throw listChanged(source.kind);
+}
+
+/** The list's answers contradicted each other while a window was read: the client asks again. */
+export function listChanged(kind: ListKind): GraphQLError {
+  return new GraphQLError('The list changed while it was being read; ask again', {
+    extensions: { code: 'UPSTREAM_ERROR', service: kind === 'etchings' ? 'runes' : 'ordinals' },
   });
 }
 
