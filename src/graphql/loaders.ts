@@ -76,11 +76,14 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
   };
   /** Tickers are case-insensitive upstream: `ORDI`, `ordi` and `Ordi` share one call. */
   const brc20Source = sources.brc20 && sourced(sources.brc20);
-  const brc20Token = loader(
-    'brc20Token',
-    (ticker: string, call) => (brc20Source ? brc20Source(ticker, call) : upstreams.ordinals.brc20Token(ticker, call)),
-    normalizeTicker,
-  );
+  const makeBrc20Token = () =>
+    loader(
+      'brc20Token',
+      (ticker: string, call) => (brc20Source ? brc20Source(ticker, call) : upstreams.ordinals.brc20Token(ticker, call)),
+      normalizeTicker,
+    );
+  let brc20Token: ReturnType<typeof makeBrc20Token> | undefined;
+  const brc20TokenLoader = () => (brc20Token ??= makeBrc20Token());
   /**
    * The token list's answer for a batch of tickers, or undefined when it gives none: list lookups
    * off, no list on this upstream, or a failed call. The list is an optimisation, so a call that
@@ -105,25 +108,25 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
    * for its global id (schema/transfers.ts). A mined block's list no longer changes, so neither does
    * the offset. Per request, like the loaders.
    */
-  const transferOffsets = new WeakMap<SourcedInscriptionTransfer, number>();
+  let offsets: WeakMap<SourcedInscriptionTransfer, number> | undefined;
+  const transferOffsets = () => (offsets ??= new WeakMap());
   const transferPage = async ({ block, ...page }: PageQuery & { block: string }, call: CallOptions) => {
     const answer = sources.transfers
       ? await sourced(sources.transfers)(block, page, call)
       : await upstreams.ordinals.transfers(block, page, call);
-    answer?.results.forEach((transfer, i) => transferOffsets.set(transfer, page.offset + i));
+    answer?.results.forEach((transfer, i) => transferOffsets().set(transfer, page.offset + i));
     return answer;
   };
-  return {
-    status: loader('status', (_: 'status', call) => upstreams.metadata.status(call)),
-    brc20Token,
-    /**
-     * Token details without `supply.holders`, up to 20 tickers per upstream call through the list
-     * endpoint's ticker filter. That filter is a prefix match with `_`/`%` wildcards, so only exact
-     * matches count; a ticker it cannot settle (a truncated answer, non-ASCII case folding) falls
-     * back to its own detail lookup. Without a list answer every ticker does, so each field gets
-     * exactly what the detail route gives it (null, or its own upstream error).
-     */
-    brc20TokenSummary: new DataLoader<string, Brc20TokenDetailsResponse | null, string>(
+  const makeStatus = () => loader('status', (_: 'status', call) => upstreams.metadata.status(call));
+  /**
+   * Token details without `supply.holders`, up to 20 tickers per upstream call through the list
+   * endpoint's ticker filter. That filter is a prefix match with `_`/`%` wildcards, so only exact
+   * matches count; a ticker it cannot settle (a truncated answer, non-ASCII case folding) falls
+   * back to its own detail lookup. Without a list answer every ticker does, so each field gets
+   * exactly what the detail route gives it (null, or its own upstream error).
+   */
+  const makeBrc20TokenSummary = () =>
+    new DataLoader<string, Brc20TokenDetailsResponse | null, string>(
       traced('brc20TokenSummary', async (tickers: readonly string[], batchCall) => {
         let page: Page<Brc20Token> | undefined;
         // A ticker no upstream path parameter can hold is no token (brc20Token: null, no call).
@@ -140,32 +143,66 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
             if (token) return summary(token);
             // Absent from a complete answer: no such token (ASCII, whose lowercasing SQL shares).
             if (complete && /^[\x20-\x7e]*$/.test(ticker)) return null;
-            return brc20Token.load(ticker).catch(toError);
+            return brc20TokenLoader().load(ticker).catch(toError);
           }),
         );
       }),
       { cacheKeyFn: normalizeTicker, maxBatchSize: 20 },
-    ),
-    transfers: loader('transfers', transferPage, ({ block, offset, limit }) => `${block}|${offset}|${limit}`),
-    transferOffsets: transferOffsets as ReadonlyWeakMap<SourcedInscriptionTransfer, number>,
-    etchings: loader(
+    );
+  const makeTransfers = () => loader('transfers', transferPage, ({ block, offset, limit }) => `${block}|${offset}|${limit}`);
+  const makeEtchings = () =>
+    loader(
       'etchings',
       (page: PageQuery, call) => (sources.etchings ? sourced(sources.etchings)(page, call) : upstreams.runes.etchings(page, call)),
       ({ offset, limit }) => `${offset}|${limit}`,
-    ),
-    /** One etching by its rune id (`block:tx`): null when the source knows none. */
-    etching: loader('etching', (runeId: string, call) =>
+    );
+  /** One etching by its rune id (`block:tx`): null when the source knows none. */
+  const makeEtching = () =>
+    loader('etching', (runeId: string, call) =>
       sources.etching ? sourced(sources.etching)(runeId, call) : upstreams.runes.etching(runeId, call),
-    ),
-    /**
-     * Platform answers are not cached: identical fields (aliases) share one call here. The key is
-     * a keyed hash, so the platform key is not kept in clear even in the loader's map.
-     */
-    bitcoinNode: loader(
+    );
+  /**
+   * Platform answers are not cached: identical fields (aliases) share one call here. The key is
+   * a keyed hash, so the platform key is not kept in clear even in the loader's map.
+   */
+  const makeBitcoinNode = () =>
+    loader(
       'bitcoinNode',
       ({ apiKey, path }: { apiKey: string; path: string }, call) => upstreams.platform.bitcoinNode(apiKey, path, call),
       ({ apiKey, path }) => keyedHash(JSON.stringify([apiKey, path])),
-    ),
+    );
+  // Each made on first use: most requests use one or two, and a subscription none.
+  let status: ReturnType<typeof makeStatus> | undefined;
+  let brc20TokenSummary: ReturnType<typeof makeBrc20TokenSummary> | undefined;
+  let transfers: ReturnType<typeof makeTransfers> | undefined;
+  let etchings: ReturnType<typeof makeEtchings> | undefined;
+  let etching: ReturnType<typeof makeEtching> | undefined;
+  let bitcoinNode: ReturnType<typeof makeBitcoinNode> | undefined;
+  return {
+    get status() {
+      return (status ??= makeStatus());
+    },
+    get brc20Token() {
+      return brc20TokenLoader();
+    },
+    get brc20TokenSummary() {
+      return (brc20TokenSummary ??= makeBrc20TokenSummary());
+    },
+    get transfers() {
+      return (transfers ??= makeTransfers());
+    },
+    get transferOffsets(): ReadonlyWeakMap<SourcedInscriptionTransfer, number> {
+      return transferOffsets();
+    },
+    get etchings() {
+      return (etchings ??= makeEtchings());
+    },
+    get etching() {
+      return (etching ??= makeEtching());
+    },
+    get bitcoinNode() {
+      return (bitcoinNode ??= makeBitcoinNode());
+    },
   };
 }
 export type Loaders = ReturnType<typeof createLoaders>;
