@@ -1,10 +1,12 @@
 /**
  * yoga's parsed-document cache (parse errors included) and the automatic persisted query store,
  * bounded in bytes: a parsed document weighs some 300-500 bytes per token, so a cache bounded in
- * entries alone holds hundreds of MB once clients send large distinct documents.
+ * entries alone holds hundreds of MB once clients send large distinct documents. A document is
+ * kept from its second sighting (lib/second-sighting.ts): one-off documents never take room.
  */
 import type { DocumentNode, Token } from 'graphql';
 import { ByteLru } from '../lib/byte-lru.js';
+import { SecondSighting } from '../lib/second-sighting.js';
 
 /** Measured for graphql-js 16 ASTs with locations (tokens stay linked from the document). */
 const BYTES_PER_TOKEN = 512;
@@ -23,6 +25,8 @@ export function createDocumentCaches(limits: { documentBytes: number; apqBytes: 
   const parsed = new ByteLru<DocumentNode | Error>(limits.documentBytes, (source, value) =>
     value instanceof Error ? 2 * source.length + ENTRY_BYTES : 2 * source.length + BYTES_PER_TOKEN * tokensOf(value, source),
   );
+  // Documents seen once, remembered by hash: a sixteenth of the bound, some 13,000 of them at 32 MB.
+  const sightings = new SecondSighting(limits.documentBytes / 16);
   const apq = new ByteLru<string>(limits.apqBytes, (hash, document) => 2 * (hash.length + document.length) + ENTRY_BYTES);
   return {
     parsed,
@@ -34,7 +38,9 @@ export function createDocumentCaches(limits: { documentBytes: number; apqBytes: 
           const value = parsed.get(source);
           return value instanceof Error ? undefined : value;
         },
-        set: (source: string, document: DocumentNode) => parsed.set(source, document),
+        set: (source: string, document: DocumentNode) => {
+          if (sightings.admit(source)) parsed.set(source, document);
+        },
       },
       errorCache: {
         get: (source: string) => {
@@ -42,7 +48,7 @@ export function createDocumentCaches(limits: { documentBytes: number; apqBytes: 
           return value instanceof Error ? value : undefined;
         },
         set: (source: string, error: unknown) => {
-          if (error instanceof Error) parsed.set(source, error);
+          if (error instanceof Error && sightings.admit(source)) parsed.set(source, error);
         },
       },
       validationCache: true,

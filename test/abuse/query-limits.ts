@@ -391,10 +391,28 @@ describe('abuse: document caches are bounded in bytes (class 9)', () => {
     return Object.fromEntries(bytes);
   }
 
-  test('40 distinct 60 KB documents: each answers, the parsed-document cache stays under its bound', async () => {
+  test('a document seen once is answered but not kept: the cache grows on its second sighting', async () => {
+    const query = `{ status { status } } # once ${'x'.repeat(10_000)}`;
+    const before = await cacheBytes();
+    // Other variables each time: a repeat would be answered by the response fast path, unparsed.
+    const first = await post(stack, JSON.stringify({ query, variables: { n: 1 } }));
+    expect(JSON.parse(first.text)).toEqual({ data: { status: { status: 'ready' } } });
+    const afterFirst = await cacheBytes();
+    const second = await post(stack, JSON.stringify({ query, variables: { n: 2 } }));
+    expect(JSON.parse(second.text)).toEqual({ data: { status: { status: 'ready' } } });
+    const afterSecond = await cacheBytes();
+    expect(afterFirst.documents).toBe(before.documents);
+    // Its text alone is ~20 KB (two bytes a character).
+    expect((afterSecond.documents ?? 0) - (afterFirst.documents ?? 0)).toBeGreaterThan(20_000);
+  });
+
+  test('40 distinct 60 KB documents, each sent twice: each answers, the parsed-document cache stays under its bound', async () => {
     for (let i = 0; i < 40; i++) {
-      const answer = await post(stack, JSON.stringify({ query: `{ status { status } } # ${i} ${'x'.repeat(60_000)}` }));
-      expect(JSON.parse(answer.text)).toEqual({ data: { status: { status: 'ready' } } });
+      const query = `{ status { status } } # ${i} ${'x'.repeat(60_000)}`;
+      const send = (n: number) => post(stack, JSON.stringify({ query, variables: { n } }));
+      for (const answer of [await send(1), await send(2)]) {
+        expect(JSON.parse(answer.text)).toEqual({ data: { status: { status: 'ready' } } });
+      }
     }
     const { documents } = await cacheBytes();
     // Each document weighs ~120 KB (its text, two bytes a character): the cache held the last few.
