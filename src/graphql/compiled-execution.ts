@@ -96,9 +96,11 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
     if (source === undefined) return undefined;
     const key = `d${args.operationName ?? ''}\n${source}`;
     let entry = cache.get(key);
-    if (entry === undefined) {
-      entry = prepare(args) ?? REFUSED;
-      cache.set(key, entry);
+    if (entry === undefined || entry === SEEN) {
+      // A document's first sighting is prepared but not kept, only its key, as parsed documents are.
+      const prepared = prepare(args) ?? REFUSED;
+      cache.set(key, entry === SEEN ? prepared : SEEN);
+      entry = prepared;
     }
     return typeof entry === 'object' && 'hoisted' in entry ? entry : undefined;
   }
