@@ -36,6 +36,7 @@ import {
 import { normalizedExecutor } from '@graphql-tools/executor';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { ByteLru } from '../lib/byte-lru.js';
+import { ClientWindows } from '../upstream/guards/client-windows.js';
 import { hoistLiterals, operationOf, type HoistedDocument } from './hoist-literals.js';
 import { acceptsIncremental, markIncremental, usesIncrementalDelivery } from './incremental-delivery.js';
 
@@ -60,6 +61,12 @@ const REFUSED = 'refused';
  * pay for a compilation per request.
  */
 const SEEN = 'seen';
+/**
+ * Compilations one client may cause in a minute. A frontend sends a few dozen shapes; a client
+ * sending a new shape (a new alias) each time would otherwise have the process compile, and keep
+ * the code, for every one. Past this its new shapes run on graphql-js until its minute is over.
+ */
+export const COMPILES_PER_CLIENT_PER_MINUTE = 30;
 type Entry = Prepared | Compiled | typeof REFUSED | typeof SEEN;
 
 /** A document's text, made ready: kept under `d<operation name>\n<text>`. */
@@ -83,6 +90,7 @@ interface Compiled {
 export type Engine = 'compiled' | 'fallback' | 'incremental';
 
 export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: number; onExecution: (engine: Engine) => void }) {
+  const compiles = new ClientWindows();
   // Documents and plans share one bound. A prepared document keeps its text, its shape, its parsed
   // document and the hoisted one (a copy of the paths down to each literal) alive.
   const cache = new ByteLru<Entry>(maxBytes, (key, entry) => {
@@ -105,8 +113,9 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
     return typeof entry === 'object' && 'hoisted' in entry ? entry : undefined;
   }
 
-  function compiledFor(schema: GraphQLSchema, prepared: Prepared): Compiled | undefined {
+  function compiledFor(schema: GraphQLSchema, prepared: Prepared, client: string): Compiled | undefined {
     let entry = cache.get(prepared.plan);
+    if (entry === SEEN && compiles.take(client, COMPILES_PER_CLIENT_PER_MINUTE) > 0) return undefined;
     if (entry === undefined || entry === SEEN) {
       entry = entry === SEEN ? (compile(schema, prepared.hoisted.document) ?? REFUSED) : SEEN;
       cache.set(prepared.plan, entry);
@@ -135,7 +144,8 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
     }
     if (args.fieldResolver || args.typeResolver || args.subscribeFieldResolver) return fallback(args);
     const prepared = preparedFor(args);
-    const entry = prepared && compiledFor(args.schema, prepared);
+    const client = (args.contextValue as { call?: { client?: string } }).call?.client ?? '';
+    const entry = prepared && compiledFor(args.schema, prepared, client);
     if (!prepared || !entry) return fallback(args);
     const inputs = args.variableValues ?? {};
     if (

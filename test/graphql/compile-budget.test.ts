@@ -1,0 +1,44 @@
+// Compilations are charged to the client that causes them (COMPILES_PER_CLIENT_PER_MINUTE): a client
+// sending new shapes (a new alias each time) gets them compiled up to its share of the minute, then
+// runs them on graphql-js with the same answers, while another client's new shapes still compile.
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { COMPILES_PER_CLIENT_PER_MINUTE } from '../../src/graphql/compiled-execution.js';
+import { startStack, type Stack } from '../harness.js';
+
+let stack: Stack;
+beforeAll(async () => {
+  // Every request executes (no response fast path); clients are told apart by X-Forwarded-For.
+  stack = await startStack({ RESPONSE_CACHE: 'off', TRUST_PROXY: '1' });
+});
+afterAll(() => stack.close());
+
+async function executions(): Promise<{ compiled: number; fallback: number }> {
+  const text = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
+  const count = (engine: string) =>
+    Number(new RegExp(`^satgate_graphql_executions_total\\{engine="${engine}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { compiled: count('compiled'), fallback: count('fallback') };
+}
+
+/** A shape of its own (its alias), sent twice by `client`: the second sighting is the one that may compile. */
+async function twice(alias: string, client: string) {
+  const before = await executions();
+  const answers = [];
+  for (let i = 0; i < 2; i++) {
+    const { body } = await stack.graphql(`{ ${alias}: status { status } }`, undefined, { 'x-forwarded-for': client });
+    answers.push(body);
+  }
+  const after = await executions();
+  return { answers, compiled: after.compiled - before.compiled, fallback: after.fallback - before.fallback };
+}
+
+test("past its share of compilations a client's new shapes run on graphql-js, with the same answers; another client's still compile", async () => {
+  const heavy = '203.0.113.7';
+  const answered = (alias: string) => [{ data: { [alias]: { status: 'ready' } } }, { data: { [alias]: { status: 'ready' } } }];
+  for (let i = 0; i < COMPILES_PER_CLIENT_PER_MINUTE; i++) {
+    expect(await twice(`a${i}`, heavy)).toEqual({ answers: answered(`a${i}`), compiled: 1, fallback: 1 });
+  }
+  expect(await twice('past', heavy)).toEqual({ answers: answered('past'), compiled: 0, fallback: 2 });
+  expect(await twice('other', '203.0.113.8')).toEqual({ answers: answered('other'), compiled: 1, fallback: 1 });
+  // A shape compiled before runs compiled for the client past its share too: only compiling is charged.
+  expect(await twice('a0', heavy)).toEqual({ answers: answered('a0'), compiled: 2, fallback: 0 });
+});
