@@ -147,6 +147,8 @@ export function createServer({
         maxCost: config.maxQueryCost,
         maxComparisons: config.maxQueryComparisons,
         maxBodyBytes: config.maxBodyBytes,
+        // Keys are document texts, a fraction of what their parses weigh.
+        validatedShapesBytes: config.documentCacheMaxBytes / 8,
       }),
       useCsrfPreventionWithCode(),
       // A subscription's set-up waits for a turn of the loop of its own: a burst of them cannot hold other requests.

@@ -10,6 +10,7 @@ import type { Plugin } from 'graphql-yoga';
 import { rootPolicies } from '../schema/index.js';
 import { UPSTREAM_CALL_COST } from '../schema/field-policy.js';
 import { measureDocument, saturate, type DocumentMeasure } from './measure.js';
+import { createValidatedShapes } from './validated-shapes.js';
 
 export interface QueryLimits {
   maxTokens: number;
@@ -21,6 +22,8 @@ export interface QueryLimits {
   /** See DocumentMeasure.comparisons. */
   maxComparisons: number;
   maxBodyBytes: number;
+  /** The bound on the validated shapes kept (validated-shapes.ts). */
+  validatedShapesBytes: number;
 }
 
 function tooComplex(message: string, limit: number, actual: number): GraphQLError {
@@ -78,6 +81,7 @@ function countTokens(source: string | Source): number {
 }
 
 export function useQueryLimits(limits: QueryLimits): Plugin {
+  const shapes = createValidatedShapes(limits.validatedShapesBytes);
   return {
     onParse({ setParseFn }) {
       setParseFn((source, options) => {
@@ -102,7 +106,7 @@ export function useQueryLimits(limits: QueryLimits): Plugin {
         const refused = refusals(measure, limits);
         if (refused.length > 0) return refused;
         if (measure.cyclic) return validate(schema, document, [NoFragmentCyclesRule]);
-        return validateFn(schema, document, rules, typeInfo, options);
+        return shapes.validate(schema, document, rules, () => validateFn(schema, document, rules, typeInfo, options));
       });
     },
     onRequest({ request, endResponse }) {
