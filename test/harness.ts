@@ -118,6 +118,14 @@ export async function rest(url: string, init: RequestInit = {}) {
   };
 }
 
+/** Executions so far by engine, from the gateway's /metrics (satgate_graphql_executions_total). */
+export async function executionsByEngine(stack: Stack): Promise<{ compiled: number; fallback: number }> {
+  const text = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
+  const count = (engine: string) =>
+    Number(new RegExp(`^satgate_graphql_executions_total\\{engine="${engine}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+  return { compiled: count('compiled'), fallback: count('fallback') };
+}
+
 /** A port that was free a moment ago, for processes that need to be told theirs in advance. */
 export async function freePort(): Promise<number> {
   const server = createServer().listen(0, '127.0.0.1');

@@ -3,7 +3,7 @@
 // runs them on graphql-js with the same answers, while another client's new shapes still compile.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { COMPILES_PER_CLIENT_PER_MINUTE } from '../../src/graphql/compiled-execution.js';
-import { startStack, type Stack } from '../harness.js';
+import { executionsByEngine, startStack, type Stack } from '../harness.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -12,12 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function executions(): Promise<{ compiled: number; fallback: number }> {
-  const text = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
-  const count = (engine: string) =>
-    Number(new RegExp(`^satgate_graphql_executions_total\\{engine="${engine}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-  return { compiled: count('compiled'), fallback: count('fallback') };
-}
+const executions = () => executionsByEngine(stack);
 
 /** A shape of its own (its alias), sent twice by `client`: the second sighting is the one that may compile. */
 async function twice(alias: string, client: string) {

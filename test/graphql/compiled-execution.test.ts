@@ -5,7 +5,7 @@
 // Literals travel as variables (test/graphql/literal-injection.test.ts): documents that differ only in
 // their literals share one compiled plan, each answered, and located, as its own.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { startStack, type Stack } from '../harness.js';
+import { executionsByEngine, startStack, type Stack } from '../harness.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -14,12 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
-async function executions(): Promise<{ compiled: number; fallback: number }> {
-  const text = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
-  const count = (engine: string) =>
-    Number(new RegExp(`^satgate_graphql_executions_total\\{engine="${engine}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
-  return { compiled: count('compiled'), fallback: count('fallback') };
-}
+const executions = () => executionsByEngine(stack);
 
 /** Runs a request and answers its body with how many executions of each engine it added. */
 async function counted(query: string, variables?: Record<string, unknown>) {
