@@ -5,12 +5,13 @@
  * Everything here is linear in the request: the document is measured in one walk (measure.ts);
  * graphql-js's own validation runs only on documents within the limits.
  */
-import { GraphQLError, Lexer, NoFragmentCyclesRule, parse, Source, TokenKind, validate } from 'graphql';
+import { GraphQLError, Lexer, NoFragmentCyclesRule, parse, Source, specifiedRules, TokenKind, validate } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { rootPolicies } from '../schema/index.js';
 import { UPSTREAM_CALL_COST } from '../schema/field-policy.js';
 import { measureDocument, saturate, type DocumentMeasure } from './measure.js';
 import { createValidatedShapes } from './validated-shapes.js';
+import { mergeRules } from './merged-rules.js';
 
 export interface QueryLimits {
   maxTokens: number;
@@ -106,7 +107,9 @@ export function useQueryLimits(limits: QueryLimits): Plugin {
         const refused = refusals(measure, limits);
         if (refused.length > 0) return refused;
         if (measure.cyclic) return validate(schema, document, [NoFragmentCyclesRule]);
-        return shapes.validate(schema, document, rules, () => validateFn(schema, document, rules, typeInfo, options));
+        // The rules as one, merged per syntax kind as the document meets them (merged-rules.ts).
+        const merged = [mergeRules(rules ?? specifiedRules)];
+        return shapes.validate(schema, document, rules, () => validateFn(schema, document, merged, typeInfo, options));
       });
     },
     onRequest({ request, endResponse }) {
