@@ -18,7 +18,8 @@ export default defineConfig({
     projects: [
       // Each project names its files (an `include` here would be merged into the project's own).
       // Pure modules: no ports, no processes; `npm run test:unit` runs them alone in seconds.
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      // With them, the vendored package's own upstream tests (vendor/whatwg-node-promise-helpers/README.md).
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'vendor/*/tests/*.spec.ts'] } },
       // The suites that drive the real gateway over HTTP, in folders that mirror src/.
       { extends: true, test: { name: 'default', include: ['test/**/*.test.ts'], exclude: ['test/unit/**', '**/node_modules/**'] } },
       // The GraphQL suites a second time with the response fast path off: both paths keep the contract.
