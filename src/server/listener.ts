@@ -34,7 +34,7 @@ export function createRequestListener(
   };
   return (req: IncomingMessage, res: ServerResponse) => {
     const requestId = requestIdFrom(req.headers['x-request-id']);
-    res.setHeader('x-request-id', requestId);
+    const identify = () => res.setHeader('x-request-id', requestId);
     const stats = new ServedStats();
     tracing?.traceRequest(req, res, stats, requestId);
     if (logger.isLevelEnabled('info')) {
@@ -60,16 +60,25 @@ export function createRequestListener(
     }
     const target = originForm(req.url ?? '/');
     if (target === undefined) {
+      identify();
       res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad request target');
       return;
     }
     if (!hasValidHost(req)) {
+      identify();
       res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('Bad Host header');
       return;
     }
     req.url = target;
+    // The response fast path names the request itself: a stored answer's head goes to node whole,
+    // which node writes without a per-header pass only when no header was set before it.
+    const fast = responses?.accepts(req) ?? false;
+    if (!fast) identify();
     const isRest = rest.handles(req.method, req.url);
-    if (drain && !drain.admit(req.url, res)) return refuseWhileDraining(res, isRest);
+    if (drain && !drain.admit(req.url, res)) {
+      if (fast) identify();
+      return refuseWhileDraining(res, isRest);
+    }
     if (isRest) {
       rest.serve(req, res, requestId, stats).catch((error: unknown) => {
         unexpected(error, requestId);
@@ -99,7 +108,7 @@ export function createRequestListener(
           );
         });
     // The response fast path: repeated GraphQL documents answered from stored results (response-cache.ts).
-    if (responses?.accepts(req)) {
+    if (responses && fast) {
       responses.serve(req, res, { requestId, stats }, viaYoga).catch(failed(res, requestId));
       return;
     }

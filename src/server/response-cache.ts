@@ -2,8 +2,8 @@
  * The response fast path: whole GraphQL results of repeated documents, answered on node:http ahead
  * of yoga (as the REST layer answers), with the stored bytes and headers.
  *
- * - Key: (document hash, operation name, variables, extensions), with the method and the Accept
- *   header (which decides the content type).
+ * - Key: the method, the Accept header (which decides the content type) and the bytes yoga parses
+ *   (rawKey); past RAW_KEY_MAX_BYTES, (document hash, operation name, variables, extensions) instead.
  * - Stored: only a result yoga produced (so every check passed: limits, CSRF, persisted operations)
  *   of a query whose root fields are all public (isCacheableOperation), with no error, no
  *   `extensions.stale`, built only from cached upstream answers. Never subscriptions or batches.
@@ -25,7 +25,6 @@ import { etagMatches } from '../http/etag.js';
 import type { ResultCandidate } from '../graphql/plugins/result-candidates.js';
 import { headerValue, writeHead } from '../http/node-response.js';
 import type { Metrics } from '../observe/metrics.js';
-import type { RequestStats } from '../http/request-stats.js';
 import type { CorsPolicy } from '../http/cors.js';
 import type { UsedAnswer, UsedAnswers } from '../upstream/request.js';
 import type { ServedStats } from './served-stats.js';
@@ -100,7 +99,9 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     });
   }
 
-  function answerStored(stored: StoredResult, req: IncomingMessage, res: ServerResponse, stats: RequestStats, started: number): void {
+  /** The stored answer, its head written whole (listener.ts left the request id to it). */
+  function answerStored(stored: StoredResult, req: IncomingMessage, res: ServerResponse, call: FastPathContext, started: number): void {
+    const { stats, requestId } = call;
     if (stored.operationName) stats.noteOperation(stored.operationName);
     stats.noteCache('hit');
     metrics.graphqlOperation('query', (performance.now() - started) / 1000);
@@ -108,10 +109,13 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     const corsHeaders = cors(headerValue(req.headers.origin), false);
     if (req.method === 'GET' && etagMatches(headerValue(req.headers['if-none-match']), stored.etag)) {
       const cacheControl = stored.headers['cache-control'];
-      writeHead(res, 304, corsHeaders, { etag: stored.etag! }, cacheControl ? { 'cache-control': cacheControl } : {}).end();
+      const cached: Record<string, string> = cacheControl ? { 'cache-control': cacheControl } : {};
+      writeHead(res, 304, corsHeaders, { etag: stored.etag!, 'x-request-id': requestId }, cached).end();
       return;
     }
-    writeHead(res, 200, stored.headers, corsHeaders, { 'content-length': String(stored.body.length) }).end(stored.body);
+    writeHead(res, 200, stored.headers, corsHeaders, { 'content-length': String(stored.body.length), 'x-request-id': requestId }).end(
+      stored.body,
+    );
   }
 
   /** yoga answers; its result is kept when it qualifies. */
@@ -155,6 +159,22 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     writeHead(res, 200, sent, { 'content-length': String(body.length) }).end(body);
   }
 
+  /**
+   * The request's key and its stored result, if any; undefined for what only yoga can answer. The
+   * parameters are parsed only when the bytes find nothing: whether yoga takes them as they are
+   * (else nothing is stored), and the key of a request too long to key by its bytes.
+   */
+  function find(req: IncomingMessage, body: Buffer | undefined): { key: string; stored: StoredResult | undefined } | undefined {
+    const raw = rawKey(req, body);
+    if (raw !== undefined) {
+      const stored = results.get(raw);
+      if (stored) return { key: raw, stored };
+    }
+    const parsed = body === undefined ? getKey(req) : postKey(req, body);
+    if (parsed === undefined) return undefined;
+    return raw === undefined ? { key: parsed, stored: results.get(parsed) } : { key: raw, stored: undefined };
+  }
+
   return {
     /** GraphQL GETs with parameters, and JSON POSTs (preflighted, so never refused for CSRF). */
     accepts(req: IncomingMessage): boolean {
@@ -172,29 +192,29 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
 
     async serve(req: IncomingMessage, res: ServerResponse, context: FastPathContext, viaYoga: ViaYoga): Promise<void> {
       const started = performance.now();
-      let key: string | undefined;
       let body: Buffer | undefined;
-      if (req.method === 'GET') {
-        key = getKey(req);
-      } else {
+      if (req.method !== 'GET') {
         body = await readBody(req, maxBodyBytes);
         if (body === undefined) return;
-        key = postKey(req, body);
       }
-      if (key === undefined) {
+      const found = find(req, body);
+      // Every answer but a stored one is written header by header, the request id first.
+      if (!found?.stored) res.setHeader('x-request-id', context.requestId);
+      if (found === undefined) {
         await sendNodeResponse(await viaYoga({}, body), res, req, true);
         return;
       }
-      const stored = results.get(key);
+      const { key, stored } = found;
       if (stored) {
         context.stats.used = usedLog();
         const valid = current(stored, req, res, context);
         const verdict = valid === true || (await valid);
-        if (verdict) return answerStored(stored, req, res, context.stats, started);
+        if (verdict) return answerStored(stored, req, res, context, started);
         // Its client left: nobody to answer, and the stored result stays for the others (dropping
         // it made every request in flight execute the document again, each storing its result).
         if (verdict === undefined) return;
         results.delete(key);
+        res.setHeader('x-request-id', context.requestId);
       }
       await execute(key, req, res, context.stats, viaYoga, body);
     },
@@ -209,6 +229,21 @@ export type ResponseCache = ReturnType<typeof createResponseCache>;
 
 function usedLog(): UsedAnswers {
   return { answers: [], complete: true, asked: new Map() };
+}
+
+/** Requests keyed by their bytes are at most this long (the target's parameters, or the body). */
+const RAW_KEY_MAX_BYTES = 4096;
+
+/**
+ * The key of a short request: its method, Accept header and the bytes yoga parses (what follows
+ * `/graphql?`, or the body), so a repeat is found without parsing anything. It names exactly
+ * what produced the stored answer. Its `raw` prefix keeps it apart from keyOf's keys (method first).
+ */
+function rawKey(req: IncomingMessage, body: Buffer | undefined): string | undefined {
+  const accept = headerValue(req.headers.accept) ?? '';
+  if (body !== undefined) return body.length <= RAW_KEY_MAX_BYTES ? `raw\nPOST\n${accept}\n${body.toString('latin1')}` : undefined;
+  const parameters = (req.url ?? '').slice('/graphql?'.length);
+  return parameters.length <= RAW_KEY_MAX_BYTES ? `raw\nGET\n${accept}\n${parameters}` : undefined;
 }
 
 function keyOf(

@@ -145,6 +145,11 @@ describe('warm (upstream answers fresh for a minute)', () => {
       'public, no-cache, must-revalidate',
     ]);
     expect(stack.upstreamCalls()).toEqual([]);
+    // Executed, stored or 304, each answer names its own request.
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const ids = [first, second, notModified].map((response) => response.headers.get('x-request-id'));
+    expect(ids).toEqual([expect.stringMatching(uuid), expect.stringMatching(uuid), expect.stringMatching(uuid)]);
+    expect(new Set(ids).size).toBe(3);
     // The same URL with a CSRF-prevention header (as Apollo Client sends): the same stored answer.
     const withHeader = await fetch(url, { headers: { ...csrf, 'apollo-require-preflight': 'true' } });
     expect(await withHeader.text()).toBe(firstText);
@@ -245,6 +250,40 @@ describe('warm (upstream answers fresh for a minute)', () => {
     expect(answers[0]).not.toEqual(answers[2]);
     const after = await responseCache(stack);
     expect([after.miss - before.miss, after.hit - before.hit, after.stored - before.stored]).toEqual([4, 4, 4]);
+  });
+
+  test('a short request is keyed by its bytes, a long one (past 4 KB) by its parsed parameters; both are answered stored', async () => {
+    const before = await responseCache(stack);
+    const short = JSON.stringify({ query: TOKEN, variables: { ticker: 'pepe' } });
+    // The same parameters written otherwise: other bytes, so another stored result.
+    const spaced = JSON.stringify({ variables: { ticker: 'pepe' }, query: TOKEN }, null, 2);
+    // Past 4 KB with a comment, sent twice with different spacing: the parsed key finds it again.
+    const padded = `${TOKEN} # ${'x'.repeat(5000)}`;
+    const long = JSON.stringify({ query: padded, variables: { ticker: 'pepe' } });
+    const longSpaced = JSON.stringify({ query: padded, variables: { ticker: 'pepe' } }, null, 1);
+    const send = async (body: string, path = '/graphql') => {
+      const response = await fetch(`${stack.gatewayUrl}${path}`, {
+        method: body ? 'POST' : 'GET',
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-graphql-yoga-csrf': '1' },
+        body: body || undefined,
+      });
+      return [response.status, await response.json()] as const;
+    };
+    const get = `/graphql?query=${encodeURIComponent(padded)}&variables=${encodeURIComponent('{"ticker":"pepe"}')}`;
+    const answers = [await send(short), await send(short), await send(spaced), await send(long), await send(longSpaced)];
+    answers.push(await send('', get), await send('', get));
+    const pepe = {
+      data: {
+        brc20Token: {
+          token: { ticker: 'pepe', mintedSupply: expect.any(String) as string },
+          supply: { holders: expect.any(Number) as number },
+        },
+      },
+    };
+    expect(answers).toEqual(Array.from({ length: 7 }, () => [200, pepe]));
+    const after = await responseCache(stack);
+    // Executed: short, spaced, long, the long GET. Answered stored: short again, longSpaced, the GET again.
+    expect([after.miss - before.miss, after.hit - before.hit, after.stored - before.stored]).toEqual([4, 3, 4]);
   });
 
   test.each([100, 5000])('a variable nested %i deep (past 64) is never keyed: yoga refuses it as before', async (depth) => {
