@@ -22,6 +22,7 @@ import { useSourceProvenance } from './plugins/sources.js';
 import { PERSISTED_ERRORS } from './limits/persisted-operations.js';
 import { useQueryLimits } from './limits/query-limits.js';
 import { useRequestParseErrors } from './plugins/request-parse-errors.js';
+import { useParsedParams } from './plugins/parsed-params.js';
 import { useSecretScrubbing } from './plugins/secret-scrubbing.js';
 import { useCors } from './plugins/cors.js';
 import { useCsrfPreventionWithCode } from './plugins/csrf.js';
@@ -139,6 +140,7 @@ export function createServer({
       useIncrementalErrorMasking(maskError),
       useRequestId(),
       useRequestParseErrors(),
+      useParsedParams(),
       useQueryLimits({
         maxTokens: config.maxQueryTokens,
         maxDepth: config.maxQueryDepth,

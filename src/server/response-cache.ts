@@ -18,6 +18,7 @@
 import { hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendNodeResponse } from '@whatwg-node/server';
+import type { GraphQLParams } from 'graphql-yoga';
 import { ByteLru } from '../lib/byte-lru.js';
 import { untilClientLeaves } from '../lib/cancellation.js';
 import { clientIdOf } from '../http/client-identity.js';
@@ -35,8 +36,11 @@ export interface FastPathContext {
   stats: ServedStats;
 }
 
-/** Runs a request through yoga: the node request as is, or with its body already read (`body`). */
-export type ViaYoga = (context: { candidate?: ResultCandidate }, body?: Buffer) => Promise<Response>;
+/**
+ * Runs a request through yoga: the node request as is, or with its body already read (`body`), and
+ * then its parameters too when the body was parsed to key it (`params`, graphql/plugins/parsed-params.ts).
+ */
+export type ViaYoga = (context: { candidate?: ResultCandidate; params?: GraphQLParams }, body?: Buffer) => Promise<Response>;
 
 interface StoredResult {
   body: Buffer;
@@ -126,6 +130,7 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     stats: ServedStats,
     viaYoga: ViaYoga,
     requestBody?: Buffer,
+    params?: GraphQLParams,
   ): Promise<void> {
     metrics.responseCache('miss');
     const used = stats.used ?? usedLog();
@@ -133,7 +138,7 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     used.complete = true;
     stats.used = used;
     const candidate: ResultCandidate = { cacheable: false, clean: false };
-    const response = await viaYoga({ candidate }, requestBody);
+    const response = await viaYoga({ candidate, params }, requestBody);
     stats.used = undefined;
     if (!(candidate.cacheable && candidate.clean && used.complete && response.status === 200) || res.destroyed) {
       await sendNodeResponse(response, res, req, true);
@@ -164,7 +169,7 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
    * parameters are parsed only when the bytes find nothing: whether yoga takes them as they are
    * (else nothing is stored), and the key of a request too long to key by its bytes.
    */
-  function find(req: IncomingMessage, body: Buffer | undefined): { key: string; stored: StoredResult | undefined } | undefined {
+  function find(req: IncomingMessage, body: Buffer | undefined): Found | undefined {
     const raw = rawKey(req, body);
     if (raw !== undefined) {
       const stored = results.get(raw);
@@ -172,7 +177,8 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     }
     const parsed = body === undefined ? getKey(req) : postKey(req, body);
     if (parsed === undefined) return undefined;
-    return raw === undefined ? { key: parsed, stored: results.get(parsed) } : { key: raw, stored: undefined };
+    if (raw !== undefined) return { ...parsed, key: raw };
+    return { ...parsed, stored: results.get(parsed.key) };
   }
 
   return {
@@ -204,7 +210,7 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
         await sendNodeResponse(await viaYoga({}, body), res, req, true);
         return;
       }
-      const { key, stored } = found;
+      const { key, stored, params } = found;
       if (stored) {
         context.stats.used = usedLog();
         const valid = current(stored, req, res, context);
@@ -216,7 +222,7 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
         results.delete(key);
         res.setHeader('x-request-id', context.requestId);
       }
-      await execute(key, req, res, context.stats, viaYoga, body);
+      await execute(key, req, res, context.stats, viaYoga, body, params);
     },
 
     /** Bytes held: for metrics and tests. */
@@ -261,10 +267,17 @@ function keyOf(
   return `${method}\n${headerValue(req.headers.accept) ?? ''}\n${document}\n${name}\n${variables}\n${extensions}`;
 }
 
+/** A request's key, the stored result under it, and the parameters parsed from a POST body. */
+interface Found {
+  key: string;
+  stored?: StoredResult;
+  params?: GraphQLParams;
+}
+
 /** From the text yoga parses too: what follows `/graphql?` in the target (its origin is fixed, yoga-request.ts). */
-function getKey(req: IncomingMessage): string | undefined {
+function getKey(req: IncomingMessage): Found | undefined {
   const params = new URLSearchParams((req.url ?? '').slice('/graphql?'.length));
-  return keyOf(
+  const key = keyOf(
     'GET',
     req,
     params.get('query') ?? undefined,
@@ -272,10 +285,11 @@ function getKey(req: IncomingMessage): string | undefined {
     params.get('variables') ?? '',
     params.get('extensions') ?? '',
   );
+  return key === undefined ? undefined : { key };
 }
 
-/** A single operation's key; undefined for what only yoga can say (not JSON, a batch). */
-function postKey(req: IncomingMessage, body: Buffer): string | undefined {
+/** A single operation's key and parameters; undefined for what only yoga can say (not JSON, a batch). */
+function postKey(req: IncomingMessage, body: Buffer): Found | undefined {
   let params: unknown;
   try {
     params = JSON.parse(body.toString('utf8'));
@@ -294,7 +308,8 @@ function postKey(req: IncomingMessage, body: Buffer): string | undefined {
   // stack on them, which costs milliseconds, and a legitimate variable is never that deep.
   if (nestsDeeperThan(variables, MAX_KEYED_DEPTH) || nestsDeeperThan(extensions, MAX_KEYED_DEPTH)) return undefined;
   const json = (value: unknown) => (value === undefined || value === null ? '' : JSON.stringify(value));
-  return keyOf('POST', req, query, operationName, json(variables), json(extensions));
+  const key = keyOf('POST', req, query, operationName, json(variables), json(extensions));
+  return key === undefined ? undefined : { key, params: params as GraphQLParams };
 }
 
 const MAX_KEYED_DEPTH = 64;
