@@ -76,14 +76,13 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
   };
   /** Tickers are case-insensitive upstream: `ORDI`, `ordi` and `Ordi` share one call. */
   const brc20Source = sources.brc20 && sourced(sources.brc20);
-  const makeBrc20Token = () =>
+  const brc20Token = onFirstUse(() =>
     loader(
       'brc20Token',
       (ticker: string, call) => (brc20Source ? brc20Source(ticker, call) : upstreams.ordinals.brc20Token(ticker, call)),
       normalizeTicker,
-    );
-  let brc20Token: ReturnType<typeof makeBrc20Token> | undefined;
-  const brc20TokenLoader = () => (brc20Token ??= makeBrc20Token());
+    ),
+  );
   /**
    * The token list's answer for a batch of tickers, or undefined when it gives none: list lookups
    * off, no list on this upstream, or a failed call. The list is an optimisation, so a call that
@@ -108,8 +107,7 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
    * for its global id (schema/transfers.ts). A mined block's list no longer changes, so neither does
    * the offset. Per request, like the loaders.
    */
-  let offsets: WeakMap<SourcedInscriptionTransfer, number> | undefined;
-  const transferOffsets = () => (offsets ??= new WeakMap());
+  const transferOffsets = onFirstUse(() => new WeakMap<SourcedInscriptionTransfer, number>());
   const transferPage = async ({ block, ...page }: PageQuery & { block: string }, call: CallOptions) => {
     const answer = sources.transfers
       ? await sourced(sources.transfers)(block, page, call)
@@ -117,7 +115,7 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
     answer?.results.forEach((transfer, i) => transferOffsets().set(transfer, page.offset + i));
     return answer;
   };
-  const makeStatus = () => loader('status', (_: 'status', call) => upstreams.metadata.status(call));
+  const status = onFirstUse(() => loader('status', (_: 'status', call) => upstreams.metadata.status(call)));
   /**
    * Token details without `supply.holders`, up to 20 tickers per upstream call through the list
    * endpoint's ticker filter. That filter is a prefix match with `_`/`%` wildcards, so only exact
@@ -125,83 +123,82 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
    * back to its own detail lookup. Without a list answer every ticker does, so each field gets
    * exactly what the detail route gives it (null, or its own upstream error).
    */
-  const makeBrc20TokenSummary = () =>
-    new DataLoader<string, Brc20TokenDetailsResponse | null, string>(
-      traced('brc20TokenSummary', async (tickers: readonly string[], batchCall) => {
-        let page: Page<Brc20Token> | undefined;
-        // A ticker no upstream path parameter can hold is no token (brc20Token: null, no call).
-        const listable = tickers.filter((ticker) => ticker.length <= MAX_PARAM_LENGTH);
-        try {
-          if (listable.length > 0) page = await listed(listable, batchCall);
-        } catch (error) {
-          return tickers.map(() => toError(error));
-        }
-        const complete = page ? page.results.length >= page.total : false;
-        return Promise.all(
-          tickers.map(async (ticker) => {
-            const token = page?.results.find((t) => t.ticker === ticker.toLowerCase());
-            if (token) return summary(token);
-            // Absent from a complete answer: no such token (ASCII, whose lowercasing SQL shares).
-            if (complete && /^[\x20-\x7e]*$/.test(ticker)) return null;
-            return brc20TokenLoader().load(ticker).catch(toError);
-          }),
-        );
-      }),
-      { cacheKeyFn: normalizeTicker, maxBatchSize: 20 },
-    );
-  const makeTransfers = () => loader('transfers', transferPage, ({ block, offset, limit }) => `${block}|${offset}|${limit}`);
-  const makeEtchings = () =>
+  const brc20TokenSummary = onFirstUse(
+    () =>
+      new DataLoader<string, Brc20TokenDetailsResponse | null, string>(
+        traced('brc20TokenSummary', async (tickers: readonly string[], batchCall) => {
+          let page: Page<Brc20Token> | undefined;
+          // A ticker no upstream path parameter can hold is no token (brc20Token: null, no call).
+          const listable = tickers.filter((ticker) => ticker.length <= MAX_PARAM_LENGTH);
+          try {
+            if (listable.length > 0) page = await listed(listable, batchCall);
+          } catch (error) {
+            return tickers.map(() => toError(error));
+          }
+          const complete = page ? page.results.length >= page.total : false;
+          return Promise.all(
+            tickers.map(async (ticker) => {
+              const token = page?.results.find((t) => t.ticker === ticker.toLowerCase());
+              if (token) return summary(token);
+              // Absent from a complete answer: no such token (ASCII, whose lowercasing SQL shares).
+              if (complete && /^[\x20-\x7e]*$/.test(ticker)) return null;
+              return brc20Token().load(ticker).catch(toError);
+            }),
+          );
+        }),
+        { cacheKeyFn: normalizeTicker, maxBatchSize: 20 },
+      ),
+  );
+  const transfers = onFirstUse(() => loader('transfers', transferPage, ({ block, offset, limit }) => `${block}|${offset}|${limit}`));
+  const etchings = onFirstUse(() =>
     loader(
       'etchings',
       (page: PageQuery, call) => (sources.etchings ? sourced(sources.etchings)(page, call) : upstreams.runes.etchings(page, call)),
       ({ offset, limit }) => `${offset}|${limit}`,
-    );
+    ),
+  );
   /** One etching by its rune id (`block:tx`): null when the source knows none. */
-  const makeEtching = () =>
+  const etching = onFirstUse(() =>
     loader('etching', (runeId: string, call) =>
       sources.etching ? sourced(sources.etching)(runeId, call) : upstreams.runes.etching(runeId, call),
-    );
+    ),
+  );
   /**
    * Platform answers are not cached: identical fields (aliases) share one call here. The key is
    * a keyed hash, so the platform key is not kept in clear even in the loader's map.
    */
-  const makeBitcoinNode = () =>
+  const bitcoinNode = onFirstUse(() =>
     loader(
       'bitcoinNode',
       ({ apiKey, path }: { apiKey: string; path: string }, call) => upstreams.platform.bitcoinNode(apiKey, path, call),
       ({ apiKey, path }) => keyedHash(JSON.stringify([apiKey, path])),
-    );
+    ),
+  );
   // Each made on first use: most requests use one or two, and a subscription none.
-  let status: ReturnType<typeof makeStatus> | undefined;
-  let brc20TokenSummary: ReturnType<typeof makeBrc20TokenSummary> | undefined;
-  let transfers: ReturnType<typeof makeTransfers> | undefined;
-  let etchings: ReturnType<typeof makeEtchings> | undefined;
-  let etching: ReturnType<typeof makeEtching> | undefined;
-  let bitcoinNode: ReturnType<typeof makeBitcoinNode> | undefined;
   return {
     get status() {
-      return (status ??= makeStatus());
+      return status();
     },
     get brc20Token() {
-      return brc20TokenLoader();
+      return brc20Token();
     },
     get brc20TokenSummary() {
-      return (brc20TokenSummary ??= makeBrc20TokenSummary());
+      return brc20TokenSummary();
     },
     get transfers() {
-      return (transfers ??= makeTransfers());
+      return transfers();
     },
     get transferOffsets(): ReadonlyWeakMap<SourcedInscriptionTransfer, number> {
       return transferOffsets();
     },
     get etchings() {
-      return (etchings ??= makeEtchings());
+      return etchings();
     },
     get etching() {
-      return (etching ??= makeEtching());
+      return etching();
     },
     get bitcoinNode() {
-      return (bitcoinNode ??= makeBitcoinNode());
+      return bitcoinNode();
     },
   };
 }
@@ -252,4 +249,10 @@ function limiter({ maxCalls, maxConcurrent }: LoaderLimits) {
 
 function toError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
+}
+
+/** `make`'s value, made on the first call and the same on every later one. */
+function onFirstUse<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
 }
