@@ -107,9 +107,11 @@ export function useQueryLimits(limits: QueryLimits): Plugin {
         const refused = refusals(measure, limits);
         if (refused.length > 0) return refused;
         if (measure.cyclic) return validate(schema, document, [NoFragmentCyclesRule]);
-        // The rules as one, merged per syntax kind as the document meets them (merged-rules.ts).
-        const merged = [mergeRules(rules ?? specifiedRules)];
-        return shapes.validate(schema, document, rules, () => validateFn(schema, document, merged, typeInfo, options));
+        // Run only when no document of this shape passed: the rules as one, merged per syntax kind
+        // as the document meets them (merged-rules.ts).
+        return shapes.validate(schema, document, rules, () =>
+          validateFn(schema, document, [mergeRules(rules ?? specifiedRules)], typeInfo, options),
+        );
       });
     },
     onRequest({ request, endResponse }) {
