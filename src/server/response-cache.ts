@@ -204,25 +204,23 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
         if (body === undefined) return;
       }
       const found = find(req, body);
+      if (found?.stored) {
+        context.stats.used = usedLog();
+        const valid = current(found.stored, req, res, context);
+        const verdict = valid === true || (await valid);
+        if (verdict) return answerStored(found.stored, req, res, context, started);
+        // Its client left: nobody to answer, and the stored result stays for the others (dropping
+        // it made every request in flight execute the document again, each storing its result).
+        if (verdict === undefined) return;
+        results.delete(found.key);
+      }
       // Every answer but a stored one is written header by header, the request id first.
-      if (!found?.stored) res.setHeader('x-request-id', context.requestId);
+      res.setHeader('x-request-id', context.requestId);
       if (found === undefined) {
         await sendNodeResponse(await viaYoga({}, body), res, req, true);
         return;
       }
-      const { key, stored, params } = found;
-      if (stored) {
-        context.stats.used = usedLog();
-        const valid = current(stored, req, res, context);
-        const verdict = valid === true || (await valid);
-        if (verdict) return answerStored(stored, req, res, context, started);
-        // Its client left: nobody to answer, and the stored result stays for the others (dropping
-        // it made every request in flight execute the document again, each storing its result).
-        if (verdict === undefined) return;
-        results.delete(key);
-        res.setHeader('x-request-id', context.requestId);
-      }
-      await execute(key, req, res, context.stats, viaYoga, body, params);
+      await execute(found.key, req, res, context.stats, viaYoga, body, found.params);
     },
 
     /** Bytes held: for metrics and tests. */
