@@ -1,0 +1,7 @@
+import 'graphql';
+export { A as Arguments, F as FieldsAndNodes, t as JitFieldNode, O as ObjectPath, z as addPath, u as collectFields, v as collectSubfields, y as computeLocations, B as flattenPath, w as getArgumentDefs, H as joinSkipIncludePath, r as resolveFieldDef, D as serializeObjectPathForSkipInclude, x as valueFromAST } from './index-mKv2zpdA.js';
+import '@graphql-typed-document-node/core';
+import './types.js';
+import './error.js';
+import './resolve-info.js';
+import './variables.js';

@@ -1,0 +1,6 @@
+declare function genFn(): {
+    (str: string): any;
+    toString(): string;
+};
+
+export { genFn };

@@ -1,0 +1,3 @@
+type Maybe<T> = null | undefined | T;
+
+export type { Maybe };

@@ -1,0 +1,1 @@
+//# sourceMappingURL=types.mjs.map
