@@ -18,10 +18,25 @@ export interface Mark {
   missing: ReadonlySet<string>;
 }
 
+/**
+ * The GraphQL fields some source cannot provide, by type: the only fields whose marks are looked at
+ * (graphql/schema/source-marks.ts). The others are read as they are, without a call of their own.
+ */
+export const MISSABLE = {
+  RuneEtching: ['turbo'],
+  RuneSupply: ['totalBurns'],
+  RuneLocation: ['blockHash'],
+  Brc20Token: ['selfMint'],
+  InscriptionTransfer: ['from'],
+  InscriptionLocation: ['address', 'txId', 'location', 'output', 'offset'],
+} as const;
+
+export type MissableField = (typeof MISSABLE)[keyof typeof MISSABLE][number];
+
 const marks = new WeakMap<object, Mark>();
 
-/** Marks `value` as built by `source`, lacking the GraphQL fields `missing`. */
-export function marked<T extends object>(value: T, source: SourceName, height: number | null, missing: readonly string[] = []): T {
+/** Marks `value` as built by `source`, lacking the GraphQL fields `missing` (each listed in MISSABLE). */
+export function marked<T extends object>(value: T, source: SourceName, height: number | null, missing: readonly MissableField[] = []): T {
   marks.set(value, { source, height, missing: new Set(missing) });
   return value;
 }

@@ -6,7 +6,7 @@
  */
 import type { SourcedRuneEtching } from '../upstream/types.js';
 import { formatUnits, percent4 } from './amounts.js';
-import { marked, type SourceName } from './provenance.js';
+import { marked, type MissableField, type SourceName } from './provenance.js';
 
 /** A rune entry in base units, whatever source it came from. */
 export interface RawRune {
@@ -39,7 +39,7 @@ export interface RawRune {
 }
 
 /** The GraphQL names of what no source here provides: a count of burns. */
-const SUPPLY_MISSING = ['totalBurns'];
+const SUPPLY_MISSING: readonly MissableField[] = ['totalBurns'];
 
 export function toEtching(rune: RawRune, source: SourceName, height: number | null): SourcedRuneEtching {
   const div = rune.divisibility;

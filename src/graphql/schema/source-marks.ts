@@ -1,30 +1,19 @@
 import { defaultFieldResolver, isObjectType, type GraphQLSchema } from 'graphql';
-import { markOf } from '../../sources/provenance.js';
+import { MISSABLE, markOf } from '../../sources/provenance.js';
 import type { GraphQLContext } from '../context.js';
 
-/** The types whose objects a data source builds (src/sources/): the only ones worth a look. */
-const SOURCED_TYPES = [
-  'Brc20TokenDetails',
-  'Brc20Token',
-  'Brc20Supply',
-  'InscriptionTransfer',
-  'InscriptionLocation',
-  'RuneEtching',
-  'RuneMintTerms',
-  'RuneSupply',
-  'RuneLocation',
-];
-
 /**
- * Each field of those types notes, when its object came from a source that lacks it, that the
- * request selected it: `extensions.sources[i].unavailable` lists exactly those coordinates. One
- * WeakMap lookup per such field; hiro's objects carry no mark.
+ * Each field that some source may lack (MISSABLE) notes, when its object came from a source that
+ * lacks it, that the request selected it: `extensions.sources[i].unavailable` lists exactly those
+ * coordinates. One WeakMap lookup per such field; hiro's objects carry no mark.
  */
 export function withSourceMarks(schema: GraphQLSchema): GraphQLSchema {
-  for (const name of SOURCED_TYPES) {
+  for (const [name, fields] of Object.entries(MISSABLE)) {
     const type = schema.getType(name);
-    if (!isObjectType(type)) continue;
-    for (const field of Object.values(type.getFields())) {
+    if (!isObjectType(type)) throw new Error(`source marks: no object type ${name}`);
+    for (const fieldName of fields) {
+      const field = type.getFields()[fieldName];
+      if (!field) throw new Error(`source marks: no field ${name}.${fieldName}`);
       const inner = field.resolve ?? defaultFieldResolver;
       const coordinate = `${name}.${field.name}`;
       field.resolve = (parent, args, context: Partial<GraphQLContext>, info) => {

@@ -22,7 +22,7 @@ import type { PageQuery } from '../../upstream/ordinals.js';
 import { joinPath } from '../../upstream/paths.js';
 import { arrayOf, boolean, checked, int, object, optional, string, timestamp } from '../../upstream/shapes.js';
 import type { Page, SourcedInscriptionTransfer } from '../../upstream/types.js';
-import { marked } from '../provenance.js';
+import { marked, type MissableField } from '../provenance.js';
 import type { UnisatClient } from './client.js';
 
 /** Rows asked per events page; UniSat may send fewer (the cursor follows what came). */
@@ -62,8 +62,8 @@ const isBlockInfo = checked(object<BlockInfo>({ height: int, id: string }));
 
 const HASH = /^[0]{8}[a-fA-F0-9]{56}$/;
 /** What a transfer from UniSat lacks, as GraphQL field names. */
-const TRANSFER_MISSING = ['from'];
-const LOCATION_MISSING = ['address', 'txId', 'location', 'output', 'offset'];
+const TRANSFER_MISSING: readonly MissableField[] = ['from'];
+const LOCATION_MISSING: readonly MissableField[] = ['address', 'txId', 'location', 'output', 'offset'];
 
 export function createUnisatTransfers(client: UnisatClient) {
   const block = async (req: { path: string; route: string }, call: CallOptions) => {
