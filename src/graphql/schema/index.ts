@@ -10,6 +10,7 @@ import './runes.js';
 import './platform.js';
 import './connections.js';
 import './live.js';
+import { withInlineReads } from './inline-reads.js';
 import { withSourceMarks } from './source-marks.js';
 
 /**
@@ -17,8 +18,10 @@ import { withSourceMarks } from './source-marks.js';
  * @defer and @stream are declared here, as yoga's plugin would add them at run time, so that
  * schema.graphql holds them too: a client's codegen validates its documents against that file.
  */
-export const schema = withSourceMarks(
-  builder.toSchema({ sortSchema: true, directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective] }),
+export const schema = withInlineReads(
+  withSourceMarks(
+    builder.toSchema({ sortSchema: true, directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective] }),
+  ),
 );
 /** Every root field's declared cost and cacheability (field-policy.ts): a field without one stops start-up here. */
 export const rootPolicies = rootFieldPolicies(schema);

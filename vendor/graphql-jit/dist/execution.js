@@ -424,11 +424,14 @@ function compileType(context, parentType, type, fieldNodes, originPaths, destina
     const capStack = context.options.disablingCapturingStackErrors ? "true" : "false";
     const serializerRef = `${GLOBAL_EXECUTION_CONTEXT}.serializers.${serializerName}`;
     const extraIndexes = parentIndexes ? `, ${parentIndexes}` : "";
+    // satgate: a present value is serialised at once; an error's locations and path are built only for an error.
+    const present = `${sourcePath} != null && !(${sourcePath} instanceof Error)`;
+    const serialized = `${serializerRef}(${GLOBAL_EXECUTION_CONTEXT}, ${sourcePath}, ${errHandler}${extraIndexes})`;
     if (isNonNull) {
       const nullMsg = `"Cannot return null for non-nullable field ${parentType.name}.${getFieldNodesName(fieldNodes)}."`;
-      return `${GLOBAL_RUNTIME_NAME}.checkNonNullLeaf(${GLOBAL_EXECUTION_CONTEXT}, ${sourcePath}, ${dest}, ${nullMsg}, ${locs}, ${path}, ${capStack}, ${serializerRef}, ${errHandler}${extraIndexes})`;
+      return `(${present} ? ${serialized} : ${GLOBAL_RUNTIME_NAME}.checkNonNullLeaf(${GLOBAL_EXECUTION_CONTEXT}, ${sourcePath}, ${dest}, ${nullMsg}, ${locs}, ${path}, ${capStack}, ${serializerRef}, ${errHandler}${extraIndexes}))`;
     } else {
-      return `${GLOBAL_RUNTIME_NAME}.checkNullableLeaf(${GLOBAL_EXECUTION_CONTEXT}, ${sourcePath}, ${dest}, ${locs}, ${path}, ${capStack}, ${serializerRef}, ${errHandler}${extraIndexes})`;
+      return `(${present} ? ${serialized} : ${GLOBAL_RUNTIME_NAME}.checkNullableLeaf(${GLOBAL_EXECUTION_CONTEXT}, ${sourcePath}, ${dest}, ${locs}, ${path}, ${capStack}, ${serializerRef}, ${errHandler}${extraIndexes}))`;
     }
   }
   let body = `${sourcePath} == null ? `;
@@ -589,9 +592,11 @@ function compileObjectType(context, type, fieldNodes, originPaths, destinationPa
       );
       continue;
     }
-    let resolver = field.resolve;
+    // satgate: a field that only returns a property of its parent is read inline, not resolved.
+    const sourceProperty = inlineSourceProperty(field);
+    let resolver = sourceProperty === void 0 ? field.resolve : void 0;
     if (!resolver && alwaysDefer) {
-      const fieldName = field.name;
+      const fieldName = sourceProperty ?? field.name;
       resolver = (parent) => parent && parent[fieldName];
     }
     if (resolver) {
@@ -623,7 +628,7 @@ function compileObjectType(context, type, fieldNodes, originPaths, destinationPa
         type,
         field.type,
         fieldNodes2,
-        originPaths.concat(field.name),
+        originPaths.concat(sourceProperty ?? field.name),
         destinationPaths.concat(name),
         (0, import_ast.addPath)(responsePath, name)
       );
@@ -1075,6 +1080,12 @@ function getResolverName(parentName, name) {
 }
 function getTypeResolverName(name) {
   return name + "TypeResolver";
+}
+// satgate: the property a schema names in a field's extensions (never client text), an identifier only.
+const SOURCE_PROPERTY = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+function inlineSourceProperty(field) {
+  const name = field.extensions?.jitSourceProperty;
+  return typeof name === "string" && SOURCE_PROPERTY.test(name) ? name : void 0;
 }
 function getSerializerName(name) {
   return name + "Serializer";
