@@ -16,7 +16,9 @@ test('node_modules holds the vendored promise-helpers, for import and for requir
   };
   expect(installed.cjs).not.toContain('/vendor/');
   for (const [format, file] of Object.entries(installed)) {
-    expect(readFileSync(file, 'utf8'), format).toBe(readFileSync(new URL(`whatwg-node-promise-helpers/${format}/index.js`, VENDOR), 'utf8'));
+    expect(readFileSync(file, 'utf8'), format).toBe(
+      readFileSync(new URL(`whatwg-node-promise-helpers/${format}/index.js`, VENDOR), 'utf8'),
+    );
   }
 });
 
