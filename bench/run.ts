@@ -257,11 +257,11 @@ async function measure(sample: SampleProcess, phase: string, connections: number
     ? await turnsOf(target, workload.rotation).then(({ turns, problem }) => ({ body: undefined, problem, rotation: turns }))
     : { ...(await sanityCheck(target, workload)), rotation: undefined };
   // One load run: the connections open and warm up (filling the warm gateway's cache, warming the
-  // JIT), then the measured window; CPU and upstream calls are read at its edges.
+  // JIT), then the measured window; CPU is read at its edges, upstream calls over the whole run
+  // (every request answered by its end: see answeredInAll).
   let cpuBefore = 0,
-    cpuAfter = 0,
-    countBefore = 0,
-    countAfter = 0;
+    cpuAfter = 0;
+  const countBefore = await sample.count();
   let stealBefore: number[] = [],
     stealAfter: number[] = [];
   const result = await load({
@@ -272,17 +272,16 @@ async function measure(sample: SampleProcess, phase: string, connections: number
     duration: DURATION,
     expectBody: expected,
     serverCpu: () => cpuMicros(target.pid),
-    onWindowStart: async () => {
-      countBefore = await sample.count();
+    onWindowStart: () => {
       cpuBefore = cpuMicros(target.pid);
       stealBefore = stealSeconds();
     },
-    onWindowEnd: async () => {
+    onWindowEnd: () => {
       cpuAfter = cpuMicros(target.pid);
       stealAfter = stealSeconds();
-      countAfter = await sample.count();
     },
   });
+  const countAfter = await sample.count();
   const answered = Math.max(result.requests, 1);
   const row: Row = {
     phase,
@@ -294,7 +293,7 @@ async function measure(sample: SampleProcess, phase: string, connections: number
     ...result,
     cpuUsPerRequest: (cpuAfter - cpuBefore) / answered,
     cpuOf: CPU_OF[target.kind],
-    upstreamPerRequest: (countAfter - countBefore) / answered,
+    upstreamPerRequest: (countAfter - countBefore) / Math.max(result.answeredInAll ?? 0, 1),
     steal: stealAfter.map((seconds, cpu) => (seconds - (stealBefore[cpu] ?? seconds)) / result.seconds),
     ...(problem ? { sanity: problem } : {}),
   };

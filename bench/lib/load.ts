@@ -74,6 +74,14 @@ export interface LoadResult {
   rampSeconds?: number;
   /** Connections that had not had an answer when the window opened (0 unless the ramp hit its limit). */
   unopened?: number;
+  /**
+   * Answers to the workload's requests in every phase (not the ramp's), the ones in flight when the
+   * window closed included: after the window no request is sent, and the run ends once those are
+   * answered (at most DRAIN_LIMIT_S). Upstream calls counted from before the run to its end,
+   * divided by this, are exactly the calls per request: counted at the window's edges instead,
+   * the requests in flight there (up to `connections`) made it off by as much.
+   */
+  answeredInAll?: number;
   /** The load generator's own CPU in the window, as a share of one core: near 1, it is what limits the row. */
   clientCpu?: number;
   /**
@@ -107,6 +115,8 @@ export function percentile(sorted: Float64Array | number[], q: number): number {
 const RAMP_LIMIT_S = 30;
 /** What the ramp asks: any cheap answer will do (a 404 too), it only opens the connection. */
 const RAMP_PATH = '/healthz';
+/** Seconds the run waits, after its window, for the answers still in flight. */
+const DRAIN_LIMIT_S = 10;
 /** The window's slices for `rateSwing`. */
 export const SLICE_MS = 500;
 /** An answer not complete after this long counts as failed, and its connection is replaced. */
@@ -384,6 +394,10 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   const latencies = new Latencies();
   /** Answers of every phase, for the rate that sizes the window's latency store. */
   let answered = 0;
+  /** Answers to the workload's requests (not the ramp's), every phase. */
+  let answeredWork = 0;
+  /** The window is over: connections close as their answers come, none sends again. */
+  let draining = false;
   const stats = { reordered: 0, mismatched: 0, non2xx: 0, failed: 0 };
   const statusCodes: Record<string, number> = {};
   let mismatchSample: string | undefined;
@@ -430,7 +444,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     /** The rotation's turn in flight on this connection. */
     let turn: (Turn & { request: Buffer }) | undefined;
     const send = () => {
-      if (!running || (!timed && sent >= options.amount!)) {
+      if (!running || draining || (!timed && sent >= options.amount!)) {
         socket.destroy();
         return;
       }
@@ -451,6 +465,7 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
       const ms = performance.now() - exchange.sentAt;
       exchange.dueBy = 0;
       answered++;
+      if (!rampAnswer) answeredWork++;
       if (rampSeconds === undefined && timed) {
         opened.add(id);
         if (opened.size === options.connections) {
@@ -554,6 +569,10 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
       const cpu = process.cpuUsage(cpuBefore);
       clientCpu = (cpu.user + cpu.system) / 1e6 / seconds;
       await options.onWindowEnd?.();
+      draining = true;
+      const drainStart = performance.now();
+      const inFlight = () => [...exchanges].some(({ dueBy }) => dueBy !== 0);
+      while (inFlight() && performance.now() - drainStart < DRAIN_LIMIT_S * 1000) await sleep(10);
     } else {
       await options.onWindowStart?.();
       const started = performance.now();
@@ -579,7 +598,16 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     mismatched: stats.mismatched,
     reordered: stats.reordered,
     statusCodes,
-    ...(timed ? { rampSeconds: rampSeconds ?? NaN, unopened: options.connections - opened.size, clientCpu, rateSwing, serverBusy } : {}),
+    ...(timed
+      ? {
+          rampSeconds: rampSeconds ?? NaN,
+          unopened: options.connections - opened.size,
+          clientCpu,
+          rateSwing,
+          serverBusy,
+          answeredInAll: answeredWork,
+        }
+      : {}),
     ...(mismatchSample === undefined ? {} : { mismatchSample }),
   };
 }

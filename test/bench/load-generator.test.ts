@@ -230,6 +230,19 @@ describe('the load generator', () => {
     expect(seen.get('/length')).toBeGreaterThanOrEqual(result.requests);
   });
 
+  test('a timed run answers every request it sent: the ones in flight when its window closed are awaited and counted', async () => {
+    seen.clear();
+    // Slow answers (20 ms each on 5 connections): the window closes with requests in flight.
+    slowFrom = 0;
+    const result = await load({ url: `${base}/slowing`, connections: 5, duration: 0.3, warmup: 0.1, expectBody: 'ok' }).finally(
+      () => (slowFrom = Infinity),
+    );
+    expect(result).toMatchObject({ non2xx: 0, failed: 0, unopened: 0 });
+    // Every /slowing request the server saw was answered, and the window's answers are among them.
+    expect(result.answeredInAll).toBe(seen.get('/slowing'));
+    expect(result.answeredInAll).toBeGreaterThan(result.requests);
+  });
+
   test('a timed run reports how far its req/s swung between half seconds of the window, and how busy the server was in the slowest and fastest', async () => {
     // The server is this process: busy while it answers at full speed, idle while each answer waits 20 ms.
     const run = () =>
