@@ -37,7 +37,7 @@ export function pageType<T>(name: string, item: ObjectRef<Types, T>) {
       total: t.exposeInt('total', {
         description: 'Counts the whole list; the upstream reports 0 whenever the page is empty.',
       }),
-      results: t.field({ type: [item], resolve: (page) => page.results }),
+      results: t.expose('results', { type: [item] }),
     }),
   });
 }

@@ -40,8 +40,8 @@ const RuneLocation = builder.objectRef<RuneEtching['location']>('RuneLocation').
     blockHeight: t.exposeInt('block_height'),
     txId: t.exposeString('tx_id'),
     txIndex: t.exposeInt('tx_index'),
-    vout: t.int({ nullable: true, resolve: (location) => location.vout ?? null }),
-    output: t.string({ nullable: true, resolve: (location) => location.output ?? null }),
+    vout: t.exposeInt('vout', { nullable: true }),
+    output: t.exposeString('output', { nullable: true }),
     timestamp: t.field({
       type: 'Timestamp',
       description: 'Milliseconds: the Runes API answers seconds, converted here.',
