@@ -523,7 +523,7 @@ test(
   20_000 + PROPERTY_MARGIN_MS,
 );
 
-/** graphql-jit 0.8.9's markers (node_modules/graphql-jit/dist/execution.js). */
+/** graphql-jit 0.8.9's markers (node_modules/graphql-jit/lib/execution.js). */
 const JIT_MARKERS = [
   '__MAGIC_DATE__33a9e76d_02e0_4128_8e92_3530ad3da74d',
   '__MAGIC_NAN__57f286b9_4c20_487f_b409_79804ddcb4f8',

@@ -29,10 +29,10 @@ test('node_modules holds the vendored graphql-jit, the compiler its entry points
   };
   for (const [name, file] of Object.entries(entries)) {
     expect(file).not.toContain('/vendor/');
-    expect(readFileSync(file, 'utf8'), name).toBe(readFileSync(new URL(`graphql-jit/dist/${name}`, VENDOR), 'utf8'));
+    expect(readFileSync(file, 'utf8'), name).toBe(readFileSync(new URL(`graphql-jit/lib/${name}`, VENDOR), 'utf8'));
   }
   // Both entry points load the CommonJS build of the compiler (0.8.9's index.mjs imports ./execution.js).
   const compiler = entries['index.js'].replace(/index\.js$/, 'execution.js');
-  expect(readFileSync(compiler, 'utf8')).toBe(readFileSync(new URL('graphql-jit/dist/execution.js', VENDOR), 'utf8'));
+  expect(readFileSync(compiler, 'utf8')).toBe(readFileSync(new URL('graphql-jit/lib/execution.js', VENDOR), 'utf8'));
   expect(readFileSync(entries['index.mjs'], 'utf8')).toContain('from "./execution.js"');
 });
