@@ -142,6 +142,8 @@ export interface Config {
   maxWatchedResourcesPerClient: number;
   /** Open WebSocket connections per client; past it the upgrade is answered 429. */
   maxWebSocketsPerClient: number;
+  /** Subscriptions one client may start in a minute (a window that opens with its first), held or not. */
+  subscriptionStartsPerClientPerMinute: number;
   /** Span export: on when an OTLP endpoint is set (and OTEL_SDK_DISABLED is not `true`). */
   tracing: TracingConfig | undefined;
   /** Where each read operation takes its data from (docs/sources.md). */
@@ -268,6 +270,7 @@ export function loadConfig(env: Env): Config {
     maxSubscriptionsPerClient: integer(env, 'MAX_SUBSCRIPTIONS_PER_CLIENT', 100, 1, 1_000_000),
     maxWatchedResourcesPerClient: integer(env, 'MAX_WATCHED_RESOURCES_PER_CLIENT', 50, 1, 1_000_000),
     maxWebSocketsPerClient: integer(env, 'MAX_WEBSOCKETS_PER_CLIENT', 20, 1, 1_000_000),
+    subscriptionStartsPerClientPerMinute: integer(env, 'SUBSCRIPTION_STARTS_PER_CLIENT_PER_MINUTE', 60, 1, 1_000_000),
     tracing: tracing(env),
     sources: configuredSources,
     // A data source may be required too, once an operation uses it.

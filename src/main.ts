@@ -21,6 +21,7 @@ import { corsPolicy } from './http/cors.js';
 import { createTracing } from './observe/tracing.js';
 import { createUpstreams } from './upstream/index.js';
 import { createSources } from './sources/index.js';
+import { createStartsGate } from './server/subscription-starts-gate.js';
 
 export interface StartOptions {
   /** Where logs go (default stdout): tests capture them to check that no key is ever written. */
@@ -83,7 +84,20 @@ export async function start(env: Record<string, string | undefined> = process.en
       connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.requestTimeoutMs / 10)),
       ServerResponse: drainAwareResponse(drain),
     },
-    createRequestListener(yoga, rest, logger, drain, responses, tracing),
+    createRequestListener(
+      yoga,
+      rest,
+      logger,
+      drain,
+      responses,
+      tracing,
+      createStartsGate({
+        startWait: live.startWait,
+        perMinute: config.subscriptionStartsPerClientPerMinute,
+        trustProxy: config.trustProxy,
+        cors,
+      }),
+    ),
   );
   // Answering is bounded by REQUEST_TIMEOUT_MS too (504 on GraphQL and REST). The idle-socket
   // timeout stays above it, or it could close the connection before the 504 is written.
@@ -99,6 +113,8 @@ export async function start(env: Record<string, string | undefined> = process.en
       origins: config.corsOrigins,
       persistedOperations,
       requestTimeoutMs: config.requestTimeoutMs,
+      startWait: live.startWait,
+      subscriptionStartsPerMinute: config.subscriptionStartsPerClientPerMinute,
     },
     logger,
   );

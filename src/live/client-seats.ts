@@ -4,12 +4,21 @@
  * pollers of the whole plan (MAX_SUBSCRIPTIONS_PER_CLIENT, MAX_WATCHED_RESOURCES_PER_CLIENT).
  * Clients are the keyed hashes the fairness windows use (client-identity.ts). A record lives only
  * while its client holds a subscription: the table is bounded by the active subscriptions.
+ *
+ * Starts are bounded too (SUBSCRIPTION_STARTS_PER_CLIENT_PER_MINUTE): a client that subscribes and
+ * leaves again and again holds few seats at any moment, yet each set-up costs the process a parse,
+ * a context and a place in the hub, and a burst of them stalls every other client's requests
+ * (docs/notes/2026-11-27-churn-bursts.md). Every subscription a client asks for counts, held or
+ * refused; past its minute's starts, its new subscriptions are refused until the window ends, and
+ * `startWait` lets the transports refuse them before any of that work.
  */
 import { GraphQLError } from 'graphql';
+import { ClientWindows } from '../upstream/guards/client-windows.js';
 
 export interface SeatLimits {
   maxSubscriptionsPerClient: number;
   maxWatchedResourcesPerClient: number;
+  subscriptionStartsPerClientPerMinute: number;
 }
 
 interface Holding {
@@ -19,21 +28,40 @@ interface Holding {
 }
 
 /** The code every subscription bound answers with (documented beside MAX_SUBSCRIPTIONS). */
-export function tooManySubscriptions(message: string, limit: number): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit } });
+export function tooManySubscriptions(message: string, limit: number, retryAfter?: number): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit, ...(retryAfter ? { retryAfter } : {}) } });
+}
+
+/** TOO_MANY_SUBSCRIPTIONS for a client whose minute's starts are spent; retryAfter: seconds to the window's end. */
+export function startsSpent(limit: number, retryAfter: number): GraphQLError {
+  return tooManySubscriptions(
+    `This client started its maximum of ${limit} subscriptions this minute; try again in ${retryAfter} s`,
+    limit,
+    retryAfter,
+  );
 }
 
 export class ClientSeats {
   private readonly holdings = new Map<string, Holding>();
+  private readonly starts = new ClientWindows();
 
   constructor(private readonly limits: SeatLimits) {}
 
+  /** Seconds until `client` may start a subscription again; 0 when it may now. */
+  startWait(client: string | undefined): number {
+    return client === undefined ? 0 : this.starts.wait(client, this.limits.subscriptionStartsPerClientPerMinute);
+  }
+
   /**
-   * Takes a seat for `client` watching `key`, or throws TOO_MANY_SUBSCRIPTIONS; answers the release
-   * (idempotent). A client that cannot be told apart (no address) is not bounded here.
+   * Counts a start for `client` and takes it a seat watching `key`, or throws TOO_MANY_SUBSCRIPTIONS;
+   * answers the release (idempotent). A client that cannot be told apart (no address) is not
+   * bounded here.
    */
   take(client: string | undefined, key: string): () => void {
     if (client === undefined) return () => {};
+    // Every start it asks for counts, held or refused: asking again and again is what costs.
+    const wait = this.starts.take(client, this.limits.subscriptionStartsPerClientPerMinute);
+    if (wait > 0) throw startsSpent(this.limits.subscriptionStartsPerClientPerMinute, wait);
     const { maxSubscriptionsPerClient: maxSubscriptions, maxWatchedResourcesPerClient: maxResources } = this.limits;
     const holding = this.holdings.get(client) ?? { subscriptions: 0, resources: new Map<string, number>() };
     if (holding.subscriptions >= maxSubscriptions) {

@@ -80,6 +80,8 @@ export interface LiveSettings {
   maxSubscriptionsPerClient: number;
   /** Distinct resources one client's subscriptions may watch. */
   maxWatchedResourcesPerClient: number;
+  /** Subscriptions one client may start in a minute. */
+  subscriptionStartsPerClientPerMinute: number;
 }
 
 export function liveSettings(config: Config): LiveSettings {
@@ -90,6 +92,7 @@ export function liveSettings(config: Config): LiveSettings {
     maxSubscriptions: config.maxSubscriptions,
     maxSubscriptionsPerClient: config.maxSubscriptionsPerClient,
     maxWatchedResourcesPerClient: config.maxWatchedResourcesPerClient,
+    subscriptionStartsPerClientPerMinute: config.subscriptionStartsPerClientPerMinute,
   };
 }
 
@@ -363,6 +366,10 @@ export function createLiveHub({ upstreams, settings, logger, events = noLiveEven
         return close(value);
       };
       return iterator;
+    },
+    /** Seconds until `client` may start a subscription again (client-seats.ts); 0 when it may now. */
+    startWait(client: string | undefined): number {
+      return seats.startWait(client);
     },
     get active() {
       return active;

@@ -18,6 +18,7 @@ import { fastifyError, routeNotFound } from '../rest/responses.js';
 import type { SatgateServer } from '../graphql/yoga.js';
 import type { Tracing } from '../observe/tracing.js';
 import { yogaRequest } from '../http/yoga-request.js';
+import type { StartsGate } from './subscription-starts-gate.js';
 
 export function createRequestListener(
   yoga: SatgateServer,
@@ -26,6 +27,7 @@ export function createRequestListener(
   drain?: Drain,
   responses?: ResponseCache,
   tracing?: Tracing,
+  startsGate?: StartsGate,
 ): RequestListener {
   const unexpected = (error: unknown, requestId: string) => logger.error({ requestId, error: errorFields(error) }, 'unexpected error');
   const failed = (res: ServerResponse, requestId: string) => (error: unknown) => {
@@ -88,6 +90,8 @@ export function createRequestListener(
       });
       return;
     }
+    // A subscription from a client past its minute's starts: refused before yoga sees it.
+    if (startsGate?.(req, res, requestId)) return;
     // HEAD is GET without the body (RFC 9110 9.3.2), on every path yoga serves: node writes no body
     // for a HEAD request, whatever the handler writes. (The REST layer answers HEAD itself.)
     const asked = req.method ?? 'GET';

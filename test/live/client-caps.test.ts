@@ -11,18 +11,15 @@ const A = '203.0.113.1';
 const B = '203.0.113.2';
 const STATUS = 'subscription { status { status } }';
 const READY = { data: { status: { status: 'ready' } } };
+/** Clients told apart by X-Forwarded-For; no polling plan and no re-polls to wait for. */
+const CLIENTS_APART_NO_POLLS = { TRUST_PROXY: '1', LIVE_RATE_LIMIT_PER_MINUTE: '0', LIVE_POLL_INTERVAL_MS: '600000' };
 
 afterEach(disposeAll);
 
 describe('subscriptions per client', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({
-      TRUST_PROXY: '1',
-      LIVE_RATE_LIMIT_PER_MINUTE: '0',
-      LIVE_POLL_INTERVAL_MS: '600000',
-      MAX_SUBSCRIPTIONS_PER_CLIENT: '3',
-    });
+    stack = await startStack({ ...CLIENTS_APART_NO_POLLS, MAX_SUBSCRIPTIONS_PER_CLIENT: '3' });
   });
   afterAll(() => stack.close());
 
@@ -105,5 +102,93 @@ describe('open WebSockets per client', () => {
     expect(await later.outcome).toEqual({ opened: true });
     later.socket.close();
     await later.closed;
+  });
+});
+
+describe('subscription starts per client', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({
+      ...CLIENTS_APART_NO_POLLS,
+      SUBSCRIPTION_STARTS_PER_CLIENT_PER_MINUTE: '3',
+      CORS_ORIGINS: 'https://app.example',
+    });
+  });
+  afterAll(() => stack.close());
+
+  /** Subscribes, takes the first value and leaves: what a churning client does. */
+  async function churnOnce(watch: () => ReturnType<typeof sse>) {
+    const w = watch();
+    await until(() => w.results.length > 0, 'a first value');
+    w.stop();
+    await w.done;
+    return w.results;
+  }
+
+  it("past 3 starts in its minute a client is refused over SSE (429, before yoga) and WebSocket; its queries and others' subscriptions are served", async () => {
+    const client = wsClient(stack.gatewayUrl, A);
+    // Three starts, each left again at once: it never holds more than one seat.
+    expect([
+      await churnOnce(() => sse(stack.gatewayUrl, STATUS, A)),
+      await churnOnce(() => ws(client, STATUS)),
+      await churnOnce(() => sse(stack.gatewayUrl, STATUS, A)),
+    ]).toEqual([[READY], [READY], [READY]]);
+
+    // Over HTTP the refusal is the transport's, before yoga (which answers a subscription's errors
+    // inside a 200 stream): 429, Retry-After, the code in a JSON body.
+    const response = await fetch(`${stack.gatewayUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', origin: 'https://app.example', ...from(A) },
+      body: JSON.stringify({ query: STATUS }),
+    });
+    const retryAfter = Number(response.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect({
+      status: response.status,
+      type: response.headers.get('content-type'),
+      origin: response.headers.get('access-control-allow-origin'),
+      requestId: /^[0-9a-f-]{36}$/.test(response.headers.get('x-request-id') ?? ''),
+      body: await response.json(),
+    }).toEqual({
+      status: 429,
+      type: 'application/json; charset=utf-8',
+      origin: 'https://app.example',
+      requestId: true,
+      body: {
+        errors: [
+          {
+            message: `This client started its maximum of 3 subscriptions this minute; try again in ${retryAfter} s`,
+            extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit: 3, retryAfter },
+          },
+        ],
+      },
+    });
+    // graphql-sse, as published, fails the subscription with that response.
+    const overSse = sse(stack.gatewayUrl, STATUS, A);
+    await overSse.done;
+    expect([overSse.results, (overSse.failure as { response?: Response }).response?.status]).toEqual([[], 429]);
+    // Over a WebSocket, graphql-ws's error message for the operation, before its validation; the
+    // same client's query on that socket is served.
+    const overWs = ws(client, STATUS);
+    await overWs.done;
+    const [refused] = overWs.failure as Array<{ extensions?: { retryAfter?: number } }>;
+    const wsRetryAfter = refused?.extensions?.retryAfter;
+    expect([overWs.results, overWs.failure]).toEqual([
+      [],
+      [
+        {
+          message: `This client started its maximum of 3 subscriptions this minute; try again in ${wsRetryAfter} s`,
+          extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit: 3, retryAfter: wsRetryAfter },
+        },
+      ],
+    ]);
+    expect(wsRetryAfter).toBeGreaterThanOrEqual(1);
+    const query = ws(client, '{ status { status } }');
+    await query.done;
+    expect(query.results).toEqual([READY]);
+    // None of the refused ones holds a seat; another client starts its own.
+    expect(stack.gateway.live.active).toBe(0);
+    expect(await churnOnce(() => sse(stack.gatewayUrl, STATUS, B))).toEqual([READY]);
   });
 });

@@ -39,6 +39,8 @@ describe('each new poller is charged to the subscribing client', () => {
       LIVE_RATE_LIMIT_PER_MINUTE: '0',
       CLIENT_UPSTREAM_CALLS_PER_MINUTE: '5',
       MAX_WATCHED_RESOURCES_PER_CLIENT: '100',
+      // 100 subscriptions at once: past the default starts of a minute, which are not this suite's subject.
+      SUBSCRIPTION_STARTS_PER_CLIENT_PER_MINUTE: '1000',
       // brc20Token queries ask each token's own route, as the subscriptions do.
       BRC20_LIST_LOOKUPS: 'off',
     });

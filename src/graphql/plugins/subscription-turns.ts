@@ -6,13 +6,12 @@
  */
 import type { Plugin } from 'graphql-yoga';
 import { setupTurn } from '../../live/setup-turns.js';
-
-const LONG_LIVED = /text\/event-stream|subscriptionspec/i;
+import { isLongLived } from '../../http/long-lived.js';
 
 export function useSubscriptionTurns(): Plugin {
   return {
     onParams({ request }) {
-      if (LONG_LIVED.test(request.headers.get('accept') ?? '')) return setupTurn();
+      if (isLongLived(request.headers.get('accept'))) return setupTurn();
       return undefined;
     },
   };

@@ -23,4 +23,11 @@ export class ClientWindows {
     window.calls++;
     return 0;
   }
+
+  /** What `take` would answer now, without counting anything. */
+  wait(client: string, limit: number, now = Date.now()): number {
+    const window = this.windows.peek(client, now);
+    if (!window || now - window.openedAt >= MINUTE_MS || window.calls < limit) return 0;
+    return Math.max(1, Math.ceil((window.openedAt + MINUTE_MS - now) / 1000));
+  }
 }

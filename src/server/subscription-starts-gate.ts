@@ -1,0 +1,45 @@
+/**
+ * A subscription over HTTP (SSE, or Apollo's multipart protocol; told by its Accept header, as the
+ * set-up turns tell it) from a client whose minute's subscription starts are spent
+ * (SUBSCRIPTION_STARTS_PER_CLIENT_PER_MINUTE, live/client-seats.ts) is answered here, before yoga:
+ * 429 with Retry-After and TOO_MANY_SUBSCRIPTIONS, as a WebSocket upgrade past its client's cap is.
+ * Refused inside yoga, each still cost about a millisecond and a half (its streams, its context),
+ * and a client sending them in bursts of fifty stalled every other client's requests
+ * (docs/notes/2026-11-27-churn-bursts.md); here one costs what a REST 404 does.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { clientIdOf } from '../http/client-identity.js';
+import type { CorsPolicy } from '../http/cors.js';
+import { isLongLived } from '../http/long-lived.js';
+import { startsSpent } from '../live/client-seats.js';
+
+export interface StartsGateDeps {
+  /** Seconds until the client may start a subscription again; 0 when it may now (the live hub's). */
+  startWait(client: string | undefined): number;
+  perMinute: number;
+  trustProxy: number;
+  cors: CorsPolicy;
+}
+
+/** Answers a refused request and says true; false for any other, untouched. */
+export type StartsGate = (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean;
+
+export function createStartsGate({ startWait, perMinute, trustProxy, cors }: StartsGateDeps): StartsGate {
+  return (req, res, requestId) => {
+    if (!isLongLived(req.headers.accept)) return false;
+    const wait = startWait(clientIdOf(req, trustProxy));
+    if (wait === 0) return false;
+    const { message, extensions } = startsSpent(perMinute, wait);
+    const body = JSON.stringify({ errors: [{ message, extensions }] });
+    res
+      .writeHead(429, {
+        ...cors(req.headers.origin, false),
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(Buffer.byteLength(body)),
+        'retry-after': String(wait),
+        'x-request-id': requestId,
+      })
+      .end(body);
+    return true;
+  };
+}
