@@ -103,6 +103,7 @@ export const LIMITS = {
   maxSubscriptionsPerClient: 100,
   maxWatchedResourcesPerClient: 50,
   maxWebSocketsPerClient: 20,
+  subscriptionStartsPerClientPerMinute: 60,
 };
 
 /**
@@ -475,6 +476,7 @@ export async function runAbuse(): Promise<void> {
     MAX_SUBSCRIPTIONS_PER_CLIENT: String(LIMITS.maxSubscriptionsPerClient),
     MAX_WATCHED_RESOURCES_PER_CLIENT: String(LIMITS.maxWatchedResourcesPerClient),
     MAX_WEBSOCKETS_PER_CLIENT: String(LIMITS.maxWebSocketsPerClient),
+    SUBSCRIPTION_STARTS_PER_CLIENT_PER_MINUTE: String(LIMITS.subscriptionStartsPerClientPerMinute),
   });
   // As in the main run: the gateway alone on CPU 0, the normal clients and the sample on the others.
   placement = pinCpus([sample.pid]);

@@ -4,6 +4,9 @@
  *   the first answer or give up after a cycle, leave, and start again. More workers than
  *   MAX_WATCHED_RESOURCES_PER_CLIENT, so some are refused; the polls they would cause wait for the
  *   polling plan (LIVE_QUOTA_SHARE of LIVE_RATE_LIMIT_PER_MINUTE), so most leave before a first value.
+ *   The workers start together and keep in step: every cycle brings a burst of set-ups, as a
+ *   scripted attacker's would. Past SUBSCRIPTION_STARTS_PER_CLIENT_PER_MINUTE they are refused
+ *   (over SSE with HTTP 429, whose JSON body names TOO_MANY_SUBSCRIPTIONS).
  * - slot grabbing: one client opens more WebSockets than MAX_WEBSOCKETS_PER_CLIENT, more
  *   subscriptions (SSE and graphql-ws) than MAX_SUBSCRIPTIONS_PER_CLIENT, holds what it got, and
  *   keeps asking for one more of each.

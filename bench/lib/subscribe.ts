@@ -84,7 +84,12 @@ export function sseSubscribe(gatewayUrl: string, query: string, address: string,
         signal: controller.signal,
       });
       if (response.statusCode !== 200) {
-        await response.body.dump();
+        // A refusal before any stream (429 past the client's subscription starts) says why in JSON.
+        const text = await response.body.text();
+        if (response.headers['content-type']?.toString().startsWith('application/json')) {
+          watch.results.push(JSON.parse(text) as Result);
+          settle();
+        }
         return end(`http ${response.statusCode}`);
       }
       let buffer = '';
