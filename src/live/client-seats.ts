@@ -32,13 +32,20 @@ export function tooManySubscriptions(message: string, limit: number, retryAfter?
   return new GraphQLError(message, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit, ...(retryAfter ? { retryAfter } : {}) } });
 }
 
-/** TOO_MANY_SUBSCRIPTIONS for a client whose minute's starts are spent; retryAfter: seconds to the window's end. */
+/**
+ * TOO_MANY_SUBSCRIPTIONS for a client whose minute's starts are spent (retryAfter: seconds to the
+ * window's end), as it is written: the HTTP refusal needs no GraphQLError and its stack trace.
+ */
+export function startsSpentError(limit: number, retryAfter: number) {
+  return {
+    message: `This client started its maximum of ${limit} subscriptions this minute; try again in ${retryAfter} s`,
+    extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit, retryAfter },
+  };
+}
+
 export function startsSpent(limit: number, retryAfter: number): GraphQLError {
-  return tooManySubscriptions(
-    `This client started its maximum of ${limit} subscriptions this minute; try again in ${retryAfter} s`,
-    limit,
-    retryAfter,
-  );
+  const { message, extensions } = startsSpentError(limit, retryAfter);
+  return new GraphQLError(message, { extensions });
 }
 
 export class ClientSeats {

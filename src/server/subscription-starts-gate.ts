@@ -11,7 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientIdOf } from '../http/client-identity.js';
 import type { CorsPolicy } from '../http/cors.js';
 import { isLongLived } from '../http/long-lived.js';
-import { startsSpent } from '../live/client-seats.js';
+import { startsSpentError } from '../live/client-seats.js';
 
 export interface StartsGateDeps {
   /** Seconds until the client may start a subscription again; 0 when it may now (the live hub's). */
@@ -29,8 +29,7 @@ export function createStartsGate({ startWait, perMinute, trustProxy, cors }: Sta
     if (!isLongLived(req.headers.accept)) return false;
     const wait = startWait(clientIdOf(req, trustProxy));
     if (wait === 0) return false;
-    const { message, extensions } = startsSpent(perMinute, wait);
-    const body = JSON.stringify({ errors: [{ message, extensions }] });
+    const body = JSON.stringify({ errors: [startsSpentError(perMinute, wait)] });
     res
       .writeHead(429, {
         ...cors(req.headers.origin, false),
