@@ -28,8 +28,8 @@ interface Holding {
 }
 
 /** The code every subscription bound answers with (documented beside MAX_SUBSCRIPTIONS). */
-export function tooManySubscriptions(message: string, limit: number, retryAfter?: number): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit, ...(retryAfter ? { retryAfter } : {}) } });
+export function tooManySubscriptions(message: string, limit: number): GraphQLError {
+  return new GraphQLError(message, { extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit } });
 }
 
 /**

@@ -26,7 +26,8 @@ export type StartsGate = (req: IncomingMessage, res: ServerResponse, requestId: 
 
 export function createStartsGate({ startWait, perMinute, trustProxy, cors }: StartsGateDeps): StartsGate {
   return (req, res, requestId) => {
-    if (!isLongLived(req.headers.accept)) return false;
+    const path = req.url ?? '';
+    if (!isLongLived(req.headers.accept) || (path !== '/graphql' && !path.startsWith('/graphql?'))) return false;
     const wait = startWait(clientIdOf(req, trustProxy));
     if (wait === 0) return false;
     const body = JSON.stringify({ errors: [startsSpentError(perMinute, wait)] });

@@ -164,6 +164,9 @@ describe('subscription starts per client', () => {
         ],
       },
     });
+    // Only /graphql is gated: the client's other requests are answered as ever.
+    const health = await fetch(`${stack.gatewayUrl}/healthz`, { headers: { accept: 'text/event-stream', ...from(A) } });
+    expect(health.status).toBe(200);
     // graphql-sse, as published, fails the subscription with that response.
     const overSse = sse(stack.gatewayUrl, STATUS, A);
     await overSse.done;
