@@ -12,22 +12,32 @@ const MAX_CLIENTS = 10_000;
  * one-minute window that opens with its first call (a fixed window, as the upstreams count theirs).
  * Clients are keyed hashes of their addresses; the least recently seen are forgotten first.
  */
+interface Window {
+  openedAt: number;
+  calls: number;
+}
+
 export class ClientWindows {
-  private readonly windows = new LruTable<{ openedAt: number; calls: number }>(MAX_CLIENTS, MINUTE_MS);
+  private readonly windows = new LruTable<Window>(MAX_CLIENTS, MINUTE_MS);
 
   /** Counts one call of `client` if it is within `limit`: 0; else the seconds until it may (not counted). */
   take(client: string, limit: number, now = Date.now()): number {
     const window = this.windows.use(client, () => ({ openedAt: now, calls: 0 }), now);
     if (now - window.openedAt >= MINUTE_MS) Object.assign(window, { openedAt: now, calls: 0 });
-    if (window.calls >= limit) return Math.max(1, Math.ceil((window.openedAt + MINUTE_MS - now) / 1000));
-    window.calls++;
-    return 0;
+    const wait = waitIn(window, limit, now);
+    if (wait === 0) window.calls++;
+    return wait;
   }
 
   /** What `take` would answer now, without counting anything. */
   wait(client: string, limit: number, now = Date.now()): number {
     const window = this.windows.peek(client, now);
-    if (!window || now - window.openedAt >= MINUTE_MS || window.calls < limit) return 0;
-    return Math.max(1, Math.ceil((window.openedAt + MINUTE_MS - now) / 1000));
+    return window ? waitIn(window, limit, now) : 0;
   }
+}
+
+/** 0 when `window` admits one more call (or is over); else the seconds until it ends. */
+function waitIn(window: Window, limit: number, now: number): number {
+  if (now - window.openedAt >= MINUTE_MS || window.calls < limit) return 0;
+  return Math.max(1, Math.ceil((window.openedAt + MINUTE_MS - now) / 1000));
 }
