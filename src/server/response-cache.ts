@@ -23,6 +23,7 @@ import { ByteLru } from '../lib/byte-lru.js';
 import { untilClientLeaves } from '../lib/cancellation.js';
 import { clientIdOf } from '../http/client-identity.js';
 import { etagMatches } from '../http/etag.js';
+import { isGraphqlTarget } from '../http/graphql-target.js';
 import type { ResultCandidate } from '../graphql/plugins/result-candidates.js';
 import { headerValue, writeHead } from '../http/node-response.js';
 import type { Metrics } from '../observe/metrics.js';
@@ -185,7 +186,7 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     /** GraphQL GETs with parameters, and JSON POSTs (preflighted, so never refused for CSRF). */
     accepts(req: IncomingMessage): boolean {
       const url = req.url ?? '';
-      if (url !== '/graphql' && !url.startsWith('/graphql?')) return false;
+      if (!isGraphqlTarget(url)) return false;
       if (req.method === 'GET') return url.length > '/graphql?'.length;
       if (req.method !== 'POST') return false;
       // As yoga matches it (its first entry, case and all): anything else gets yoga's 415.

@@ -10,6 +10,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientIdOf } from '../http/client-identity.js';
 import type { CorsPolicy } from '../http/cors.js';
+import { isGraphqlTarget } from '../http/graphql-target.js';
 import { isLongLived } from '../http/long-lived.js';
 import { startsSpentError } from '../live/client-seats.js';
 
@@ -26,8 +27,7 @@ export type StartsGate = (req: IncomingMessage, res: ServerResponse, requestId: 
 
 export function createStartsGate({ startWait, perMinute, trustProxy, cors }: StartsGateDeps): StartsGate {
   return (req, res, requestId) => {
-    const path = req.url ?? '';
-    if (!isLongLived(req.headers.accept) || (path !== '/graphql' && !path.startsWith('/graphql?'))) return false;
+    if (!isLongLived(req.headers.accept) || !isGraphqlTarget(req.url ?? '')) return false;
     const wait = startWait(clientIdOf(req, trustProxy));
     if (wait === 0) return false;
     const body = JSON.stringify({ errors: [startsSpentError(perMinute, wait)] });
