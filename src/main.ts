@@ -91,12 +91,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       drain,
       responses,
       tracing,
-      createStartsGate({
-        startWait: live.startWait,
-        perMinute: config.subscriptionStartsPerClientPerMinute,
-        trustProxy: config.trustProxy,
-        cors,
-      }),
+      createStartsGate({ startRefusal: live.startRefusal, trustProxy: config.trustProxy, cors }),
     ),
   );
   // Answering is bounded by REQUEST_TIMEOUT_MS too (504 on GraphQL and REST). The idle-socket
@@ -113,8 +108,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       origins: config.corsOrigins,
       persistedOperations,
       requestTimeoutMs: config.requestTimeoutMs,
-      startWait: live.startWait,
-      subscriptionStartsPerMinute: config.subscriptionStartsPerClientPerMinute,
+      startRefusal: live.startRefusal,
     },
     logger,
   );

@@ -33,7 +33,7 @@ import { mapPayloadErrors } from './incremental-delivery.js';
 import { requestIdFrom } from '../http/request-id.js';
 import { unexpectedErrorIds } from './plugins/unexpected-errors.js';
 import { setupTurn } from '../live/setup-turns.js';
-import { startsSpent } from '../live/client-seats.js';
+import { refusalError, type StartsRefusal } from '../live/client-seats.js';
 import { operationDeadline, type OperationDeadline } from './websocket-deadline.js';
 import { requestTimeoutError, type SatgateServer } from './yoga.js';
 
@@ -53,10 +53,8 @@ export interface WebSocketOptions {
   persistedOperations?: ReadonlyMap<string, string>;
   /** REQUEST_TIMEOUT_MS: bounds each query and mutation, as over HTTP. */
   requestTimeoutMs: number;
-  /** Seconds until a client may start a subscription again, 0 when it may now (the live hub's). */
-  startWait(client: string | undefined): number;
-  /** SUBSCRIPTION_STARTS_PER_CLIENT_PER_MINUTE, for the refusal's `limit`. */
-  subscriptionStartsPerMinute: number;
+  /** What a new subscription of a client would be refused with now; undefined when it may start (the live hub's). */
+  startRefusal(client: string | undefined): StartsRefusal | undefined;
 }
 
 /** How long an opened socket may wait before its connection_init (graphql-ws closes it with 4408). */
@@ -151,8 +149,8 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
         // A subscription from a client past its minute's starts is refused before its validation,
         // context and set-up (live/client-seats.ts; over HTTP, server/subscription-starts-gate.ts).
         if (getOperationAST(document, payload.operationName)?.operation === 'subscription') {
-          const wait = options.startWait(clientIdOf(extra.request, options.trustProxy));
-          if (wait > 0) return [startsSpent(options.subscriptionStartsPerMinute, wait)];
+          const refusal = options.startRefusal(clientIdOf(extra.request, options.trustProxy));
+          if (refusal) return [refusalError(refusal)];
         }
         const errors = enveloped.validate(enveloped.schema, document);
         if (errors.length > 0) return errors;

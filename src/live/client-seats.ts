@@ -10,7 +10,7 @@
  * a context and a place in the hub, and a burst of them stalls every other client's requests
  * (docs/notes/2026-11-27-churn-bursts.md). Every subscription a client asks for counts, held or
  * refused; past its minute's starts, its new subscriptions are refused until the window ends, and
- * `startWait` lets the transports refuse them before any of that work.
+ * `startRefusal` lets the transports refuse them before any of that work.
  */
 import { GraphQLError } from 'graphql';
 import { ClientWindows } from '../upstream/guards/client-windows.js';
@@ -36,15 +36,17 @@ export function tooManySubscriptions(message: string, limit: number): GraphQLErr
  * TOO_MANY_SUBSCRIPTIONS for a client whose minute's starts are spent (retryAfter: seconds to the
  * window's end), as it is written: the HTTP refusal needs no GraphQLError and its stack trace.
  */
-export function startsSpentError(limit: number, retryAfter: number) {
+function startsSpent(limit: number, retryAfter: number) {
   return {
     message: `This client started its maximum of ${limit} subscriptions this minute; try again in ${retryAfter} s`,
     extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit, retryAfter },
   };
 }
 
-export function startsSpent(limit: number, retryAfter: number): GraphQLError {
-  const { message, extensions } = startsSpentError(limit, retryAfter);
+export type StartsRefusal = ReturnType<typeof startsSpent>;
+
+/** A refusal as a GraphQL error, for the transports that answer one. */
+export function refusalError({ message, extensions }: StartsRefusal): GraphQLError {
   return new GraphQLError(message, { extensions });
 }
 
@@ -54,9 +56,12 @@ export class ClientSeats {
 
   constructor(private readonly limits: SeatLimits) {}
 
-  /** Seconds until `client` may start a subscription again; 0 when it may now. */
-  startWait(client: string | undefined): number {
-    return client === undefined ? 0 : this.starts.wait(client, this.limits.subscriptionStartsPerClientPerMinute);
+  /** What a new subscription of `client` would be refused with now (its minute's starts spent); undefined when it may start. */
+  startRefusal(client: string | undefined): StartsRefusal | undefined {
+    if (client === undefined) return undefined;
+    const limit = this.limits.subscriptionStartsPerClientPerMinute;
+    const wait = this.starts.wait(client, limit);
+    return wait > 0 ? startsSpent(limit, wait) : undefined;
   }
 
   /**
@@ -67,8 +72,9 @@ export class ClientSeats {
   take(client: string | undefined, key: string): () => void {
     if (client === undefined) return () => {};
     // Every start it asks for counts, held or refused: asking again and again is what costs.
-    const wait = this.starts.take(client, this.limits.subscriptionStartsPerClientPerMinute);
-    if (wait > 0) throw startsSpent(this.limits.subscriptionStartsPerClientPerMinute, wait);
+    const startsLimit = this.limits.subscriptionStartsPerClientPerMinute;
+    const wait = this.starts.take(client, startsLimit);
+    if (wait > 0) throw refusalError(startsSpent(startsLimit, wait));
     const { maxSubscriptionsPerClient: maxSubscriptions, maxWatchedResourcesPerClient: maxResources } = this.limits;
     const holding = this.holdings.get(client) ?? { subscriptions: 0, resources: new Map<string, number>() };
     if (holding.subscriptions >= maxSubscriptions) {

@@ -367,9 +367,9 @@ export function createLiveHub({ upstreams, settings, logger, events = noLiveEven
       };
       return iterator;
     },
-    /** Seconds until `client` may start a subscription again (client-seats.ts); 0 when it may now. */
-    startWait(client: string | undefined): number {
-      return seats.startWait(client);
+    /** What a new subscription of `client` would be refused with now (client-seats.ts); undefined when it may start. */
+    startRefusal(client: string | undefined) {
+      return seats.startRefusal(client);
     },
     get active() {
       return active;

@@ -12,12 +12,11 @@ import { clientIdOf } from '../http/client-identity.js';
 import type { CorsPolicy } from '../http/cors.js';
 import { isGraphqlTarget } from '../http/graphql-target.js';
 import { isLongLived } from '../http/long-lived.js';
-import { startsSpentError } from '../live/client-seats.js';
+import type { StartsRefusal } from '../live/client-seats.js';
 
 export interface StartsGateDeps {
-  /** Seconds until the client may start a subscription again; 0 when it may now (the live hub's). */
-  startWait(client: string | undefined): number;
-  perMinute: number;
+  /** What a new subscription of the client would be refused with now; undefined when it may start (the live hub's). */
+  startRefusal(client: string | undefined): StartsRefusal | undefined;
   trustProxy: number;
   cors: CorsPolicy;
 }
@@ -25,18 +24,18 @@ export interface StartsGateDeps {
 /** Answers a refused request and says true; false for any other, untouched. */
 export type StartsGate = (req: IncomingMessage, res: ServerResponse, requestId: string) => boolean;
 
-export function createStartsGate({ startWait, perMinute, trustProxy, cors }: StartsGateDeps): StartsGate {
+export function createStartsGate({ startRefusal, trustProxy, cors }: StartsGateDeps): StartsGate {
   return (req, res, requestId) => {
     if (!isLongLived(req.headers.accept) || !isGraphqlTarget(req.url ?? '')) return false;
-    const wait = startWait(clientIdOf(req, trustProxy));
-    if (wait === 0) return false;
-    const body = JSON.stringify({ errors: [startsSpentError(perMinute, wait)] });
+    const refusal = startRefusal(clientIdOf(req, trustProxy));
+    if (!refusal) return false;
+    const body = JSON.stringify({ errors: [refusal] });
     res
       .writeHead(429, {
         ...cors(req.headers.origin, false),
         'content-type': 'application/json; charset=utf-8',
         'content-length': String(Buffer.byteLength(body)),
-        'retry-after': String(wait),
+        'retry-after': String(refusal.extensions.retryAfter),
         'x-request-id': requestId,
       })
       .end(body);
