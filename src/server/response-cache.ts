@@ -3,7 +3,7 @@
  * of yoga (as the REST layer answers), with the stored bytes and headers.
  *
  * - Key: the method, the Accept header (which decides the content type) and the bytes yoga parses
- *   (rawKey); past RAW_KEY_MAX_BYTES, (document hash, operation name, variables, extensions) instead.
+ *   (rawKey), or their SHA-256 when long.
  * - Stored: only a result yoga produced (so every check passed: limits, CSRF, persisted operations)
  *   of a query whose root fields are all public (isCacheableOperation), with no error, no
  *   `extensions.stale`, built only from cached upstream answers. Never subscriptions or batches.
@@ -86,8 +86,11 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     res: ServerResponse,
     call: FastPathContext,
   ): boolean | Promise<boolean | undefined> {
-    const pending = stored.used.filter((used) => !used.service.isCurrent(used));
-    if (pending.length === 0) return true;
+    // The warm path, every answer current, allocates nothing here.
+    let pending: UsedAnswer[] | undefined;
+    for (const used of stored.used) if (!used.service.isCurrent(used)) (pending ??= []).push(used);
+    if (pending === undefined) return true;
+    call.stats.used = usedLog();
     const signal = untilClientLeaves(res);
     const options = { signal, requestId: call.requestId, stats: call.stats, client: clientIdOf(req, trustProxy) };
     // A revalidation cut short by its client's leaving says nothing of the stored result.
@@ -168,18 +171,15 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
   /**
    * The request's key and its stored result, if any; undefined for what only yoga can answer. The
    * parameters are parsed only when the bytes find nothing: whether yoga takes them as they are
-   * (else nothing is stored), and the key of a request too long to key by its bytes.
+   * (else nothing is stored).
    */
   function find(req: IncomingMessage, body: Buffer | undefined): Found | undefined {
-    const raw = rawKey(req, body);
-    if (raw !== undefined) {
-      const stored = results.get(raw);
-      if (stored) return { key: raw, stored };
-    }
-    const parsed = body === undefined ? getKey(req) : postKey(req, body);
-    if (parsed === undefined) return undefined;
-    if (raw !== undefined) return { ...parsed, key: raw };
-    return { ...parsed, stored: results.get(parsed.key) };
+    const key = rawKey(req, body);
+    const stored = results.get(key);
+    if (stored) return { key, stored };
+    if (body === undefined) return keyable(new URLSearchParams((req.url ?? '').slice('/graphql?'.length))) ? { key } : undefined;
+    const params = postParams(body);
+    return params === undefined ? undefined : { key, params };
   }
 
   return {
@@ -206,7 +206,6 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
       }
       const found = find(req, body);
       if (found?.stored) {
-        context.stats.used = usedLog();
         const valid = current(found.stored, req, res, context);
         const verdict = valid === true || (await valid);
         if (verdict) return answerStored(found.stored, req, res, context, started);
@@ -236,34 +235,22 @@ function usedLog(): UsedAnswers {
   return { answers: [], complete: true, asked: new Map() };
 }
 
-/** Requests keyed by their bytes are at most this long (the target's parameters, or the body). */
-const RAW_KEY_MAX_BYTES = 4096;
+/**
+ * Keys longer than this are kept as their SHA-256: V8 hashes a longer string by its length alone,
+ * so keys of one length would share one bucket of the store's Map.
+ */
+const KEY_DIGEST_FROM = 16_383;
 
 /**
- * The key of a short request: its method, Accept header and the bytes yoga parses (what follows
- * `/graphql?`, or the body), so a repeat is found without parsing anything. It names exactly
- * what produced the stored answer. Its `raw` prefix keeps it apart from keyOf's keys (method first).
+ * A request's key: its method, Accept header and the bytes yoga parses (what follows `/graphql?`,
+ * or the body), so a repeat is found without parsing anything. It names exactly what produced the
+ * stored answer: the same parameters written with other spacing are another key.
  */
-function rawKey(req: IncomingMessage, body: Buffer | undefined): string | undefined {
+function rawKey(req: IncomingMessage, body: Buffer | undefined): string {
   const accept = headerValue(req.headers.accept) ?? '';
-  if (body !== undefined) return body.length <= RAW_KEY_MAX_BYTES ? `raw\nPOST\n${accept}\n${body.toString('latin1')}` : undefined;
-  const parameters = (req.url ?? '').slice('/graphql?'.length);
-  return parameters.length <= RAW_KEY_MAX_BYTES ? `raw\nGET\n${accept}\n${parameters}` : undefined;
-}
-
-function keyOf(
-  method: string,
-  req: IncomingMessage,
-  query: unknown,
-  operationName: unknown,
-  variables: string,
-  extensions: string,
-): string | undefined {
-  if (typeof query !== 'string' && extensions === '') return undefined;
-  const document = typeof query === 'string' ? hash('sha1', query, 'base64url') : '';
-  // An empty name is not an absent one: graphql-js looks for an operation named "".
-  const name = typeof operationName === 'string' ? `=${operationName}` : '';
-  return `${method}\n${headerValue(req.headers.accept) ?? ''}\n${document}\n${name}\n${variables}\n${extensions}`;
+  const key =
+    body === undefined ? `GET\n${accept}\n${(req.url ?? '').slice('/graphql?'.length)}` : `POST\n${accept}\n${body.toString('latin1')}`;
+  return key.length < KEY_DIGEST_FROM ? key : `sha256\n${hash('sha256', key, 'base64url')}`;
 }
 
 /** A request's key, the stored result under it, and the parameters parsed from a POST body. */
@@ -273,22 +260,13 @@ interface Found {
   params?: GraphQLParams;
 }
 
-/** From the text yoga parses too: what follows `/graphql?` in the target (its origin is fixed, yoga-request.ts). */
-function getKey(req: IncomingMessage): Found | undefined {
-  const params = new URLSearchParams((req.url ?? '').slice('/graphql?'.length));
-  const key = keyOf(
-    'GET',
-    req,
-    params.get('query') ?? undefined,
-    params.get('operationName'),
-    params.get('variables') ?? '',
-    params.get('extensions') ?? '',
-  );
-  return key === undefined ? undefined : { key };
+/** Whether a GET names a document (or a persisted one, in its extensions). */
+function keyable(params: URLSearchParams): boolean {
+  return params.get('query') !== null || (params.get('extensions') ?? '') !== '';
 }
 
-/** A single operation's key and parameters; undefined for what only yoga can say (not JSON, a batch). */
-function postKey(req: IncomingMessage, body: Buffer): Found | undefined {
+/** A single operation's parameters; undefined for what only yoga can say (not JSON, a batch). */
+function postParams(body: Buffer): GraphQLParams | undefined {
   let params: unknown;
   try {
     params = JSON.parse(body.toString('utf8'));
@@ -297,37 +275,20 @@ function postKey(req: IncomingMessage, body: Buffer): Found | undefined {
   }
   if (typeof params !== 'object' || params === null || Array.isArray(params)) return undefined;
   // Only parameters yoga takes as they are: anything it refuses (an unknown parameter, a query
-  // that is not a string, variables that are not an object) is never keyed, so yoga says so.
+  // that is not a string, variables that are not an object) is never stored, so yoga says so.
   for (const name of Object.keys(params)) if ((params as Record<string, unknown>)[name] != null && !PARAMETERS.has(name)) return undefined;
   const { query, operationName, variables, extensions } = params as Record<string, unknown>;
   if (query != null && typeof query !== 'string') return undefined;
   if (operationName != null && typeof operationName !== 'string') return undefined;
   if (!emptyOrObject(variables) || !emptyOrObject(extensions)) return undefined;
-  // Deeply nested values are never stored (yoga refuses them): JSON.stringify would overflow the
-  // stack on them, which costs milliseconds, and a legitimate variable is never that deep.
-  if (nestsDeeperThan(variables, MAX_KEYED_DEPTH) || nestsDeeperThan(extensions, MAX_KEYED_DEPTH)) return undefined;
-  const json = (value: unknown) => (value === undefined || value === null ? '' : JSON.stringify(value));
-  const key = keyOf('POST', req, query, operationName, json(variables), json(extensions));
-  return key === undefined ? undefined : { key, params: params as GraphQLParams };
+  if (typeof query !== 'string' && extensions == null) return undefined;
+  return params as GraphQLParams;
 }
 
-const MAX_KEYED_DEPTH = 64;
 const PARAMETERS = new Set(['query', 'operationName', 'variables', 'extensions']);
 
 function emptyOrObject(value: unknown): boolean {
   return value == null || (typeof value === 'object' && !Array.isArray(value));
-}
-
-/** Whether arrays and objects in `value` nest deeper than `max`: iterative, stops at the first too deep. */
-function nestsDeeperThan(value: unknown, max: number): boolean {
-  const pending: Array<[unknown, number]> = [[value, 0]];
-  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
-    const [item, depth] = next;
-    if (typeof item !== 'object' || item === null) continue;
-    if (depth >= max) return true;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) pending.push([child, depth + 1]);
-  }
-  return false;
 }
 
 /**
