@@ -20,6 +20,18 @@ import type { Tracing } from '../observe/tracing.js';
 import { yogaRequest } from '../http/yoga-request.js';
 import type { StartsGate } from './subscription-starts-gate.js';
 
+/**
+ * The second part of every server context yoga gets. Given one part, @whatwg-node/server makes it
+ * the prototype of a new object per request (isolateObject); given two, it copies both into a plain
+ * object. A request's context made a prototype outlived the scavenges after its answer, with all it
+ * holds: 5,000 nested lists sent as a variable were promoted whole on every request, 2.5 MB a
+ * scavenge against 0.2 MB with this (docs/notes/2026-11-27-warm-keys-and-promotion.md). Nothing
+ * in yoga or the plugins calls `waitUntil`.
+ */
+const NO_WAIT_UNTIL = { waitUntil: () => {} };
+/** handleRequest takes any number of context parts, as the adapter's `fetch` is typed to; its type names one. */
+type HandleWithParts = (request: Request, ...parts: object[]) => Promise<Response> | Response;
+
 export function createRequestListener(
   yoga: SatgateServer,
   rest: RestHandler,
@@ -102,7 +114,7 @@ export function createRequestListener(
         .then(() => {
           const context = Object.assign({ req, res, requestId, stats }, extra);
           // Never yoga's own node adapter: it builds the URL from the Host header (yoga-request.ts).
-          return yoga.handleRequest(yogaRequest(req, yoga.fetchAPI, body), context);
+          return (yoga.handleRequest as HandleWithParts)(yogaRequest(req, yoga.fetchAPI, body), context, NO_WAIT_UNTIL);
         })
         .catch((error: unknown) => {
           unexpected(error, requestId);
