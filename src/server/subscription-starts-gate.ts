@@ -12,6 +12,7 @@ import { clientIdOf } from '../http/client-identity.js';
 import type { CorsPolicy } from '../http/cors.js';
 import { isGraphqlTarget } from '../http/graphql-target.js';
 import { isLongLived } from '../http/long-lived.js';
+import { headerValue, writeHead } from '../http/node-response.js';
 import type { StartsRefusal } from '../live/client-seats.js';
 
 export interface StartsGateDeps {
@@ -30,15 +31,12 @@ export function createStartsGate({ startRefusal, trustProxy, cors }: StartsGateD
     const refusal = startRefusal(clientIdOf(req, trustProxy));
     if (!refusal) return false;
     const body = JSON.stringify({ errors: [refusal] });
-    res
-      .writeHead(429, {
-        ...cors(req.headers.origin, false),
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': String(Buffer.byteLength(body)),
-        'retry-after': String(refusal.extensions.retryAfter),
-        'x-request-id': requestId,
-      })
-      .end(body);
+    writeHead(res, 429, cors(headerValue(req.headers.origin), false), {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      'retry-after': String(refusal.extensions.retryAfter),
+      'x-request-id': requestId,
+    }).end(body);
     return true;
   };
 }
