@@ -29,6 +29,13 @@ import type { StartsGate } from './subscription-starts-gate.js';
  * in yoga or the plugins calls `waitUntil`.
  */
 const NO_WAIT_UNTIL = { waitUntil: () => {} };
+/**
+ * Settles once the I/O already waiting has been handled (setImmediate runs after the poll phase).
+ * Every request yoga executes waits for it, so answers that are only written (stored results,
+ * REST cache hits) never queue behind executions that arrived with them, a burst of hostile
+ * documents included. An executed request pays a turn of the event loop, not CPU.
+ */
+const afterWaitingIo = () => new Promise<void>((resolve) => setImmediate(resolve));
 /** handleRequest takes any number of context parts, as the adapter's `fetch` is typed to; its type names one. */
 type HandleWithParts = (request: Request, ...parts: object[]) => Promise<Response> | Response;
 
@@ -110,7 +117,7 @@ export function createRequestListener(
     if (asked === 'HEAD') req.method = 'GET';
     // yoga's own listener would answer a throwing plugin hook with the error's stack as the body.
     const viaYoga: ViaYoga = (extra, body) =>
-      Promise.resolve()
+      afterWaitingIo()
         .then(() => {
           const context = Object.assign({ req, res, requestId, stats }, extra);
           // Never yoga's own node adapter: it builds the URL from the Host header (yoga-request.ts).

@@ -8,7 +8,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
-import { createServer, type Server } from 'node:net';
+import { connect as tcpConnect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +78,51 @@ function alive(pid: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * A keep-alive connection the gateway has accepted: it has answered a first request on it (so a
+ * gateway stopped later finds only the data written to it waiting, not the connection).
+ */
+async function acceptedSocket(port: number): Promise<Socket> {
+  const socket = tcpConnect(port, '127.0.0.1');
+  await new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  const answer = nextAnswer(socket);
+  socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+  await answer;
+  return socket;
+}
+
+/** The next whole answer on a keep-alive socket (framed by Content-Length): its status line; `onFirstByte` when it starts. */
+function nextAnswer(socket: Socket, onFirstByte = () => {}): Promise<string> {
+  return new Promise((resolve) => {
+    let received = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      if (received.length === 0) onFirstByte();
+      received = Buffer.concat([received, chunk]);
+      const headEnd = received.indexOf('\r\n\r\n');
+      if (headEnd < 0) return;
+      const head = received.subarray(0, headEnd).toString('latin1');
+      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1] ?? 0);
+      if (received.length < headEnd + 4 + length) return;
+      socket.off('data', onData);
+      resolve(head.slice(0, head.indexOf('\r\n')));
+    };
+    socket.on('data', onData);
+  });
+}
+
+/**
+ * Waits until the process is stopped (state T in /proc). A stop signal takes effect when the process
+ * next runs: one woken by data written meanwhile would stop holding that data's readiness, and
+ * handle it alone when continued.
+ */
+async function stopped(pid: number): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!/^\d+ \(.*\) [Tt] /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))) {
+    if (Date.now() > deadline) throw new Error(`process ${pid} did not stop`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
   }
 }
 
@@ -280,6 +325,48 @@ describe('the gateway process', () => {
     }
     expect(await gateway.exited).toEqual({ code: 0, signal: null });
     expect(gateway.stderr()).toBe('');
+  });
+
+  test('a stored answer is written before executions that arrived with it: cheap answers never queue behind execution', async () => {
+    const { gateway, url } = await startGateway({ WORKERS: '1', CACHE_TTL_MS: '600000' });
+    const port = Number(new URL(url).port);
+    const query = '{ brc20Token(ticker: "ordi") { token { ticker } } }';
+    const headers = 'content-type: application/json\r\naccept: application/json';
+    // Stored on the fast path (under this Accept, which is part of its key); its upstream answer
+    // is cached for the executions below.
+    const first = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query }),
+    });
+    expect(await first.json()).toEqual({ data: { brc20Token: { token: { ticker: 'ordi' } } } });
+    // Five documents that differ from it only in spacing (other keys: each executes, from the
+    // upstream cache, with no upstream call to wait for), then the stored one, on six open sockets.
+    const bodies = [1, 2, 3, 4, 5].map((spaces) => JSON.stringify({ query: `{${' '.repeat(spaces)}${query.slice(1)}` }));
+    bodies.push(JSON.stringify({ query }));
+    const sockets = await Promise.all(bodies.map(() => acceptedSocket(port)));
+    const order: number[] = [];
+    const answered = sockets.map((socket, i) => nextAnswer(socket, () => order.push(i)));
+    // Stopped, the gateway finds all six requests readable at once when it runs again, in the
+    // order they were written.
+    gateway.child.kill('SIGSTOP');
+    try {
+      await stopped(gateway.child.pid!);
+      for (const [i, socket] of sockets.entries()) {
+        socket.write(
+          `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\ncontent-length: ${Buffer.byteLength(bodies[i]!)}\r\n\r\n${bodies[i]}`,
+        );
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      gateway.child.kill('SIGCONT');
+    }
+    expect(await Promise.all(answered)).toEqual(Array(6).fill('HTTP/1.1 200 OK'));
+    // The stored answer first, whatever order the executions then finish in.
+    expect(order[0]).toBe(5);
+    sockets.forEach((socket) => socket.destroy());
+    gateway.child.kill('SIGTERM');
+    expect(await gateway.exited).toEqual({ code: 0, signal: null });
   });
 
   test.each(['json', 'pretty'])('a closed stdout does not keep it alive after SIGTERM (LOG_FORMAT=%s)', async (format) => {
