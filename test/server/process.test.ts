@@ -329,43 +329,47 @@ describe('the gateway process', () => {
 
   test('a stored answer is written before executions that arrived with it: cheap answers never queue behind execution', async () => {
     const { gateway, url } = await startGateway({ WORKERS: '1', CACHE_TTL_MS: '600000' });
-    const port = Number(new URL(url).port);
-    const query = '{ brc20Token(ticker: "ordi") { token { ticker } } }';
-    const headers = 'content-type: application/json\r\naccept: application/json';
-    // Stored on the fast path (under this Accept, which is part of its key); its upstream answer
-    // is cached for the executions below.
-    const first = await fetch(`${url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ query }),
-    });
-    expect(await first.json()).toEqual({ data: { brc20Token: { token: { ticker: 'ordi' } } } });
-    // Five documents that differ from it only in spacing (other keys: each executes, from the
-    // upstream cache, with no upstream call to wait for), then the stored one, on six open sockets.
-    const bodies = [1, 2, 3, 4, 5].map((spaces) => JSON.stringify({ query: `{${' '.repeat(spaces)}${query.slice(1)}` }));
-    bodies.push(JSON.stringify({ query }));
-    const sockets = await Promise.all(bodies.map(() => acceptedSocket(port)));
-    const order: number[] = [];
-    const answered = sockets.map((socket, i) => nextAnswer(socket, () => order.push(i)));
-    // Stopped, the gateway finds all six requests readable at once when it runs again, in the
-    // order they were written.
-    gateway.child.kill('SIGSTOP');
+    const sockets: Socket[] = [];
     try {
-      await stopped(gateway.child.pid!);
-      for (const [i, socket] of sockets.entries()) {
-        socket.write(
-          `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\ncontent-length: ${Buffer.byteLength(bodies[i]!)}\r\n\r\n${bodies[i]}`,
-        );
-        await new Promise((resolve) => setTimeout(resolve, 20));
+      const port = Number(new URL(url).port);
+      const query = '{ brc20Token(ticker: "ordi") { token { ticker } } }';
+      const headers = 'content-type: application/json\r\naccept: application/json';
+      // Stored on the fast path (under this Accept, which is part of its key); its upstream answer
+      // is cached for the executions below.
+      const first = await fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ query }),
+      });
+      expect(await first.json()).toEqual({ data: { brc20Token: { token: { ticker: 'ordi' } } } });
+      // Five documents that differ from it only in spacing (other keys: each executes, from the
+      // upstream cache, with no upstream call to wait for), then the stored one, on six open sockets.
+      const bodies = [1, 2, 3, 4, 5].map((spaces) => JSON.stringify({ query: `{${' '.repeat(spaces)}${query.slice(1)}` }));
+      bodies.push(JSON.stringify({ query }));
+      sockets.push(...(await Promise.all(bodies.map(() => acceptedSocket(port)))));
+      const order: number[] = [];
+      const answered = sockets.map((socket, i) => nextAnswer(socket, () => order.push(i)));
+      // Stopped, the gateway finds all six requests readable at once when it runs again, in the
+      // order they were written.
+      gateway.child.kill('SIGSTOP');
+      try {
+        await stopped(gateway.child.pid!);
+        for (const [i, socket] of sockets.entries()) {
+          socket.write(
+            `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\ncontent-length: ${Buffer.byteLength(bodies[i]!)}\r\n\r\n${bodies[i]}`,
+          );
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      } finally {
+        gateway.child.kill('SIGCONT');
       }
+      expect(await Promise.all(answered)).toEqual(Array(6).fill('HTTP/1.1 200 OK'));
+      // The stored answer first, whatever order the executions then finish in.
+      expect(order[0]).toBe(5);
     } finally {
-      gateway.child.kill('SIGCONT');
+      sockets.forEach((socket) => socket.destroy());
+      gateway.child.kill('SIGTERM');
     }
-    expect(await Promise.all(answered)).toEqual(Array(6).fill('HTTP/1.1 200 OK'));
-    // The stored answer first, whatever order the executions then finish in.
-    expect(order[0]).toBe(5);
-    sockets.forEach((socket) => socket.destroy());
-    gateway.child.kill('SIGTERM');
     expect(await gateway.exited).toEqual({ code: 0, signal: null });
   });
 
