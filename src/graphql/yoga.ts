@@ -8,6 +8,7 @@ import { usePersistedOperations } from '@graphql-yoga/plugin-persisted-operation
 import { useEngine } from '@envelop/core';
 import { GraphQLError, subscribe } from 'graphql';
 import { createYoga, type Plugin } from 'graphql-yoga';
+import { ByteResponse } from './byte-responses.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { createContext } from './context.js';
@@ -122,6 +123,8 @@ export function createServer({
     maxRequestBodySize: false,
     // yoga's own logger would print at its own levels; ours is structured and redacted.
     logging: false,
+    // Answers held as bytes, not as strings old promises keep alive (byte-responses.ts).
+    fetchAPI: { Response: ByteResponse },
     plugins: [
       useCors(corsPolicy(config)),
       // The whole time a GraphQL request may take: past it the client gets a clear 504 and the

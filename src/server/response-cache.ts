@@ -148,7 +148,9 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
       await sendNodeResponse(response, res, req, true);
       return;
     }
-    const body = Buffer.from(await response.arrayBuffer());
+    const bytes = await response.arrayBuffer();
+    // yoga's answers hold their bytes already (graphql/byte-responses.ts): kept, not copied.
+    const body = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes);
     // `sent`: this answer's headers; `headers`: what every later answer of the stored result repeats.
     // Both are sent with the body's Content-Length, so never with yoga's framing (a multipart answer
     // names Transfer-Encoding: chunked, and a client must refuse a message with both). Names are
