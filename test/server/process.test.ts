@@ -327,7 +327,7 @@ describe('the gateway process', () => {
     expect(gateway.stderr()).toBe('');
   });
 
-  test('a stored answer is written before executions that arrived with it: cheap answers never queue behind execution', async () => {
+  test('stored answers and REST cache hits are written before executions that arrived with them: cheap answers never queue behind execution', async () => {
     const { gateway, url } = await startGateway({ WORKERS: '1', CACHE_TTL_MS: '600000' });
     const sockets: Socket[] = [];
     try {
@@ -342,30 +342,35 @@ describe('the gateway process', () => {
         body: JSON.stringify({ query }),
       });
       expect(await first.json()).toEqual({ data: { brc20Token: { token: { ticker: 'ordi' } } } });
+      const restPath = '/ordinals/v1/brc-20/tokens/ordi';
+      const restFirst = await fetch(`${url}${restPath}`);
+      expect([restFirst.status, ((await restFirst.json()) as { token?: { ticker?: string } }).token?.ticker]).toEqual([200, 'ordi']);
       // Five documents that differ from it only in spacing (other keys: each executes, from the
-      // upstream cache, with no upstream call to wait for), then the stored one, on six open sockets.
-      const bodies = [1, 2, 3, 4, 5].map((spaces) => JSON.stringify({ query: `{${' '.repeat(spaces)}${query.slice(1)}` }));
-      bodies.push(JSON.stringify({ query }));
-      sockets.push(...(await Promise.all(bodies.map(() => acceptedSocket(port)))));
+      // upstream cache, with no upstream call to wait for), then the stored one and the cached REST
+      // route, on seven open sockets.
+      const post = (body: string) =>
+        `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      const requests = [1, 2, 3, 4, 5].map((spaces) => post(JSON.stringify({ query: `{${' '.repeat(spaces)}${query.slice(1)}` })));
+      requests.push(post(JSON.stringify({ query })), `GET ${restPath} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+      sockets.push(...(await Promise.all(requests.map(() => acceptedSocket(port)))));
       const order: number[] = [];
       const answered = sockets.map((socket, i) => nextAnswer(socket, () => order.push(i)));
-      // Stopped, the gateway finds all six requests readable at once when it runs again, in the
+      // Stopped, the gateway finds all seven requests readable at once when it runs again, in the
       // order they were written.
       gateway.child.kill('SIGSTOP');
       try {
         await stopped(gateway.child.pid!);
         for (const [i, socket] of sockets.entries()) {
-          socket.write(
-            `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\ncontent-length: ${Buffer.byteLength(bodies[i]!)}\r\n\r\n${bodies[i]}`,
-          );
+          socket.write(requests[i]!);
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
       } finally {
         gateway.child.kill('SIGCONT');
       }
-      expect(await Promise.all(answered)).toEqual(Array(6).fill('HTTP/1.1 200 OK'));
-      // The stored answer first, whatever order the executions then finish in.
-      expect(order[0]).toBe(5);
+      expect(await Promise.all(answered)).toEqual(Array(7).fill('HTTP/1.1 200 OK'));
+      // The stored answer and the REST hit first, in the order they came, whatever order the
+      // executions then finish in.
+      expect(order.slice(0, 2)).toEqual([5, 6]);
     } finally {
       sockets.forEach((socket) => socket.destroy());
       gateway.child.kill('SIGTERM');
