@@ -257,7 +257,7 @@ describe('warm (upstream answers fresh for a minute)', () => {
     const short = JSON.stringify({ query: TOKEN, variables: { ticker: 'pepe' } });
     // The same parameters written otherwise: other bytes, so another stored result.
     const spaced = JSON.stringify({ variables: { ticker: 'pepe' }, query: TOKEN }, null, 2);
-    // Past the 16,383 characters from which a key is kept as its SHA-256.
+    // Past the 1,024 bytes from which a key is kept as its SHA-256 (and V8's 16,383 characters).
     const padded = `${TOKEN} # ${'x'.repeat(20_000)}`;
     const long = JSON.stringify({ query: padded, variables: { ticker: 'pepe' } });
     const longSpaced = JSON.stringify({ query: padded, variables: { ticker: 'pepe' } }, null, 1);
@@ -269,7 +269,7 @@ describe('warm (upstream answers fresh for a minute)', () => {
       });
       return [response.status, await response.json()] as const;
     };
-    // A GET's target fits in node's 16 KB of head, so its key is its parameters as they are.
+    // A GET's target (within node's 16 KB of head) past 1,024 bytes: keyed by its digest too.
     const get = `/graphql?query=${encodeURIComponent(`${TOKEN} # ${'x'.repeat(5000)}`)}&variables=${encodeURIComponent('{"ticker":"pepe"}')}`;
     const answers = [await send(short), await send(short), await send(spaced), await send(long), await send(long), await send(longSpaced)];
     answers.push(await send('', get), await send('', get));
