@@ -238,7 +238,7 @@ function usedLog(): UsedAnswers {
 }
 
 /**
- * Keys of more bytes than this are kept as their SHA-256. A Map hashes a string key in full on
+ * Keys of this many bytes or more are kept as their SHA-256. A Map hashes a string key in full on
  * every lookup, a character at a time: the 4.3 KB body of twenty aliased tokens spent 8.8 µs a
  * request there, three times what hashing it costs. (Above 16,383 characters V8 hashes a string
  * by its length alone, so such keys would also share one bucket.)
