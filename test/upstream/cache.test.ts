@@ -178,6 +178,13 @@ describe('a global ETag', () => {
   });
 });
 
+/** A token asked twice, the second time with another body (an unused variable), so executed twice. */
+async function readTwice(stack: Stack, ticker: string): Promise<void> {
+  for (const variables of [{ t: ticker }, { t: ticker, again: true }]) {
+    expect((await stack.graphql(TOKEN_QUERY, variables)).body).toEqual({ data: tokenData(ticker) });
+  }
+}
+
 describe('CACHE_MAX_BYTES', () => {
   let stack: Stack;
   beforeAll(async () => {
@@ -187,7 +194,8 @@ describe('CACHE_MAX_BYTES', () => {
   afterAll(() => stack.close());
 
   test('evicts the least recently used answers first', async () => {
-    for (const ticker of ['ordi', 'pepe', 'sats']) await stack.graphql(TOKEN_QUERY, { t: ticker });
+    // Each read twice (the second with another body, so it executes again): kept parsed.
+    for (const ticker of ['ordi', 'pepe', 'sats']) await readTwice(stack, ticker);
     await stack.graphql(TOKEN_QUERY, { t: 'ordi' }); // ordi is now the most recently used
     const fourth = sampleData.brc20Tokens[5]!.token.ticker;
     await stack.graphql(TOKEN_QUERY, { t: fourth }); // evicts pepe, the least recently used
@@ -214,10 +222,17 @@ describe('CACHE_MAX_BYTES counts memoised parsed JSON', () => {
     stack.sample.clearLog();
     for (const ticker of tickers) expect((await rest(`${stack.gatewayUrl}${tokenPath(ticker)}`)).body).toEqual(token(ticker));
     expect(stack.upstreamCalls()).toEqual([]);
-    // GraphQL parses ordi, pepe and sats (cache hits): their parsed values now count, and the
-    // least recently used answer (the fourth) no longer fits.
+    // GraphQL reads ordi, pepe and sats once (cache hits): an answer read once is not kept parsed,
+    // so all four still fit.
     for (const ticker of ['ordi', 'pepe', 'sats']) {
       expect((await stack.graphql(TOKEN_QUERY, { t: ticker })).body).toEqual({ data: tokenData(ticker) });
+    }
+    for (const ticker of tickers) expect((await rest(`${stack.gatewayUrl}${tokenPath(ticker)}`)).body).toEqual(token(ticker));
+    expect(stack.upstreamCalls()).toEqual([]);
+    // Read again (another body, so executed again), they are kept parsed: their parsed values now
+    // count, and the least recently used answer (the fourth) no longer fits.
+    for (const ticker of ['ordi', 'pepe', 'sats']) {
+      expect((await stack.graphql(TOKEN_QUERY, { t: ticker, again: true })).body).toEqual({ data: tokenData(ticker) });
     }
     expect(stack.upstreamCalls()).toEqual([]);
     expect((await stack.graphql(TOKEN_QUERY, { t: fourth })).body).toEqual({ data: tokenData(fourth) });
