@@ -76,7 +76,10 @@ export interface UpstreamResponse {
   /** The headers a client may see: content-type, etag, cache-control, retry-after (lowercase). */
   headers: Record<string, string>;
   body: Buffer;
-  /** The parsed body, kept from its second reading (service.ts parse): a cached answer read by many requests is parsed twice, not once per request. */
+  /**
+   * The parsed body, kept from its second reading (service.ts parse): a cached answer that many
+   * requests read is parsed twice, not once per request.
+   */
   parsed?: unknown;
   /** Set when a stored answer is served past its freshness because the upstream failed. */
   stale?: { ageSeconds: number };
