@@ -21,7 +21,51 @@ export interface LoaderLimits {
  * Per-request DataLoaders between resolvers and the upstream clients: identical lookups in one
  * GraphQL request make one upstream call. Created fresh for every request, never shared.
  */
-export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: LoaderLimits, used = new SourcesUsed()) {
+export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: LoaderLimits, used = new SourcesUsed()): Loaders {
+  return new Loaders(loaderMakers(upstreams, call, limits, used));
+}
+
+/**
+ * A request's loaders, each made on first use (most requests use one or two, a subscription none).
+ * The getters are the class's, shared by every request. Getters written in an object literal were
+ * closures of the request: each request's object got a hidden class of its own, made in the old
+ * generation, whose descriptors held those closures. Until the next full GC that class kept the
+ * request's loaders, and the upstream pages they had answered, alive through every scavenge, so
+ * they were promoted: 480 of the 520 KB that survived a scavenge on `npm run bench`'s W8 row with
+ * one client (docs/notes/2026-11-27-literal-getters.md).
+ */
+export class Loaders {
+  constructor(private readonly made: LoaderMakers) {}
+  get status() {
+    return this.made.status();
+  }
+  get brc20Token() {
+    return this.made.brc20Token();
+  }
+  get brc20TokenSummary() {
+    return this.made.brc20TokenSummary();
+  }
+  get transfers() {
+    return this.made.transfers();
+  }
+  get transferOffsets(): ReadonlyWeakMap<SourcedInscriptionTransfer, number> {
+    return this.made.transferOffsets();
+  }
+  get etchings() {
+    return this.made.etchings();
+  }
+  get etching() {
+    return this.made.etching();
+  }
+  get bitcoinNode() {
+    return this.made.bitcoinNode();
+  }
+}
+
+type LoaderMakers = ReturnType<typeof loaderMakers>;
+
+/** Each loader's maker, `onFirstUse`: plain properties, so the object's hidden class is shared. */
+function loaderMakers(upstreams: Upstreams, call: CallOptions, limits: LoaderLimits, used: SourcesUsed) {
   const limit = limiter(limits);
   // A source's further pages are lookups of this request too (see CallOptions.lookups). Set on the
   // request's own options, not a copy: the instrumentation sets `call.trace` on them later.
@@ -174,35 +218,8 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
       ({ apiKey, path }) => keyedHash(JSON.stringify([apiKey, path])),
     ),
   );
-  // Each made on first use: most requests use one or two, and a subscription none.
-  return {
-    get status() {
-      return status();
-    },
-    get brc20Token() {
-      return brc20Token();
-    },
-    get brc20TokenSummary() {
-      return brc20TokenSummary();
-    },
-    get transfers() {
-      return transfers();
-    },
-    get transferOffsets(): ReadonlyWeakMap<SourcedInscriptionTransfer, number> {
-      return transferOffsets();
-    },
-    get etchings() {
-      return etchings();
-    },
-    get etching() {
-      return etching();
-    },
-    get bitcoinNode() {
-      return bitcoinNode();
-    },
-  };
+  return { status, brc20Token, brc20TokenSummary, transfers, transferOffsets, etchings, etching, bitcoinNode };
 }
-export type Loaders = ReturnType<typeof createLoaders>;
 
 type ReadonlyWeakMap<K extends WeakKey, V> = Pick<WeakMap<K, V>, 'get' | 'has'>;
 

@@ -65,14 +65,25 @@ export async function streamConnection<T>(source: ListSource<T>, request: Connec
   // Null, an error (expired cursor, upstream failure), or the first page's total: whichever comes first.
   const first = await Promise.race([read.then((result) => (result ? result.totalCount : null)), firstTotal]);
   if (first === null) return null;
-  return {
-    totalCount: first,
-    edges,
-    // Asked for only when selected: a failure nobody asked for is not left unhandled.
-    get pageInfo() {
-      return answer.then((result) => result.pageInfo);
-    },
-  };
+  return new StreamingConnection(first, edges, answer);
+}
+
+/**
+ * A connection still being read. `pageInfo` is the class's getter, not an object literal's: a
+ * literal's getter, a closure of the request, gave each answer a hidden class of its own in the old
+ * generation, which kept the request's pages alive until the next full GC (Loaders in loaders.ts).
+ */
+class StreamingConnection<T> implements StreamedConnection<T> {
+  constructor(
+    readonly totalCount: number,
+    readonly edges: EdgeQueue<T>,
+    private readonly answer: Promise<Connection<T>>,
+  ) {}
+
+  /** Asked for only when selected: a failure nobody asked for is not left unhandled. */
+  get pageInfo(): Promise<Connection<T>['pageInfo']> {
+    return this.answer.then((result) => result.pageInfo);
+  }
 }
 
 /** The window's first position once the view tells it: 0, or the one after the `after` cursor's item. */
