@@ -178,6 +178,7 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
 
   return {
     execute,
+    // eslint-disable-next-line no-restricted-syntax -- made once per process
     get bytes() {
       return cache.bytes;
     },

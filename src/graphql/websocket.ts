@@ -223,6 +223,7 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
   wss.on('error', (error) => logger.warn({ err: error.message }, 'websocket server error'));
 
   return {
+    // eslint-disable-next-line no-restricted-syntax -- made once per process
     get connections() {
       return wss.clients.size;
     },

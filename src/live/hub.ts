@@ -371,9 +371,11 @@ export function createLiveHub({ upstreams, settings, logger, events = noLiveEven
     startRefusal(client: string | undefined) {
       return seats.startRefusal(client);
     },
+    // eslint-disable-next-line no-restricted-syntax -- made once per process
     get active() {
       return active;
     },
+    // eslint-disable-next-line no-restricted-syntax -- made once per process
     get watched() {
       return pollers.size;
     },

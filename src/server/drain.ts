@@ -23,6 +23,7 @@ export function createDrain(): Drain {
   let draining = false;
   let idle: (() => void) | undefined;
   return {
+    // eslint-disable-next-line no-restricted-syntax -- made once per process
     get draining() {
       return draining;
     },

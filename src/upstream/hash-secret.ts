@@ -60,6 +60,7 @@ export function shareHashSecret(redis: Redis, logger: Logger): SharedHashSecret 
   if (redis.status === 'ready') void attempt();
   return {
     ready,
+    // eslint-disable-next-line no-restricted-syntax -- made once per process
     get shared() {
       return shared;
     },
