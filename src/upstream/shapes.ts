@@ -26,22 +26,35 @@ export const boolean: Shape<boolean> = (value): value is boolean => typeof value
 export const int: Shape<number> = (value): value is number => Number.isInteger(value) && Math.abs(value as number) <= 0x7fffffff;
 /** A Timestamp (or its seconds): a safe integer. */
 export const timestamp: Shape<number> = (value): value is number => Number.isSafeInteger(value);
+/** Made once: a regular expression literal in the function would be a new object at every call. */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
 /** An amount: a decimal string, never a JSON number (the Decimal scalar's rule). */
-export const decimal: Shape<string> = (value): value is string => typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value);
+export const decimal: Shape<string> = (value): value is string => typeof value === 'string' && DECIMAL.test(value);
 
 /** `null` or absent, else `shape`. */
 export function optional<T>(shape: Shape<T>): Shape<T | null | undefined> {
   return (value): value is T | null | undefined => value === null || value === undefined || shape(value);
 }
 
+// Loops, not `every`: a page's check visits each field of each item (2,100 on 60 etchings), and a
+// callback made per call showed as garbage of its own in W8's allocation profile.
 export function arrayOf<T>(shape: Shape<T>): Shape<T[]> {
-  return (value): value is T[] => Array.isArray(value) && value.every((item) => shape(item));
+  return (value): value is T[] => {
+    if (!Array.isArray(value)) return false;
+    for (const item of value) if (!shape(item)) return false;
+    return true;
+  };
 }
 
 /** Every field of `T` is named (the compiler sees to it); unknown fields pass. */
 export function object<T>(fields: { [K in keyof T]-?: Shape<unknown> }): Shape<T> {
-  const entries = Object.entries(fields) as Array<[string, Shape<unknown>]>;
-  return (value): value is T => isObject(value) && entries.every(([name, shape]) => shape(value[name]));
+  const names = Object.keys(fields);
+  const shapes = Object.values(fields) as Array<Shape<unknown>>;
+  return (value): value is T => {
+    if (!isObject(value)) return false;
+    for (let i = 0; i < names.length; i++) if (!shapes[i]!(value[names[i]!])) return false;
+    return true;
+  };
 }
 
 /** Checks each parsed answer once: a cached answer is shared by many requests, and memoised. */
