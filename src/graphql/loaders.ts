@@ -27,12 +27,11 @@ export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: L
 
 /**
  * A request's loaders, each made on first use (most requests use one or two, a subscription none).
- * The getters are the class's, shared by every request. Getters written in an object literal were
- * closures of the request: each request's object got a hidden class of its own, made in the old
- * generation, whose descriptors held those closures. Until the next full GC that class kept the
- * request's loaders, and the upstream pages they had answered, alive through every scavenge, so
- * they were promoted: 480 of the 520 KB that survived a scavenge on `npm run bench`'s W8 row with
- * one client (docs/notes/2026-11-27-literal-getters.md).
+ * The getters are the class's, shared by every request. V8 keeps what an object literal's getter
+ * captures alive through every scavenge until the next full GC; written in a literal, these getters
+ * kept the request's loaders, and the upstream pages they had answered, until they were promoted:
+ * 467 of the 520 KB that survived a scavenge on W8's body with one client
+ * (docs/notes/2026-11-27-literal-getters.md).
  */
 export class Loaders {
   constructor(private readonly made: LoaderMakers) {}

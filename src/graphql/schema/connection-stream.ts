@@ -69,9 +69,9 @@ export async function streamConnection<T>(source: ListSource<T>, request: Connec
 }
 
 /**
- * A connection still being read. `pageInfo` is the class's getter, not an object literal's: a
- * literal's getter, a closure of the request, gave each answer a hidden class of its own in the old
- * generation, which kept the request's pages alive until the next full GC (Loaders in loaders.ts).
+ * A connection still being read. `pageInfo` is the class's getter, not an object literal's: V8
+ * keeps what a literal's getter captures (here the read, and every page it landed) alive through
+ * every scavenge until the next full GC (Loaders in loaders.ts).
  */
 class StreamingConnection<T> implements StreamedConnection<T> {
   constructor(
