@@ -28,7 +28,7 @@ export const int: Shape<number> = (value): value is number => Number.isInteger(v
 export const timestamp: Shape<number> = (value): value is number => Number.isSafeInteger(value);
 /** Made once: a regular expression literal in the function would be a new object at every call. */
 const DECIMAL = /^-?\d+(\.\d+)?$/;
-/** An amount: a decimal string, never a JSON number (the Decimal scalar's rule). */
+/** An amount: a decimal string, never a JSON number. The Decimal scalar checks with this too. */
 export const decimal: Shape<string> = (value): value is string => typeof value === 'string' && DECIMAL.test(value);
 
 /** `null` or absent, else `shape`. */

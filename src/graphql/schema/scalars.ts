@@ -1,7 +1,7 @@
 import { GraphQLError, Kind, type ValueNode } from 'graphql';
+import { decimal } from '../../upstream/shapes.js';
 import { builder } from './builder.js';
 
-const DECIMAL = /^-?\d+(\.\d+)?$/;
 const BLOCK_HEIGHT = /^[0-9]+$/;
 /** The upstream's hash pattern: 64 hex characters, the first eight zeros. */
 const BLOCK_HASH = /^[0]{8}[a-fA-F0-9]{56}$/;
@@ -14,15 +14,15 @@ function invalid(message: string): GraphQLError {
 builder.scalarType('Decimal', {
   description: 'An exact decimal number as a JSON string, e.g. "21000000.000000000000000000". Never rounded.',
   serialize: (value) => {
-    if (typeof value === 'string' && DECIMAL.test(value)) return value;
+    if (decimal(value)) return value;
     throw new GraphQLError('Decimal cannot represent a value that is not a decimal string');
   },
   parseValue: (value) => {
-    if (typeof value === 'string' && DECIMAL.test(value)) return value;
+    if (decimal(value)) return value;
     throw invalid('Decimal must be a string of digits with an optional fraction, e.g. "1000.5"');
   },
   parseLiteral: (node) => {
-    if (node.kind === Kind.STRING && DECIMAL.test(node.value)) return node.value;
+    if (node.kind === Kind.STRING && decimal(node.value)) return node.value;
     throw invalid('Decimal must be a string of digits with an optional fraction, e.g. "1000.5"');
   },
 });
