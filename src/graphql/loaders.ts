@@ -1,5 +1,4 @@
 import DataLoader from 'dataloader';
-import { GraphQLError } from 'graphql';
 import type { CallOptions } from '../upstream/request.js';
 import { normalizeTicker, type PageQuery } from '../upstream/ordinals.js';
 import type { Upstreams } from '../upstream/index.js';
@@ -9,13 +8,9 @@ import { keyedHash } from '../lib/keyed-hash.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, Page, SourcedInscriptionTransfer } from '../upstream/types.js';
 import type { SourcedOperation } from '../sources/index.js';
 import { SourcesUsed, markOf } from '../sources/provenance.js';
+import { requestLimiter, type LoaderLimits } from './request-limiter.js';
 
-export interface LoaderLimits {
-  /** Distinct upstream lookups one GraphQL request may cause. */
-  maxCalls: number;
-  /** Of those, how many may be in flight at once; the rest wait their turn. */
-  maxConcurrent: number;
-}
+export type { LoaderLimits };
 
 /**
  * Per-request DataLoaders between resolvers and the upstream clients: identical lookups in one
@@ -65,10 +60,10 @@ type LoaderMakers = ReturnType<typeof loaderMakers>;
 
 /** Each loader's maker, `onFirstUse`: plain properties, so the object's hidden class is shared. */
 function loaderMakers(upstreams: Upstreams, call: CallOptions, limits: LoaderLimits, used: SourcesUsed) {
-  const limit = limiter(limits);
+  const limit = requestLimiter(limits);
   // A source's further pages are lookups of this request too (see CallOptions.lookups). Set on the
   // request's own options, not a copy: the instrumentation sets `call.trace` on them later.
-  call.lookups = { take: limit.charge };
+  call.lookups = { take: limit.charge, spread: limit.spread };
   const { sources } = upstreams;
   /** A source other than hiro serves the operation: the request's answer names it (extensions.sources). */
   const sourced =
@@ -225,42 +220,6 @@ type ReadonlyWeakMap<K extends WeakKey, V> = Pick<WeakMap<K, V>, 'get' | 'has'>;
 /** The token list carries no holder count: a summary answers everything else. */
 function summary(token: Brc20Token): Brc20TokenDetailsResponse {
   return { token, supply: { max_supply: token.max_supply, minted_supply: token.minted_supply } as Brc20Supply };
-}
-
-/**
- * Bounds one request's upstream work: past `maxCalls` upstream calls each further one fails with a
- * clear error (no unbounded queue), and at most `maxConcurrent` run at once.
- */
-function limiter({ maxCalls, maxConcurrent }: LoaderLimits) {
-  let calls = 0;
-  let running = 0;
-  const waiting: Array<() => void> = [];
-  /** Counts one lookup; past the budget, the request's clear error instead. */
-  const charge = () => {
-    if (++calls > maxCalls) {
-      throw new GraphQLError(`This request needs more than ${maxCalls} upstream lookups; split it`, {
-        extensions: { code: 'TOO_MANY_UPSTREAM_CALLS', limit: maxCalls },
-      });
-    }
-  };
-  const limit = async <V>(fetch: () => Promise<V>): Promise<V> => {
-    charge();
-    if (running >= maxConcurrent) await new Promise<void>((resolve) => waiting.push(resolve));
-    running++;
-    try {
-      return await fetch();
-    } finally {
-      running--;
-      waiting.shift()?.();
-    }
-  };
-  /** Gives the last lookup back to the budget (an optional call that brought nothing). */
-  limit.refund = () => {
-    calls--;
-  };
-  /** A further upstream call of a lookup already counted (a source's next page). */
-  limit.charge = charge;
-  return limit;
 }
 
 function toError(error: unknown): Error {

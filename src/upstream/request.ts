@@ -50,13 +50,16 @@ export interface UpstreamRequest {
    * The asking GraphQL request's budget of upstream lookups (MAX_UPSTREAM_CALLS_PER_REQUEST). A
    * lookup is counted once by the loaders; a data source that needs further pages for it (UniSat's
    * events, ord's runes pages) charges each here first: `take` throws when the budget is spent,
-   * before the page is asked.
+   * before the page is asked. Further calls a source makes side by side (ord's block hashes) go
+   * through `spread`, within the request's MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST.
    */
   lookups?: LookupBudget;
 }
 
 export interface LookupBudget {
   take(): void;
+  /** `run` for each item, answers in order: on the lookup's own slot and the request's free ones. */
+  spread<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]>;
 }
 
 /** What a caller adds to a client method's request. */

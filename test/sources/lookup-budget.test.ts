@@ -2,13 +2,15 @@
  * MAX_UPSTREAM_CALLS_PER_REQUEST counts a source's pages: one block's transfers from UniSat take
  * its block call and a call per page of events, and an etchings window from ord the pages that
  * cover it. A request that would need more is cut at the budget with TOO_MANY_UPSTREAM_CALLS, and
- * the sample's log shows that the page past it was never asked.
+ * the sample's log shows that the page past it was never asked. The block hashes of an ord page
+ * stay within MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST, as the sample's arrival times show.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { BIG_TRANSFER_BLOCK } from '../../src/sample/data.js';
 import { startStack, type Stack } from '../harness.js';
 import { callsOf, fieldError } from '../support.js';
-import { UNISAT_TIP } from '../../src/sample/sources-data.js';
+import { blockHash, UNISAT_TIP } from '../../src/sample/sources-data.js';
+import { sampleData } from '../../src/sample/data.js';
 
 const BUDGET = 3;
 const tooMany = (path: string[]) => fieldError(path, { code: 'TOO_MANY_UPSTREAM_CALLS', limit: BUDGET });
@@ -74,5 +76,39 @@ describe('ord etchings', () => {
     const { body } = await stack.graphql('{ etchings(offset: 95, limit: 60) { offset } }');
     expect(body.errors).toEqual([tooMany(['etchings'])]);
     expect(paths(stack).filter((path) => path.startsWith('/runes/'))).toEqual(['/runes/0', '/runes/1', '/runes/2']);
+  });
+});
+
+describe.each([1, 2])('ord block hashes, MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST=%i', (concurrency) => {
+  /** Each block hash answered this late: calls in flight together arrive within it. */
+  const DELAY_MS = 100;
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack(
+      (sample) => ({ ETCHINGS_SOURCE: 'ord', ORD_API_URL: sample.baseUrl, MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST: String(concurrency) }),
+      { sources: { ord: {} } },
+    );
+  });
+  afterAll(() => stack.close());
+
+  test(`a page over several blocks asks each hash once, at most ${concurrency} in flight`, async () => {
+    stack.sample.inject({ path: '/r/blockhash/*', delayMs: DELAY_MS });
+    const window = sampleData.etchings.slice(0, 20);
+    const blocks = [...new Set(window.map((e) => e.location.block_height))];
+    expect(blocks.length).toBeGreaterThan(2 * concurrency);
+    const { body } = await stack.graphql('{ etchings(limit: 20) { results { location { blockHeight blockHash } } } }');
+    expect(body.errors).toBeUndefined();
+    expect(body.data).toEqual({
+      etchings: {
+        results: window.map((e) => ({ location: { blockHeight: e.location.block_height, blockHash: blockHash(e.location.block_height) } })),
+      },
+    });
+    const asked = stack.sample.requests.filter((r) => r.path.startsWith('/r/blockhash/'));
+    expect(asked.map((r) => r.path).sort()).toEqual(blocks.map((b) => `/r/blockhash/${b}`).sort());
+    // A call starts only when one before it has been answered, DELAY_MS after it arrived (less a
+    // little: a timer may fire a millisecond early).
+    const arrivals = asked.map((r) => r.at).sort((a, b) => a - b);
+    for (let i = concurrency; i < arrivals.length; i++)
+      expect(arrivals[i]! - arrivals[i - concurrency]!).toBeGreaterThanOrEqual(DELAY_MS - 5);
   });
 });

@@ -95,6 +95,9 @@ function mintable(entry: RuneEntry, height: bigint): boolean {
   return entry.mints < (terms.cap ?? 0n);
 }
 
+/** Every item's call at once: where no request bounds them. */
+const allAtOnce = <T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> => Promise.all(items.map(run));
+
 const small = (value: bigint | null) => (value === null ? null : Number(value));
 
 export function createOrdEtchings(client: OrdClient) {
@@ -178,9 +181,11 @@ export function createOrdEtchings(client: OrdClient) {
       }
       const height = await heightAnswer;
       if (height === undefined) throw unreadable('ord');
-      // One block hash per block on the page (recursive endpoint, cached by the pipeline).
+      // One block hash per block on the page (recursive endpoint, cached by the pipeline), within
+      // the request's concurrency; a REST request has no such bound (nor a lookup budget).
       const blocks = [...new Set(window.map(([, entry]) => entry.block))];
-      const hashes = new Map(await Promise.all(blocks.map(async (block) => [block, await blockHashOf(block, call)] as const)));
+      const spread = call.lookups?.spread ?? allAtOnce;
+      const hashes = new Map(await spread(blocks, async (block) => [block, await blockHashOf(block, call)] as const));
       const results = window.map(([id, entry]) => toEtching(raw(id, entry, hashes.get(entry.block)!, height), 'ord', Number(height)));
       return marked({ limit, offset, total: results.length > 0 ? total : 0, results }, 'ord', Number(height));
     },
