@@ -84,15 +84,15 @@ export async function start(env: Record<string, string | undefined> = process.en
       connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.requestTimeoutMs / 10)),
       ServerResponse: drainAwareResponse(drain),
     },
-    createRequestListener(
+    createRequestListener({
       yoga,
       rest,
       logger,
       drain,
       responses,
       tracing,
-      createStartsGate({ startRefusal: live.startRefusal, trustProxy: config.trustProxy, cors }),
-    ),
+      startsGate: createStartsGate({ startRefusal: live.startRefusal, trustProxy: config.trustProxy, cors }),
+    }),
   );
   // Answering is bounded by REQUEST_TIMEOUT_MS too (504 on GraphQL and REST). The idle-socket
   // timeout stays above it, or it could close the connection before the 504 is written.

@@ -39,15 +39,18 @@ const afterWaitingIo = () => new Promise<void>((resolve) => setImmediate(resolve
 /** handleRequest takes any number of context parts, as the adapter's `fetch` is typed to; its type names one. */
 type HandleWithParts = (request: Request, ...parts: object[]) => Promise<Response> | Response;
 
-export function createRequestListener(
-  yoga: SatgateServer,
-  rest: RestHandler,
-  logger: Logger,
-  drain?: Drain,
-  responses?: ResponseCache,
-  tracing?: Tracing,
-  startsGate?: StartsGate,
-): RequestListener {
+/** What the listener sends requests to; the optional parts are off when absent. */
+export interface ListenerParts {
+  yoga: SatgateServer;
+  rest: RestHandler;
+  logger: Logger;
+  drain?: Drain;
+  responses?: ResponseCache;
+  tracing?: Tracing;
+  startsGate?: StartsGate;
+}
+
+export function createRequestListener({ yoga, rest, logger, drain, responses, tracing, startsGate }: ListenerParts): RequestListener {
   const unexpected = (error: unknown, requestId: string) => logger.error({ requestId, error: errorFields(error) }, 'unexpected error');
   const failed = (res: ServerResponse, requestId: string) => (error: unknown) => {
     unexpected(error, requestId);
