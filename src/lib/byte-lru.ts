@@ -58,6 +58,15 @@ export class ByteLru<V> {
     this.evict();
   }
 
+  /**
+   * The value that storing `value` under a new `key` would evict first (the least recently used),
+   * or undefined when it fits as things are: what an admission policy weighs it against.
+   */
+  victimFor(key: string, value: V): V | undefined {
+    if (this.entries.has(key) || this.held + this.sizeOf(key, value) <= this.maxBytes) return undefined;
+    return this.oldest?.value;
+  }
+
   /** The entry's value grew or shrank in place (a memoised parse): its size is counted again. */
   resize(key: string): void {
     const entry = this.entries.get(key);

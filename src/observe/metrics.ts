@@ -161,7 +161,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
   const countResponseCacheEvent = talliedCounter(
     registry,
     'satgate_response_cache_events_total',
-    'GraphQL response fast path: hit (answered from a stored result), miss (executed), stored (a result kept)',
+    'GraphQL response fast path: hit (answered from a stored result), miss (executed), stored (a result kept), refused (a result not kept: its document was asked less often lately than the stored one it would evict)',
     'event',
   );
   const graphqlExecutions = new Counter({
@@ -248,7 +248,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     graphqlExecution(engine: 'compiled' | 'fallback' | 'incremental') {
       graphqlExecutions.inc({ engine });
     },
-    responseCache(event: 'hit' | 'miss' | 'stored') {
+    responseCache(event: 'hit' | 'miss' | 'stored' | 'refused') {
       countResponseCacheEvent(event);
     },
     graphqlErrors(codes: string[]) {

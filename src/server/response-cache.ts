@@ -20,6 +20,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendNodeResponse } from '@whatwg-node/server';
 import type { GraphQLParams } from 'graphql-yoga';
 import { ByteLru } from '../lib/byte-lru.js';
+import { FrequencySketch } from '../lib/frequency-sketch.js';
 import { untilClientLeaves } from '../lib/cancellation.js';
 import { clientIdOf } from '../http/client-identity.js';
 import { etagMatches } from '../http/etag.js';
@@ -50,6 +51,9 @@ interface StoredResult {
   etag: string | undefined;
   operationName: string | undefined;
   used: UsedAnswer[];
+  /** How often it was asked lately, counted at `epoch` of the admission sketch (see `admitted`). */
+  asked: number;
+  epoch: number;
 }
 
 export interface ResponseCacheDeps {
@@ -66,6 +70,8 @@ const FRAMING = new Set(['content-length', 'transfer-encoding']);
 const PER_REQUEST = new Set(['x-request-id', 'vary', 'date', 'connection', 'keep-alive']);
 /** What a stored result keeps alive besides its bytes: its key, headers and the answers it holds. */
 const ENTRY_OVERHEAD = 512;
+/** A stored result's usual weight with the upstream answers it holds: sizes the admission sketch. */
+const TYPICAL_ENTRY_BYTES = 4096;
 
 export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, metrics }: ResponseCacheDeps) {
   const results = new ByteLru<StoredResult>(maxBytes, (key, result) => {
@@ -74,6 +80,19 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     return size;
   });
   metrics.watchCacheBytes('responses', () => results.bytes);
+  /**
+   * Admission (TinyLFU): a new result that would evict another is kept only when its document was
+   * asked more often lately than the one to go. So a client sending a new document every time (a
+   * nonce in its variables) cannot push out the results others keep asking for: its documents,
+   * asked once each, lose to any result asked again since. Counted on misses here, and on each
+   * stored answer in the entry itself (no hashing on the warm path).
+   */
+  const asked = new FrequencySketch(maxBytes / TYPICAL_ENTRY_BYTES);
+  const askedLately = (stored: StoredResult) => asked.aged(stored.asked, stored.epoch);
+  function admitted(key: string, candidate: StoredResult): boolean {
+    const victim = results.victimFor(key, candidate);
+    return victim === undefined || candidate.asked > askedLately(victim);
+  }
 
   /**
    * Whether every answer behind `stored` is current: synchronously when all are fresh in process;
@@ -110,6 +129,8 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
   /** The stored answer, its head written whole (listener.ts left the request id to it). */
   function answerStored(stored: StoredResult, req: IncomingMessage, res: ServerResponse, call: FastPathContext, started: number): void {
     const { stats, requestId } = call;
+    stored.asked = askedLately(stored) + 1;
+    stored.epoch = asked.epoch;
     if (stored.operationName) stats.noteOperation(stored.operationName);
     stats.noteCache('hit');
     metrics.graphqlOperation('query', (performance.now() - started) / 1000);
@@ -164,8 +185,19 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
       if (!PER_REQUEST.has(name) && !name.startsWith('access-control-')) headers[name] = value;
     });
     const byKey = new Map(used.answers.map((answer) => [answer.key, answer]));
-    results.set(key, { body, headers, etag: headers.etag, operationName: stats.operationName, used: [...byKey.values()] });
-    metrics.responseCache('stored');
+    const result: StoredResult = {
+      body,
+      headers,
+      etag: headers.etag,
+      operationName: stats.operationName,
+      used: [...byKey.values()],
+      asked: asked.increment(key),
+      epoch: asked.epoch,
+    };
+    if (admitted(key, result)) {
+      results.set(key, result);
+      metrics.responseCache('stored');
+    } else metrics.responseCache('refused');
     if (res.destroyed) return;
     writeHead(res, 200, sent, { 'content-length': String(body.length) }).end(body);
   }

@@ -15,13 +15,14 @@ const TWO_TOKENS =
   '{ a: brc20Token(ticker: "ordi") { token { ticker mintedSupply } supply { holders } } b: brc20Token(ticker: "bitai") { token { ticker mintedSupply } supply { holders } } }';
 
 /** The response cache's event counters and bytes, from /metrics. */
-async function responseCache(stack: Stack): Promise<{ hit: number; miss: number; stored: number; bytes: number }> {
+async function responseCache(stack: Stack): Promise<{ hit: number; miss: number; stored: number; refused: number; bytes: number }> {
   const text = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
   const read = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
   return {
     hit: read(/^satgate_response_cache_events_total\{event="hit"\} (\d+)/m),
     miss: read(/^satgate_response_cache_events_total\{event="miss"\} (\d+)/m),
     stored: read(/^satgate_response_cache_events_total\{event="stored"\} (\d+)/m),
+    refused: read(/^satgate_response_cache_events_total\{event="refused"\} (\d+)/m),
     bytes: read(/^satgate_document_cache_bytes\{cache="responses"\} (\d+)/m),
   };
 }
@@ -450,6 +451,59 @@ describe('bounds and the switch', () => {
     const a = await (await post(off, body)).json();
     const b = await (await post(off, body)).json();
     expect(a).toEqual(b);
-    expect(await responseCache(off)).toEqual({ hit: 0, miss: 0, stored: 0, bytes: 0 });
+    expect(await responseCache(off)).toEqual({ hit: 0, miss: 0, stored: 0, refused: 0, bytes: 0 });
+  });
+});
+
+describe('admission: what is kept when the bound is reached', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ CACHE_TTL_MS: '60000', RESPONSE_CACHE_MAX_BYTES: '8000' });
+  });
+  afterAll(() => stack.close());
+
+  /** The counters' change over `run`, bytes aside. */
+  async function counted(run: () => Promise<void>) {
+    const before = await responseCache(stack);
+    await run();
+    const after = await responseCache(stack);
+    return {
+      hit: after.hit - before.hit,
+      miss: after.miss - before.miss,
+      stored: after.stored - before.stored,
+      refused: after.refused - before.refused,
+    };
+  }
+  async function ask(body: unknown, times = 1) {
+    for (let i = 0; i < times; i++) expect((await post(stack, body)).status).toBe(200);
+  }
+
+  test('a new document every time (a nonce) never pushes out a result asked again; a document asked more often than the oldest gets in', async () => {
+    const popular = { query: TOKEN, variables: { ticker: 'bitai' } };
+    // Asked three times: executed once, then answered stored twice.
+    expect(await counted(() => ask(popular, 3))).toEqual({
+      hit: 2,
+      miss: 1,
+      stored: 1,
+      refused: 0,
+    });
+    // Twelve documents asked once each: kept while there is room, then refused, since the result
+    // they would evict (the popular one, least recently used) was asked more often lately.
+    const flood = await counted(async () => {
+      for (let nonce = 0; nonce < 12; nonce++) await ask({ query: TOKEN, variables: { ticker: 'bitai', nonce } });
+    });
+    expect(flood.miss).toBe(12);
+    expect(flood.refused).toBeGreaterThan(0);
+    expect(flood.stored + flood.refused).toBe(12);
+    expect(await counted(() => ask(popular))).toEqual({ hit: 1, miss: 0, stored: 0, refused: 0 });
+    // The oldest now is a nonce document asked once: a document asked twice beats it.
+    const often = { query: TOKEN, variables: { ticker: 'ordi' } };
+    expect(await counted(() => ask(often, 3))).toEqual({
+      hit: 1,
+      miss: 2,
+      stored: 1,
+      refused: 1,
+    });
+    expect(await counted(() => ask(popular))).toEqual({ hit: 1, miss: 0, stored: 0, refused: 0 });
   });
 });

@@ -75,3 +75,15 @@ test('matches a reference LRU over thousands of random gets, sets, deletes and r
   const everyKey = Array.from({ length: 20 }, (_, i) => `k${i}`);
   expect(kept(cache, everyKey).sort()).toEqual(order.map((e) => e.key).sort());
 });
+
+test('victimFor: what storing a new value would evict first; nothing while it fits or for a key it holds', () => {
+  const cache = lru(4);
+  cache.set('a', 'xx');
+  expect(cache.victimFor('b', 'xx')).toBeUndefined();
+  cache.set('b', 'yy');
+  cache.get('a');
+  expect(cache.victimFor('c', 'z')).toBe('yy');
+  expect(cache.victimFor('a', 'xxx')).toBeUndefined();
+  // Asking changes nothing.
+  expect({ bytes: cache.bytes, kept: kept(cache, ['a', 'b']) }).toEqual({ bytes: 4, kept: ['a', 'b'] });
+});
