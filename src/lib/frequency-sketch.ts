@@ -2,50 +2,83 @@
  * How often keys were asked lately, in constant memory: TinyLFU's count-min sketch. Each key has
  * four 4-bit counters (one per row, chosen by its hash); its estimate is the smallest, and an
  * increment raises only the counters at that minimum (conservative update: fewer overestimates).
- * After `10 × width` increments every counter is halved and `epoch` advances, so what was popular
- * long ago fades, and a count taken before is worth `count >> (epoch − then)` now.
  *
- * Written here: the libraries with a TinyLFU (caches with their own storage) would replace the
- * byte-bounded LRU it guards, and this is the one structure of theirs needed.
+ * Counts fade: every counter is halved, and `epoch` advances, after `10 × width` askings (keys
+ * counted here and stored ones counted by their holder through `again`), and at least once every
+ * `halfLifeMs`. Without the second, a store asked rarely would keep what was popular long ago
+ * ahead of everything new for hours. A count a holder took at an earlier epoch is worth
+ * `count >> (epoch − then)` now (`aged`).
+ *
+ * Written here: the one package with a count-min sketch (bloom-filters) brings eight dependencies
+ * and no halving; the caches with a TinyLFU come with their own storage, which would replace the
+ * byte-bounded LRU this guards.
  */
 const ROWS = 4;
-const MAX_COUNT = 15;
+/** The most a 4-bit counter holds: counts are compared, not summed, so more would not help. */
+const MOST_ASKED = 15;
+/** Halvings made at once after a long quiet: four take any count to zero. */
+const MOST_HALVINGS = 4;
 
 export class FrequencySketch {
   private readonly counters: Uint8Array;
   private readonly mask: number;
   private readonly sampleSize: number;
-  private increments = 0;
+  private askings = 0;
+  private halvedAt: number;
   /** How many times every counter has been halved. */
   epoch = 0;
 
   /** `width`: about the number of keys the guarded store holds; rounded up to a power of two. */
-  constructor(width: number) {
+  constructor(
+    width: number,
+    private readonly halfLifeMs = 60_000,
+    private readonly now: () => number = Date.now,
+  ) {
     let size = 64;
     while (size < width) size *= 2;
     this.counters = new Uint8Array(ROWS * size);
     this.mask = size - 1;
     this.sampleSize = 10 * size;
+    this.halvedAt = now();
   }
 
-  /** Counts one more asking of `key`; how often it was asked lately, this time included (at most 15). */
+  /** Counts one more asking of `key`; how often it was asked lately, this time included. */
   increment(key: string): number {
+    this.ageByTime();
     const [first, step] = hashes(key);
-    let least = MAX_COUNT;
+    let least = MOST_ASKED;
     for (let row = 0; row < ROWS; row++) least = Math.min(least, this.counters[this.slot(row, first, step)]!);
-    if (least < MAX_COUNT) {
+    if (least < MOST_ASKED) {
       for (let row = 0; row < ROWS; row++) {
         const slot = this.slot(row, first, step);
         if (this.counters[slot] === least) this.counters[slot] = least + 1;
       }
     }
-    if (++this.increments >= this.sampleSize) this.halve();
-    return Math.min(least + 1, MAX_COUNT);
+    this.counted();
+    return Math.min(least + 1, MOST_ASKED);
+  }
+
+  /**
+   * One more asking of a key whose holder keeps its count (`count`, taken at epoch `then`): that
+   * count as it stands now, plus this one. No hashing: what a stored result's answer costs.
+   */
+  again(count: number, then: number): number {
+    this.counted();
+    return Math.min(this.aged(count, then) + 1, MOST_ASKED);
   }
 
   /** A count taken at `then` (an earlier `epoch`), aged as the counters have been since. */
   aged(count: number, then: number): number {
     return count >> Math.min(31, this.epoch - then);
+  }
+
+  private counted(): void {
+    if (++this.askings >= this.sampleSize) this.halve();
+  }
+
+  private ageByTime(): void {
+    const due = Math.floor((this.now() - this.halvedAt) / this.halfLifeMs);
+    for (let i = 0; i < Math.min(due, MOST_HALVINGS); i++) this.halve();
   }
 
   private slot(row: number, first: number, step: number): number {
@@ -54,7 +87,8 @@ export class FrequencySketch {
 
   private halve(): void {
     for (let i = 0; i < this.counters.length; i++) this.counters[i] = this.counters[i]! >> 1;
-    this.increments = Math.floor(this.increments / 2);
+    this.askings = Math.floor(this.askings / 2);
+    this.halvedAt = this.now();
     this.epoch++;
   }
 }

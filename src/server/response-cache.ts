@@ -72,6 +72,12 @@ const PER_REQUEST = new Set(['x-request-id', 'vary', 'date', 'connection', 'keep
 const ENTRY_OVERHEAD = 512;
 /** A stored result's usual weight with the upstream answers it holds: sizes the admission sketch. */
 const TYPICAL_ENTRY_BYTES = 4096;
+/**
+ * How fast a result's count of askings fades: a document popular a minute ago and asked no more
+ * (a frontend's new release) holds 15 >> 6 = 0, so it never keeps new documents out for long;
+ * one asked every few seconds keeps its count against a flood of documents asked once.
+ */
+const ASKED_HALF_LIFE_MS = 10_000;
 
 export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, metrics }: ResponseCacheDeps) {
   const results = new ByteLru<StoredResult>(maxBytes, (key, result) => {
@@ -87,7 +93,7 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
    * asked once each, lose to any result asked again since. Counted on misses here, and on each
    * stored answer in the entry itself (no hashing on the warm path).
    */
-  const asked = new FrequencySketch(maxBytes / TYPICAL_ENTRY_BYTES);
+  const asked = new FrequencySketch(maxBytes / TYPICAL_ENTRY_BYTES, ASKED_HALF_LIFE_MS);
   const askedLately = (stored: StoredResult) => asked.aged(stored.asked, stored.epoch);
   function admitted(key: string, candidate: StoredResult): boolean {
     const victim = results.victimFor(key, candidate);
@@ -129,7 +135,7 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
   /** The stored answer, its head written whole (listener.ts left the request id to it). */
   function answerStored(stored: StoredResult, req: IncomingMessage, res: ServerResponse, call: FastPathContext, started: number): void {
     const { stats, requestId } = call;
-    stored.asked = askedLately(stored) + 1;
+    stored.asked = asked.again(stored.asked, stored.epoch);
     stored.epoch = asked.epoch;
     if (stored.operationName) stats.noteOperation(stored.operationName);
     stats.noteCache('hit');

@@ -38,3 +38,31 @@ test('after ten increments per column every count is halved, and counts taken be
   expect(sketch.aged(8, 0)).toBe(4);
   expect(sketch.aged(8, 1)).toBe(8);
 });
+
+test('a holder’s count asked again: aged to now, plus one, at most 15; its askings count toward the halving', () => {
+  const sketch = new FrequencySketch(64);
+  expect(sketch.again(3, 0)).toBe(4);
+  expect(sketch.again(15, 0)).toBe(15);
+  for (let i = 2; i < 639; i++) sketch.again(1, 0);
+  expect(sketch.epoch).toBe(0);
+  // The 640th asking halves: the count taken at epoch 0 is worth half.
+  expect(sketch.again(8, 0)).toBe(5);
+  expect(sketch.epoch).toBe(1);
+});
+
+test('counts halve at least once per half-life, at most four times after a long quiet', () => {
+  let now = 1_000_000;
+  const sketch = new FrequencySketch(64, 10_000, () => now);
+  for (let i = 0; i < 12; i++) sketch.increment('popular');
+  now += 9_999;
+  expect(sketch.increment('popular')).toBe(13);
+  expect(sketch.epoch).toBe(0);
+  now += 1;
+  // Ten seconds since the last halving: 13 → 6, then this asking.
+  expect(sketch.increment('popular')).toBe(7);
+  expect(sketch.epoch).toBe(1);
+  now += 3_600_000;
+  expect(sketch.increment('popular')).toBe(1);
+  expect(sketch.epoch).toBe(5);
+  expect(sketch.aged(15, 1)).toBe(0);
+});
