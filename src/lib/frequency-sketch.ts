@@ -9,9 +9,9 @@
  * ahead of everything new for hours. A count a holder took at an earlier epoch is worth
  * `count >> (epoch − then)` now (`aged`).
  *
- * Written here: the one package with a count-min sketch (bloom-filters) brings eight dependencies
- * and no halving; the caches with a TinyLFU come with their own storage, which would replace the
- * byte-bounded LRU this guards.
+ * Written here: the package found with a count-min sketch (bloom-filters) brings eight
+ * dependencies and no halving; the caches with a TinyLFU come with their own storage, which would
+ * replace the byte-bounded LRU this guards.
  */
 const ROWS = 4;
 /** The most a 4-bit counter holds: counts are compared, not summed, so more would not help. */
