@@ -23,14 +23,14 @@ export function requestLimiter({ maxCalls, maxConcurrent }: LoaderLimits) {
       });
     }
   };
-  /** A slot now, or a promise of the one the next release hands over. */
-  const acquire = (): Promise<void> | undefined => {
-    if (running < maxConcurrent) {
-      running++;
-      return undefined;
-    }
-    return new Promise<void>((resolve) => waiting.push(resolve));
+  /** Takes a slot if one is free now. */
+  const takeFree = (): boolean => {
+    if (running >= maxConcurrent) return false;
+    running++;
+    return true;
   };
+  /** A slot now, or a promise of the one the next release hands over. */
+  const acquire = (): Promise<void> | undefined => (takeFree() ? undefined : new Promise<void>((resolve) => waiting.push(resolve)));
   /** A slot freed goes straight to the next waiting lookup: no other can take it in between. */
   const release = () => {
     const next = waiting.shift();
@@ -75,10 +75,7 @@ export function requestLimiter({ maxCalls, maxConcurrent }: LoaderLimits) {
       }
     };
     const workers = [work()];
-    while (workers.length < items.length && running < maxConcurrent) {
-      running++;
-      workers.push(work().finally(release));
-    }
+    while (workers.length < items.length && takeFree()) workers.push(work().finally(release));
     await Promise.all(workers);
     return answers;
   };
