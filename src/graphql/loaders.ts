@@ -10,8 +10,6 @@ import type { SourcedOperation } from '../sources/index.js';
 import { SourcesUsed, markOf } from '../sources/provenance.js';
 import { requestLimiter, type LoaderLimits } from './request-limiter.js';
 
-export type { LoaderLimits };
-
 /**
  * Per-request DataLoaders between resolvers and the upstream clients: identical lookups in one
  * GraphQL request make one upstream call. Created fresh for every request, never shared.

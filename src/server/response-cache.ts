@@ -94,10 +94,9 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
    * stored answer in the entry itself (no hashing on the warm path).
    */
   const asked = new FrequencySketch(maxBytes / TYPICAL_ENTRY_BYTES, ASKED_HALF_LIFE_MS);
-  const askedLately = (stored: StoredResult) => asked.aged(stored.asked, stored.epoch);
   function admitted(key: string, candidate: StoredResult): boolean {
     const victim = results.victimFor(key, candidate);
-    return victim === undefined || candidate.asked > askedLately(victim);
+    return victim === undefined || candidate.asked > asked.aged(victim.asked, victim.epoch);
   }
 
   /**
