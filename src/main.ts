@@ -63,6 +63,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     cors,
     requestTimeoutMs: config.requestTimeoutMs,
     trustProxy: config.trustProxy,
+    maxConcurrentUpstreamCalls: config.maxConcurrentUpstreamCallsPerRequest,
   });
   const responses =
     config.responseCache === 'on'

@@ -18,6 +18,7 @@ import type { CorsPolicy } from '../http/cors.js';
 import type { CallOptions, UpstreamResponse } from '../upstream/request.js';
 import type { Upstreams } from '../upstream/index.js';
 import { MAX_PARAM_LENGTH } from '../upstream/paths.js';
+import { singleLookup } from '../upstream/request-slots.js';
 import { fastifyError, jsonAnswer, routeNotFound, type RestAnswer } from './responses.js';
 import { UPSTREAM_PREFIXES, routes, type RestRoute } from './routes.js';
 
@@ -137,12 +138,22 @@ export interface RestDeps {
   requestTimeoutMs: number;
   /** TRUST_PROXY: how many proxies' X-Forwarded-For entries to believe (who the client is). */
   trustProxy: number;
+  /** MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST: a route's calls in flight at once (a source's further calls). */
+  maxConcurrentUpstreamCalls: number;
 }
 
 /** What a REST request passes to its upstream calls: its abort signal, request id, client and stats. */
 type RouteCall = CallOptions & { signal: Cancellation; requestId: string };
 
-export function createRestHandler({ upstreams, logger, metrics, cors, requestTimeoutMs, trustProxy }: RestDeps) {
+export function createRestHandler({
+  upstreams,
+  logger,
+  metrics,
+  cors,
+  requestTimeoutMs,
+  trustProxy,
+  maxConcurrentUpstreamCalls,
+}: RestDeps) {
   /** What the upstream would answer for this raw request target; `call` goes with its upstream calls. */
   async function answer(method: string, target: string, headers: IncomingMessage['headers'], call: RouteCall): Promise<RestAnswer> {
     // Where the upstream's router (find-my-way) ends the path: at the first `?`, `;` or `#` after
@@ -193,7 +204,8 @@ export function createRestHandler({ upstreams, logger, metrics, cors, requestTim
     try {
       const input = { params, query, rest };
       // A data source other than hiro answers in hiro's shape; hiro's answers are mirrored as they are.
-      const sourced = route.sourced?.(upstreams, input, call);
+      // The route is one lookup: a source's further calls (ord's block hashes) share its bound.
+      const sourced = route.sourced?.(upstreams, input, { ...call, lookups: singleLookup(maxConcurrentUpstreamCalls) });
       let response: UpstreamResponse;
       if (sourced) response = await sourced;
       else {

@@ -47,11 +47,12 @@ export interface UpstreamRequest {
    */
   trace?: TraceSpan;
   /**
-   * The asking GraphQL request's budget of upstream lookups (MAX_UPSTREAM_CALLS_PER_REQUEST). A
-   * lookup is counted once by the loaders; a data source that needs further pages for it (UniSat's
-   * events, ord's runes pages) charges each here first: `take` throws when the budget is spent,
-   * before the page is asked. Further calls a source makes side by side (ord's block hashes) go
-   * through `spread`, within the request's MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST.
+   * The asking request's budget of upstream lookups. GraphQL's (MAX_UPSTREAM_CALLS_PER_REQUEST):
+   * a lookup is counted once by the loaders; a data source that needs further pages for it
+   * (UniSat's events, ord's runes pages) charges each here first: `take` throws when the budget is
+   * spent, before the page is asked. A REST route is one lookup and counts no pages. Further calls
+   * a source makes side by side (ord's block hashes) go through `spread`, within the request's
+   * MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST, for both (request-slots.ts).
    */
   lookups?: LookupBudget;
 }

@@ -3,7 +3,8 @@
  * its block call and a call per page of events, and an etchings window from ord the pages that
  * cover it. A request that would need more is cut at the budget with TOO_MANY_UPSTREAM_CALLS, and
  * the sample's log shows that the page past it was never asked. The block hashes of an ord page
- * stay within MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST, as the sample's arrival times show.
+ * stay within MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST, for GraphQL and REST alike, as the
+ * sample's arrival times show.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { BIG_TRANSFER_BLOCK } from '../../src/sample/data.js';
@@ -85,16 +86,37 @@ describe.each([1, 2])('ord block hashes, MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUE
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack(
-      (sample) => ({ ETCHINGS_SOURCE: 'ord', ORD_API_URL: sample.baseUrl, MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST: String(concurrency) }),
+      (sample) => ({
+        ETCHINGS_SOURCE: 'ord',
+        ORD_API_URL: sample.baseUrl,
+        MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST: String(concurrency),
+        // Every test asks the block hashes again, however soon after the last.
+        CACHE_TTL_MS: '0',
+      }),
       { sources: { ord: {} } },
     );
   });
   afterAll(() => stack.close());
 
-  test(`a page over several blocks asks each hash once, at most ${concurrency} in flight`, async () => {
+  afterEach(() => stack.sample.reset());
+
+  const window = sampleData.etchings.slice(0, 20);
+  const blocks = [...new Set(window.map((e) => e.location.block_height))];
+
+  /** Each block asked once; `concurrency` at once, and a call started only when one before it was answered. */
+  const expectBoundedHashCalls = () => {
+    const asked = stack.sample.requests.filter((r) => r.path.startsWith('/r/blockhash/'));
+    expect(asked.map((r) => r.path).sort()).toEqual(blocks.map((b) => `/r/blockhash/${b}`).sort());
+    // DELAY_MS after the call before it arrived (less a little: a timer may fire a millisecond early).
+    const arrivals = asked.map((r) => r.at).sort((a, b) => a - b);
+    for (let i = concurrency; i < arrivals.length; i++)
+      expect(arrivals[i]! - arrivals[i - concurrency]!).toBeGreaterThanOrEqual(DELAY_MS - 5);
+    // The bound is used, not only kept: the first `concurrency` calls were in flight together.
+    expect(arrivals[concurrency - 1]! - arrivals[0]!).toBeLessThan(DELAY_MS / 2);
+  };
+
+  test(`GraphQL: a page over several blocks asks each hash once, at most ${concurrency} in flight`, async () => {
     stack.sample.inject({ path: '/r/blockhash/*', delayMs: DELAY_MS });
-    const window = sampleData.etchings.slice(0, 20);
-    const blocks = [...new Set(window.map((e) => e.location.block_height))];
     expect(blocks.length).toBeGreaterThan(2 * concurrency);
     const { body } = await stack.graphql('{ etchings(limit: 20) { results { location { blockHeight blockHash } } } }');
     expect(body.errors).toBeUndefined();
@@ -103,12 +125,17 @@ describe.each([1, 2])('ord block hashes, MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUE
         results: window.map((e) => ({ location: { blockHeight: e.location.block_height, blockHash: blockHash(e.location.block_height) } })),
       },
     });
-    const asked = stack.sample.requests.filter((r) => r.path.startsWith('/r/blockhash/'));
-    expect(asked.map((r) => r.path).sort()).toEqual(blocks.map((b) => `/r/blockhash/${b}`).sort());
-    // A call starts only when one before it has been answered, DELAY_MS after it arrived (less a
-    // little: a timer may fire a millisecond early).
-    const arrivals = asked.map((r) => r.at).sort((a, b) => a - b);
-    for (let i = concurrency; i < arrivals.length; i++)
-      expect(arrivals[i]! - arrivals[i - concurrency]!).toBeGreaterThanOrEqual(DELAY_MS - 5);
+    expectBoundedHashCalls();
+  });
+
+  test(`REST: the same page asks each hash once, at most ${concurrency} in flight`, async () => {
+    stack.sample.inject({ path: '/r/blockhash/*', delayMs: DELAY_MS });
+    const response = await fetch(`${stack.gatewayUrl}/runes/v1/etchings?limit=20`);
+    expect(response.status).toBe(200);
+    const page = (await response.json()) as { results: Array<{ location: { block_height: number; block_hash: string } }> };
+    expect(page.results.map((e) => e.location)).toEqual(
+      window.map((e) => expect.objectContaining({ block_height: e.location.block_height, block_hash: blockHash(e.location.block_height) })),
+    );
+    expectBoundedHashCalls();
   });
 });

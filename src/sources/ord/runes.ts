@@ -95,8 +95,12 @@ function mintable(entry: RuneEntry, height: bigint): boolean {
   return entry.mints < (terms.cap ?? 0n);
 }
 
-/** Every item's call at once: where no request bounds them. */
-const allAtOnce = <T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> => Promise.all(items.map(run));
+/** One call at a time, where no client request gives a bound (a live poller's page). */
+const oneByOne = async <T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> => {
+  const answers: R[] = [];
+  for (const item of items) answers.push(await run(item));
+  return answers;
+};
 
 const small = (value: bigint | null) => (value === null ? null : Number(value));
 
@@ -182,9 +186,9 @@ export function createOrdEtchings(client: OrdClient) {
       const height = await heightAnswer;
       if (height === undefined) throw unreadable('ord');
       // One block hash per block on the page (recursive endpoint, cached by the pipeline), within
-      // the request's concurrency; a REST request has no such bound (nor a lookup budget).
+      // the request's concurrency (GraphQL's and REST's alike).
       const blocks = [...new Set(window.map(([, entry]) => entry.block))];
-      const spread = call.lookups?.spread ?? allAtOnce;
+      const spread = call.lookups?.spread ?? oneByOne;
       const hashes = new Map(await spread(blocks, async (block) => [block, await blockHashOf(block, call)] as const));
       const results = window.map(([id, entry]) => toEtching(raw(id, entry, hashes.get(entry.block)!, height), 'ord', Number(height)));
       return marked({ limit, offset, total: results.length > 0 ? total : 0, results }, 'ord', Number(height));
