@@ -205,7 +205,7 @@ export function createRestHandler({
       const input = { params, query, rest };
       // A data source other than hiro answers in hiro's shape; hiro's answers are mirrored as they are.
       // The route is one lookup: a source's further calls (ord's block hashes) share its bound.
-      const sourced = route.sourced?.(upstreams, input, { ...call, lookups: singleLookup(maxConcurrentUpstreamCalls) });
+      const sourced = route.sourced?.(upstreams, input, merged(call, { lookups: singleLookup(maxConcurrentUpstreamCalls) }));
       let response: UpstreamResponse;
       if (sourced) response = await sourced;
       else {
