@@ -18,7 +18,7 @@ import type { CorsPolicy } from '../http/cors.js';
 import type { CallOptions, UpstreamResponse } from '../upstream/request.js';
 import type { Upstreams } from '../upstream/index.js';
 import { MAX_PARAM_LENGTH } from '../upstream/paths.js';
-import { singleLookup } from '../upstream/request-slots.js';
+import { SingleLookup } from '../upstream/request-slots.js';
 import { fastifyError, jsonAnswer, routeNotFound, type RestAnswer } from './responses.js';
 import { UPSTREAM_PREFIXES, routes, type RestRoute } from './routes.js';
 
@@ -204,8 +204,7 @@ export function createRestHandler({
     try {
       const input = { params, query, rest };
       // A data source other than hiro answers in hiro's shape; hiro's answers are mirrored as they are.
-      // The route is one lookup: a source's further calls (ord's block hashes) share its bound.
-      const sourced = route.sourced?.(upstreams, input, merged(call, { lookups: singleLookup(maxConcurrentUpstreamCalls) }));
+      const sourced = route.sourced?.(upstreams, input, call);
       let response: UpstreamResponse;
       if (sourced) response = await sourced;
       else {
@@ -239,7 +238,14 @@ export function createRestHandler({
       const method = req.method ?? 'GET';
       // The request target as sent: a URL parser would resolve `..` and `%2e%2e`, letting
       // `/v1/ext/k/bitcoin-node/%2e%2e/chainhooks/x` become another route.
-      const call: RouteCall = { signal: cancellation, requestId, client: clientIdOf(req, trustProxy), stats };
+      const call: RouteCall = {
+        signal: cancellation,
+        requestId,
+        client: clientIdOf(req, trustProxy),
+        stats,
+        // The route is one lookup: a source's further calls (ord's block hashes) share its bound.
+        lookups: new SingleLookup(maxConcurrentUpstreamCalls),
+      };
       const result = await answer(method, req.url ?? '/', req.headers, call);
       if (res.destroyed) return;
       const body = result.status === 204 || result.status === 304 ? undefined : result.body;

@@ -62,10 +62,21 @@ export class RequestSlots {
 /**
  * The budget of a request that is a single lookup (a REST route): it holds one of `max` slots
  * throughout, its further calls share the rest, and it counts no further pages (the lookup budget,
- * MAX_UPSTREAM_CALLS_PER_REQUEST, is GraphQL's).
+ * MAX_UPSTREAM_CALLS_PER_REQUEST, is GraphQL's). The slots are made when a source first spreads
+ * calls: most routes never do.
  */
-export function singleLookup(max: number): LookupBudget {
-  const slots = new RequestSlots(max);
-  slots.takeFree();
-  return { take: () => {}, spread: (items, run) => slots.spread(items, run) };
+export class SingleLookup implements LookupBudget {
+  private slots: RequestSlots | undefined;
+
+  constructor(private readonly max: number) {}
+
+  take(): void {}
+
+  spread<T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> {
+    if (!this.slots) {
+      this.slots = new RequestSlots(this.max);
+      this.slots.takeFree();
+    }
+    return this.slots.spread(items, run);
+  }
 }

@@ -188,8 +188,8 @@ export function createOrdEtchings(client: OrdClient) {
       // One block hash per block on the page (recursive endpoint, cached by the pipeline), within
       // the request's concurrency (GraphQL's and REST's alike).
       const blocks = [...new Set(window.map(([, entry]) => entry.block))];
-      const spread = call.lookups?.spread ?? oneByOne;
-      const hashes = new Map(await spread(blocks, async (block) => [block, await blockHashOf(block, call)] as const));
+      const hashOf = async (block: bigint) => [block, await blockHashOf(block, call)] as const;
+      const hashes = new Map(await (call.lookups ? call.lookups.spread(blocks, hashOf) : oneByOne(blocks, hashOf)));
       const results = window.map(([id, entry]) => toEtching(raw(id, entry, hashes.get(entry.block)!, height), 'ord', Number(height)));
       return marked({ limit, offset, total: results.length > 0 ? total : 0, results }, 'ord', Number(height));
     },
