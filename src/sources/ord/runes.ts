@@ -16,6 +16,7 @@
 import type { CallOptions } from '../../upstream/request.js';
 import type { PageQuery } from '../../upstream/ordinals.js';
 import { joinPath, segment } from '../../upstream/paths.js';
+import { SingleLookup } from '../../upstream/request-slots.js';
 import { arrayOf, checked, object, optional, string, type Shape } from '../../upstream/shapes.js';
 import type { Page, SourcedRuneEtching } from '../../upstream/types.js';
 import { unreadable } from '../errors.js';
@@ -94,13 +95,6 @@ function mintable(entry: RuneEntry, height: bigint): boolean {
   if (end !== null && height >= end) return false;
   return entry.mints < (terms.cap ?? 0n);
 }
-
-/** One call at a time, where no client request gives a bound (a live poller's page). */
-const oneByOne = async <T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> => {
-  const answers: R[] = [];
-  for (const item of items) answers.push(await run(item));
-  return answers;
-};
 
 const small = (value: bigint | null) => (value === null ? null : Number(value));
 
@@ -186,10 +180,11 @@ export function createOrdEtchings(client: OrdClient) {
       const height = await heightAnswer;
       if (height === undefined) throw unreadable('ord');
       // One block hash per block on the page (recursive endpoint, cached by the pipeline), within
-      // the request's concurrency (GraphQL's and REST's alike).
+      // the request's concurrency (GraphQL's and REST's alike); one at a time where no client
+      // request gives a bound (a live poller's page).
       const blocks = [...new Set(window.map(([, entry]) => entry.block))];
-      const hashOf = async (block: bigint) => [block, await blockHashOf(block, call)] as const;
-      const hashes = new Map(await (call.lookups ? call.lookups.spread(blocks, hashOf) : oneByOne(blocks, hashOf)));
+      const lookups = call.lookups ?? new SingleLookup(1);
+      const hashes = new Map(await lookups.spread(blocks, async (block) => [block, await blockHashOf(block, call)] as const));
       const results = window.map(([id, entry]) => toEtching(raw(id, entry, hashes.get(entry.block)!, height), 'ord', Number(height)));
       return marked({ limit, offset, total: results.length > 0 ? total : 0, results }, 'ord', Number(height));
     },
