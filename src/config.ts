@@ -110,7 +110,7 @@ export interface Config {
   /** Bytes of parsed documents (and parse errors) kept, and of automatic persisted queries kept. */
   documentCacheMaxBytes: number;
   apqCacheMaxBytes: number;
-  /** Whole GraphQL results kept and answered on node:http ahead of yoga (src/response-cache.ts). */
+  /** Whole GraphQL results kept and answered on node:http ahead of yoga (src/server/response-cache.ts). */
   responseCache: 'on' | 'off';
   responseCacheMaxBytes: number;
   /** Largest upstream answer read; a bigger one is an upstream error. */
@@ -142,6 +142,8 @@ export interface Config {
   maxWatchedResourcesPerClient: number;
   /** Open WebSocket connections per client; past it the upgrade is answered 429. */
   maxWebSocketsPerClient: number;
+  /** Open WebSocket connections per process, every client together; past it the upgrade is answered 503. */
+  maxWebSockets: number;
   /** Subscriptions one client may start in a minute (a window that opens with its first), held or not. */
   subscriptionStartsPerClientPerMinute: number;
   /** Span export: on when an OTLP endpoint is set (and OTEL_SDK_DISABLED is not `true`). */
@@ -270,6 +272,7 @@ export function loadConfig(env: Env): Config {
     maxSubscriptionsPerClient: integer(env, 'MAX_SUBSCRIPTIONS_PER_CLIENT', 100, 1, 1_000_000),
     maxWatchedResourcesPerClient: integer(env, 'MAX_WATCHED_RESOURCES_PER_CLIENT', 50, 1, 1_000_000),
     maxWebSocketsPerClient: integer(env, 'MAX_WEBSOCKETS_PER_CLIENT', 20, 1, 1_000_000),
+    maxWebSockets: integer(env, 'MAX_WEBSOCKETS', 10_000, 1, 1_000_000),
     subscriptionStartsPerClientPerMinute: integer(env, 'SUBSCRIPTION_STARTS_PER_CLIENT_PER_MINUTE', 60, 1, 1_000_000),
     tracing: tracing(env),
     sources: configuredSources,

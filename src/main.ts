@@ -104,6 +104,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     {
       maxSubscriptionsPerConnection: config.maxSubscriptionsPerConnection,
       maxWebSocketsPerClient: config.maxWebSocketsPerClient,
+      maxWebSockets: config.maxWebSockets,
       trustProxy: config.trustProxy,
       maxPayloadBytes: config.maxBodyBytes,
       origins: config.corsOrigins,

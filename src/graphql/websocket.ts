@@ -8,8 +8,10 @@
  * Each operation's context knows the upgrade's client (its address, TRUST_PROXY aware): its upstream
  * calls and subscriptions count against that client's shares as over HTTP. One client holds at most
  * MAX_WEBSOCKETS_PER_CLIENT open sockets (past it the upgrade is answered 429, before any socket
- * exists), and a socket that does not send connection_init within CONNECTION_INIT_WAIT_MS is closed
- * (4408): an idle socket holds a place only briefly, or within its client's count.
+ * exists), the process at most MAX_WEBSOCKETS (past it 503: many clients together, each within its
+ * own count, cannot take every file descriptor and buffer the process has), and a socket that does
+ * not send connection_init within CONNECTION_INIT_WAIT_MS is closed (4408): an idle socket holds a
+ * place only briefly, or within its client's count.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -42,6 +44,8 @@ export interface WebSocketOptions {
   maxSubscriptionsPerConnection: number;
   /** Open connections one client may hold (MAX_WEBSOCKETS_PER_CLIENT). */
   maxWebSocketsPerClient: number;
+  /** Open connections the process holds for all clients together (MAX_WEBSOCKETS). */
+  maxWebSockets: number;
   /** TRUST_PROXY: how many proxies' X-Forwarded-For entries to believe, as over HTTP. */
   trustProxy: number;
   maxPayloadBytes: number;
@@ -74,6 +78,8 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
   const wss = new WebSocketServer({ noServer: true, maxPayload: options.maxPayloadBytes });
   /** Open sockets per client (keyed hash): an entry lives while its client has one. */
   const perClient = new Map<string, number>();
+  /** Open sockets of every client, counted as perClient counts them (a client without an address too). */
+  let open = 0;
   /** Operations running on every connection: shutdown waits for their complete messages. */
   let running = 0;
   const withIds = unexpectedErrorIds(logger);
@@ -200,23 +206,25 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
       return;
     }
     const client = clientIdOf(req, options.trustProxy);
-    if (client !== undefined) {
-      const open = perClient.get(client) ?? 0;
-      if (open >= options.maxWebSocketsPerClient) {
-        const text = `This client holds its maximum of ${options.maxWebSocketsPerClient} WebSocket connections`;
-        socket.end(
-          `HTTP/1.1 429 Too Many Requests\r\nconnection: close\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
-        );
-        return;
-      }
-      // Counted from the upgrade to the socket's close, whether or not the handshake succeeds.
-      perClient.set(client, open + 1);
-      socket.once('close', () => {
-        const left = (perClient.get(client) ?? 1) - 1;
-        if (left > 0) perClient.set(client, left);
-        else perClient.delete(client);
-      });
+    const held = client === undefined ? 0 : (perClient.get(client) ?? 0);
+    if (held >= options.maxWebSocketsPerClient) {
+      refuse(socket, '429 Too Many Requests', `This client holds its maximum of ${options.maxWebSocketsPerClient} WebSocket connections`);
+      return;
     }
+    if (open >= options.maxWebSockets) {
+      refuse(socket, '503 Service Unavailable', `The gateway holds its maximum of ${options.maxWebSockets} WebSocket connections`);
+      return;
+    }
+    // Counted from the upgrade to the socket's close, whether or not the handshake succeeds.
+    open += 1;
+    if (client !== undefined) perClient.set(client, held + 1);
+    socket.once('close', () => {
+      open -= 1;
+      if (client === undefined) return;
+      const left = (perClient.get(client) ?? 1) - 1;
+      if (left > 0) perClient.set(client, left);
+      else perClient.delete(client);
+    });
     wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
   };
   http.on('upgrade', onUpgrade);
@@ -240,6 +248,13 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/** An upgrade answered in plain HTTP before any socket exists, and the connection closed. */
+function refuse(socket: Duplex, status: string, text: string): void {
+  socket.end(
+    `HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+  );
 }
 
 /**

@@ -1,7 +1,8 @@
 // No client can hold every subscription slot: per-client caps on subscriptions (SSE and WebSocket
 // together, MAX_SUBSCRIPTIONS_PER_CLIENT) and on open WebSockets (MAX_WEBSOCKETS_PER_CLIENT),
-// keyed as the fairness windows are (TRUST_PROXY=1: clients told apart by X-Forwarded-For), and a
-// socket that never sends connection_init is closed.
+// keyed as the fairness windows are (TRUST_PROXY=1: clients told apart by X-Forwarded-For), a
+// socket that never sends connection_init is closed, and the process's sockets are capped too
+// (MAX_WEBSOCKETS).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startStack, type Stack } from '../harness.js';
@@ -102,6 +103,32 @@ describe('open WebSockets per client', () => {
     expect(await later.outcome).toEqual({ opened: true });
     later.socket.close();
     await later.closed;
+  });
+});
+
+describe('open WebSockets per process', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ TRUST_PROXY: '1', MAX_WEBSOCKETS: '2' });
+  });
+  afterAll(() => stack.close());
+
+  it('a third socket is refused 503 whoever opens it, each client within its own cap; a closed one frees its place', async () => {
+    const held = [socketAs(stack, A), socketAs(stack, B)];
+    expect(await Promise.all(held.map((s) => s.outcome))).toEqual([{ opened: true }, { opened: true }]);
+    // Before: C opened (every client below MAX_WEBSOCKETS_PER_CLIENT, and no cap for them all).
+    const C = '203.0.113.3';
+    expect(await socketAs(stack, C).outcome).toEqual({
+      opened: false,
+      status: 503,
+      body: 'The gateway holds its maximum of 2 WebSocket connections',
+    });
+    held[0]!.socket.close();
+    await held[0]!.closed;
+    const later = socketAs(stack, C);
+    expect(await later.outcome).toEqual({ opened: true });
+    for (const s of [held[1]!, later]) s.socket.close();
+    await Promise.all([held[1]!.closed, later.closed]);
   });
 });
 

@@ -253,11 +253,19 @@ test('per-client subscription settings: defaults, values, and malformed values',
     c.maxSubscriptionsPerClient,
     c.maxWatchedResourcesPerClient,
     c.maxWebSocketsPerClient,
+    c.maxWebSockets,
   ];
-  expect(pick(loadConfig({}))).toEqual([100, 50, 20]);
+  expect(pick(loadConfig({}))).toEqual([100, 50, 20, 10_000]);
   expect(
-    pick(loadConfig({ MAX_SUBSCRIPTIONS_PER_CLIENT: '3', MAX_WATCHED_RESOURCES_PER_CLIENT: '2', MAX_WEBSOCKETS_PER_CLIENT: '1' })),
-  ).toEqual([3, 2, 1]);
+    pick(
+      loadConfig({
+        MAX_SUBSCRIPTIONS_PER_CLIENT: '3',
+        MAX_WATCHED_RESOURCES_PER_CLIENT: '2',
+        MAX_WEBSOCKETS_PER_CLIENT: '1',
+        MAX_WEBSOCKETS: '7',
+      }),
+    ),
+  ).toEqual([3, 2, 1, 7]);
   expect(() => loadConfig({ MAX_SUBSCRIPTIONS_PER_CLIENT: '0' })).toThrow(
     new ConfigError('MAX_SUBSCRIPTIONS_PER_CLIENT must be an integer from 1 to 1000000, got "0"'),
   );
@@ -266,5 +274,8 @@ test('per-client subscription settings: defaults, values, and malformed values',
   );
   expect(() => loadConfig({ MAX_WEBSOCKETS_PER_CLIENT: 'lots' })).toThrow(
     new ConfigError('MAX_WEBSOCKETS_PER_CLIENT must be an integer from 1 to 1000000, got "lots"'),
+  );
+  expect(() => loadConfig({ MAX_WEBSOCKETS: '0' })).toThrow(
+    new ConfigError('MAX_WEBSOCKETS must be an integer from 1 to 1000000, got "0"'),
   );
 });
