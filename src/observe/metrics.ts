@@ -57,22 +57,34 @@ export const noLiveEvents: LiveEvents = { subscriptions() {}, event() {}, poll()
 const BREAKER_VALUE = { closed: 0, 'half-open': 1, open: 2 } as const;
 
 /**
- * A one-label counter of a hot path: plain numbers, added to prom-client's counter at each scrape,
- * as its inc() builds a label string and two objects on every call.
+ * A counter of a hot path with one or two labels: plain numbers, added to prom-client's counter at
+ * each scrape, as its inc() builds a label string and two objects on every call.
  */
-function talliedCounter(registry: Registry, name: string, help: string, label: string): (value: string) => void {
-  const pending = new Map<string, number>();
+function talliedCounter(
+  registry: Registry,
+  name: string,
+  help: string,
+  labels: [string] | [string, string],
+): (first: string, second?: string) => void {
+  const pending = new Map<string, Map<string, number>>();
+  const [outer, inner] = labels;
   new Counter({
     name,
     help,
-    labelNames: [label],
+    labelNames: labels,
     registers: [registry],
     collect() {
-      for (const [value, count] of pending) if (count > 0) this.inc({ [label]: value }, count);
+      for (const [first, counts] of pending) {
+        for (const [second, count] of counts) this.inc(inner ? { [outer]: first, [inner]: second } : { [outer]: first }, count);
+      }
       pending.clear();
     },
   });
-  return (value) => void pending.set(value, (pending.get(value) ?? 0) + 1);
+  return (first, second = '') => {
+    let counts = pending.get(first);
+    if (!counts) pending.set(first, (counts = new Map()));
+    counts.set(second, (counts.get(second) ?? 0) + 1);
+  };
 }
 
 /** `clustered`: this process is one of several node:cluster workers; /metrics answers for them all. */
@@ -82,7 +94,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
   const latencyBuckets = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
   // Counted for every stored answer too: see talliedCounter.
-  const countOperation = talliedCounter(registry, 'satgate_graphql_operations_total', 'GraphQL operations by type', 'operation');
+  const countOperation = talliedCounter(registry, 'satgate_graphql_operations_total', 'GraphQL operations by type', ['operation']);
   const graphqlDuration = new Histogram({
     name: 'satgate_graphql_duration_seconds',
     help: 'GraphQL operation duration',
@@ -140,29 +152,18 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     },
   });
   // Counted for every upstream answer a request uses (twenty for a twenty-token document, each time
-  // its stored result is answered): a plain number here, added to the counter at each scrape, as
-  // prom-client's inc() builds a label string and two objects on every call.
-  const pendingCacheEvents: Partial<Record<ServiceName, Partial<Record<CacheEvent, number>>>> = {};
-  new Counter({
-    name: 'satgate_cache_events_total',
-    help: 'Response cache events by service: hit, miss, revalidated (304), stale (served past freshness on failure), coalesced, rejected (an entry read from Redis that failed its checks: dropped)',
-    labelNames: ['service', 'event'],
-    registers: [registry],
-    collect() {
-      for (const [service, events] of Object.entries(pendingCacheEvents)) {
-        for (const [event, count] of Object.entries(events)) {
-          if (!count) continue;
-          this.inc({ service, event }, count);
-          events[event as CacheEvent] = 0;
-        }
-      }
-    },
-  });
+  // its stored result is answered).
+  const countCacheEvent = talliedCounter(
+    registry,
+    'satgate_cache_events_total',
+    'Response cache events by service: hit, miss, revalidated (304), stale (served past freshness on failure), coalesced, rejected (an entry read from Redis that failed its checks: dropped)',
+    ['service', 'event'],
+  );
   const countResponseCacheEvent = talliedCounter(
     registry,
     'satgate_response_cache_events_total',
     'GraphQL response fast path: hit (answered from a stored result), miss (executed), stored (a result kept), refused (a result not kept: its document was asked less often lately than the stored one it would evict)',
-    'event',
+    ['event'],
   );
   const graphqlExecutions = new Counter({
     name: 'satgate_graphql_executions_total',
@@ -226,10 +227,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     request: (service, route, outcome, seconds) => upstreamRequests.observe({ service, route, outcome }, seconds),
     retry: (service, reason) => retries.inc({ service, reason }),
     breaker: (service, state) => breakerState.set({ service }, BREAKER_VALUE[state]),
-    cache: (service, event) => {
-      const events = (pendingCacheEvents[service] ??= {});
-      events[event] = (events[event] ?? 0) + 1;
-    },
+    cache: (service, event) => countCacheEvent(service, event),
     quotaRemaining: (service, remaining) => quotaRemaining.set({ service }, remaining),
     tenantStates: (service, read) => void tenantReaders.set(service, read),
     sourceOperation: (source, operation, outcome, seconds) => sourceOperations.observe({ source, operation, outcome }, seconds),
