@@ -2,7 +2,8 @@
 import type { Config } from '../config.js';
 
 const CORS_METHODS = 'GET, POST, DELETE, OPTIONS';
-const CORS_EXPOSED_HEADERS = 'etag, x-request-id, retry-after, age, warning, ratelimit-limit, ratelimit-remaining, ratelimit-reset';
+const CORS_EXPOSED_HEADERS =
+  'etag, x-request-id, retry-after, age, warning, ratelimit-limit, ratelimit-remaining, ratelimit-reset, x-data-source';
 
 /** The CORS headers of an answer, from the request's Origin header and whether it is a preflight. */
 export type CorsPolicy = (origin: string | null | undefined, preflight: boolean) => Readonly<Record<string, string>>;

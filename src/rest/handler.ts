@@ -213,7 +213,9 @@ export function createRestHandler({
       }
       const ifNoneMatch = headers['if-none-match'];
       if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : null, response.headers.etag)) {
-        // As the upstream's cache hook answers: 304, empty body, only Cache-Control.
+        // As the upstream's cache hook answers: 304, empty body, only Cache-Control. A source's
+        // answer has no Cache-Control; its 304 names the ETag it confirms (RFC 9110 15.4.5).
+        if (sourced) return { status: 304, headers: { etag: response.headers.etag!, 'x-data-source': response.headers['x-data-source']! } };
         return { status: 304, headers: { 'cache-control': response.headers['cache-control'] ?? '' } };
       }
       return mirror(response);

@@ -612,7 +612,7 @@ describe('abuse: edges', () => {
     const granted = (origin: string, preflight: boolean) => ({
       'access-control-allow-origin': origin,
       'access-control-expose-headers':
-        'etag, x-request-id, retry-after, age, warning, ratelimit-limit, ratelimit-remaining, ratelimit-reset',
+        'etag, x-request-id, retry-after, age, warning, ratelimit-limit, ratelimit-remaining, ratelimit-reset, x-data-source',
       ...(preflight
         ? {
             'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',

@@ -3,7 +3,8 @@
  * playwright-core): its fetches carry Apollo's client-awareness headers, Sentry's tracing headers
  * and an Authorization header, so the browser sends a preflight the gateway must allow; its
  * EventSource subscribes with no header at all. A header the gateway does not allow fails the
- * request in the browser ("Failed to fetch"): the preflight is really enforced.
+ * request in the browser ("Failed to fetch"): the preflight is really enforced. A REST answer from
+ * a data source shows the page the headers it names (ETag, x-data-source).
  *
  * Without /usr/bin/chromium this suite fails (CI installs it: .ci/run), unless
  * SATGATE_SKIP_BROWSER=1 is set for a local run (docs/development.md).
@@ -111,6 +112,30 @@ describe.skipIf(skip)('a page on another origin in Chromium', () => {
 
   test('a header the gateway does not allow fails in the browser', async () => {
     expect(await fetchFromPage('POST', { 'x-not-allowed': '1' })).toEqual({ failed: 'Failed to fetch' });
+  });
+
+  test('a REST answer from a data source shows the page its ETag and x-data-source', async () => {
+    const key = 'unisat-browser-key-5b0e';
+    const sourced = await startStack(
+      (sample) => ({
+        CORS_ORIGINS: pageOrigin,
+        BRC20_SOURCE: 'unisat',
+        UNISAT_API_URL: sample.baseUrl,
+        UNISAT_API_KEY: key,
+        UNISAT_RATE_LIMIT_PER_SECOND: '1000',
+      }),
+      { sources: { unisat: { apiKey: key } } },
+    );
+    try {
+      const seen = await page.evaluate(async (url) => {
+        const response = await fetch(url);
+        return { status: response.status, etag: response.headers.get('etag'), source: response.headers.get('x-data-source') };
+      }, `${sourced.gatewayUrl}/ordinals/v1/brc-20/tokens/ordi`);
+      // Before: source null (a header CORS did not expose), etag null (none was sent).
+      expect(seen).toEqual({ status: 200, etag: expect.stringMatching(/^"[\w-]{27}"$/), source: 'unisat' });
+    } finally {
+      await sourced.close();
+    }
   });
 
   test('an EventSource subscription (no headers at all) gets the value, then the change after a mint', async () => {

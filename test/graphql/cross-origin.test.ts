@@ -26,7 +26,7 @@ async function preflight(stack: Stack, path: string, origin: string, method: str
   return { status: answer.status, cors };
 }
 
-const EXPOSED = 'etag, x-request-id, retry-after, age, warning, ratelimit-limit, ratelimit-remaining, ratelimit-reset';
+const EXPOSED = 'etag, x-request-id, retry-after, age, warning, ratelimit-limit, ratelimit-remaining, ratelimit-reset, x-data-source';
 /** What Apollo Client (client awareness), Sentry (tracing) and an app's fetch wrapper add. */
 const CLIENT_HEADERS = 'apollographql-client-name,apollographql-client-version,authorization,baggage,content-type,sentry-trace';
 

@@ -138,11 +138,14 @@ async function sourcedAnswer(path: string, init: RequestInit = {}) {
   };
 }
 
-/** A source's answer as the REST layer gives it: hiro's status and body, no caching headers. */
+/** A source's ETag: made from the answer's bytes (a quoted SHA-1, base64url). */
+const SOURCE_ETAG = /^"[\w-]{27}"$/;
+
+/** A source's answer as the REST layer gives it: hiro's status and body, an ETag when found, no Cache-Control. */
 const fromSource = (source: string, status: number, body: unknown) => ({
   status,
   body,
-  etag: null,
+  etag: status === 200 ? expect.stringMatching(SOURCE_ETAG) : null,
   cacheControl: null,
   contentType: JSON_TYPE,
   dataSource: source,
@@ -506,7 +509,7 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
       [`${ETCHINGS_ALIAS}?limit=2`, RUNES_ETAG, ETCHINGS, 'etchings'],
       ['/metadata/', statusOf(sampleProfile).etag, '/metadata/v1'],
     ];
-    // A source's answers carry no ETag (docs/sources.md): those routes are checked below.
+    // A source's answers carry an ETag of their own (docs/sources.md): those routes are checked below.
     const routes = allRoutes.filter(([, , , operation]) => operation === undefined || sourceOf(operation) === 'hiro');
     const sourcedRoutes = allRoutes.filter(([, , , operation]) => operation !== undefined && sourceOf(operation) !== 'hiro');
     const forms: Array<[form: string, header: (etag: string) => string]> = [
@@ -533,17 +536,33 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
       }
     });
 
-    test.each(sourcedRoutes.length ? sourcedRoutes.map(([path, etag]) => [path, etag] as const) : ([['(none)', '']] as const))(
-      'GET %s from a source: no ETag, so If-None-Match is never a 304; HEAD has no body',
-      async (path, etag) => {
+    test.each(sourcedRoutes.length ? sourcedRoutes.map(([path]) => path) : ['(none)'])(
+      'GET %s from a source: an ETag of its answer when found, 304 for it (naming it), 200 for another; HEAD has no body',
+      async (path) => {
         if (!sourcedRoutes.length) return;
+        const found = !path.endsWith('nope');
+        const source = sourceOf(sourcedRoutes.find(([p]) => p === path)![3]!);
         const get = await sourcedAnswer(path);
-        expect([get.status, get.etag, get.dataSource]).toEqual([
-          path.endsWith('nope') ? 404 : 200,
-          null,
-          sourceOf(sourcedRoutes.find(([p]) => p === path)![3]!),
+        expect([get.status, found ? SOURCE_ETAG.test(get.etag ?? '') : get.etag, get.dataSource]).toEqual([
+          found ? 200 : 404,
+          found ? true : null,
+          source,
         ]);
-        expect(await sourcedAnswer(path, { headers: { 'if-none-match': `"${etag}"` } })).toEqual(get);
+        for (const ifNoneMatch of ['*', '"stale"', `"${ORDINALS_ETAG}"`]) {
+          expect(await sourcedAnswer(path, { headers: { 'if-none-match': ifNoneMatch } })).toEqual(get);
+        }
+        if (found) {
+          for (const ifNoneMatch of [get.etag!, `W/${get.etag!}`, `"nope", W/${get.etag!}`]) {
+            expect(await sourcedAnswer(path, { headers: { 'if-none-match': ifNoneMatch } })).toEqual({
+              status: 304,
+              body: null,
+              etag: get.etag,
+              cacheControl: null,
+              contentType: null,
+              dataSource: source,
+            });
+          }
+        }
         expect(await sourcedAnswer(path, { method: 'HEAD' })).toEqual({ ...get, body: null });
       },
     );

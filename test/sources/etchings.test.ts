@@ -115,6 +115,26 @@ describe('UniSat', () => {
     const past = await fetch(`${stack.gatewayUrl}/runes/etchings?offset=5000`);
     expect(await past.json()).toEqual({ limit: 20, offset: 5000, total: 0, results: [] });
   });
+
+  test('REST: an ETag made from the answer; If-None-Match with it is 304 naming it, another page has its own', async () => {
+    const url = `${stack.gatewayUrl}/runes/v1/etchings?offset=3&limit=2`;
+    const first = await fetch(url);
+    const etag = first.headers.get('etag') ?? '';
+    expect([first.status, /^"[\w-]{27}"$/.test(etag)]).toEqual([200, true]);
+    // Before: no ETag, and If-None-Match was ignored (200 with the whole body every time).
+    const again = await fetch(url, { headers: { 'if-none-match': etag } });
+    expect([again.status, again.headers.get('etag'), again.headers.get('x-data-source'), await again.text()]).toEqual([
+      304,
+      etag,
+      'unisat',
+      '',
+    ]);
+    expect((await fetch(url, { headers: { 'if-none-match': `W/${etag}` } })).status).toBe(304);
+    const other = await fetch(`${stack.gatewayUrl}/runes/v1/etchings?offset=5&limit=2`, { headers: { 'if-none-match': etag } });
+    const otherBody = await other.json();
+    expect([other.status, other.headers.get('etag') === etag, otherBody.offset]).toEqual([200, false, 5]);
+    expect((await fetch(url)).headers.get('etag')).toBe(etag);
+  });
 });
 
 const fromOrd = etchingFromOrd;

@@ -110,15 +110,21 @@ describe('BRC-20 token details from UniSat', () => {
     expectNoSecrets(JSON.stringify([body, answer]) + stack.logs.join('\n'), [UNISAT_KEY]);
   });
 
-  test('REST answers hiro’s body with null for what UniSat lacks, and names the source', async () => {
+  test('REST answers hiro’s body with null for what UniSat lacks, names the source, and an ETag when found', async () => {
     const hiro = sampleData.brc20Tokens.find((t) => t.token.ticker === 'pepe')!;
     const response = await fetch(`${stack.gatewayUrl}/ordinals/v1/brc-20/tokens/PEPE`);
     expect(response.status).toBe(200);
     expect(response.headers.get('x-data-source')).toBe('unisat');
-    expect(response.headers.get('etag')).toBeNull();
+    expect(response.headers.get('etag')).toMatch(/^"[\w-]{27}"$/);
     expect(await response.json()).toEqual({ token: { ...hiro.token, self_mint: null }, supply: hiro.supply });
+    // Not found has no representation to confirm: no ETag.
     const missing = await fetch(`${stack.gatewayUrl}/ordinals/brc-20/tokens/zzzz`);
-    expect([missing.status, missing.headers.get('x-data-source'), await missing.json()]).toEqual([404, 'unisat', { error: 'Not found' }]);
+    expect([missing.status, missing.headers.get('x-data-source'), missing.headers.get('etag'), await missing.json()]).toEqual([
+      404,
+      'unisat',
+      null,
+      { error: 'Not found' },
+    ]);
     expect(dataRequests(stack.sample).map((r) => r.url)).toEqual([infoPath('pepe'), infoPath('zzzz')]);
   });
 });

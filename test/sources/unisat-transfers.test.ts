@@ -115,7 +115,11 @@ describe('transfers per block from UniSat', () => {
 
   test('REST: hiro’s body with null where UniSat has nothing, named by x-data-source', async () => {
     const response = await fetch(`${stack.gatewayUrl}/ordinals/v1/inscriptions/transfers?block=840000&limit=2&offset=1`);
-    expect([response.status, response.headers.get('x-data-source'), response.headers.get('etag')]).toEqual([200, 'unisat', null]);
+    expect([response.status, response.headers.get('x-data-source'), /^"[\w-]{27}"$/.test(response.headers.get('etag') ?? '')]).toEqual([
+      200,
+      'unisat',
+      true,
+    ]);
     const hiro = [...sampleData.transferBlocks.find((b) => b.height === 840000)!.transfers].reverse();
     const results = hiro.slice(1, 3).map((t) => ({
       id: t.id,
