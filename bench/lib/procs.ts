@@ -174,7 +174,7 @@ function startFlags(): string[] {
   if (!flags) throw new Error(`package.json's start script does not run node dist/src/main.js: ${scripts.start}`);
   return flags[1]!.split(/\s+/).filter(Boolean);
 }
-const START_FLAGS = startFlags();
+export const START_FLAGS = startFlags();
 
 export function forkTs(script: string, env: Record<string, string>): ChildProcess {
   return register(
