@@ -10,10 +10,11 @@
  * Each server runs under `valgrind --tool=callgrind` with node's `--single-threaded` (no compiler or
  * collector threads, whose timing would move the count) and a fixed hash seed, with `npm start`'s
  * semi-spaces. It answers `--warm` requests on one keep-alive connection unmeasured (the JIT settles),
- * then `--requests` measured; the same build measured three times agreed within 0.2%. `--entry`
- * measures another build (a copy of `dist/`, say) against the same floor; the gateway gets the
- * caller's environment but its upstream and cache settings, so a setting can be tried too. Needs
- * valgrind; takes about a minute.
+ * then `--requests` measured. The same build measured three times agreed within 0.2%, but once
+ * (the first run in a fresh clone) the floor counted 9% more: repeat a run before trusting a
+ * difference. `--entry` measures another build (a copy of `dist/`, say) against the same floor; the
+ * gateway gets the caller's environment but its upstream and cache settings, so a setting can be
+ * tried too. Needs valgrind; takes about a minute.
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
