@@ -251,8 +251,11 @@ export function createRestHandler({
       const result = await answer(method, req.url ?? '/', req.headers, call);
       if (res.destroyed) return;
       const body = result.status === 204 || result.status === 304 ? undefined : result.body;
-      const length: Record<string, string> = body === undefined ? {} : { 'content-length': String(Buffer.byteLength(body)) };
-      writeHead(res, result.status, cors(headerValue(req.headers.origin), false), result.headers, length);
+      const own: Record<string, string> =
+        body === undefined
+          ? { 'x-request-id': requestId }
+          : { 'x-request-id': requestId, 'content-length': String(Buffer.byteLength(body)) };
+      writeHead(res, result.status, cors(headerValue(req.headers.origin), false), result.headers, own);
       res.end(method === 'HEAD' ? undefined : body);
     },
   };

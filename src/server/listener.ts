@@ -94,13 +94,13 @@ export function createRequestListener({ yoga, rest, logger, drain, responses, tr
       return;
     }
     req.url = target;
-    // The response fast path names the request itself: a stored answer's head goes to node whole,
-    // which node writes without a per-header pass only when no header was set before it.
-    const fast = responses?.accepts(req) ?? false;
-    if (!fast) identify();
+    // The REST layer and the response fast path name the request themselves: their head goes to
+    // node whole, which node writes without a per-header pass only when no header was set before it.
     const isRest = rest.handles(req.method, req.url);
+    const fast = !isRest && (responses?.accepts(req) ?? false);
+    if (!fast && !isRest) identify();
     if (drain && !drain.admit(req.url, res)) {
-      if (fast) identify();
+      if (fast || isRest) identify();
       return refuseWhileDraining(res, isRest);
     }
     if (isRest) {
@@ -108,7 +108,7 @@ export function createRequestListener({ yoga, rest, logger, drain, responses, tr
         unexpected(error, requestId);
         if (res.headersSent) return res.destroy();
         const { status, headers, body } = fastifyError(500, `Unexpected error (request ${requestId})`);
-        res.writeHead(status, headers).end(body);
+        res.writeHead(status, { ...headers, 'x-request-id': requestId }).end(body);
       });
       return;
     }
