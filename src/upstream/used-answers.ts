@@ -11,7 +11,17 @@ import { queryString } from './paths.js';
 import type { AnswerSource, UpstreamRequest, UpstreamResponse, UsedAnswers } from './request.js';
 import type { Retries } from './retry.js';
 
+/** Paths whose cache key a ledger remembers before it starts again: a bound, not a tuned size. */
+const REMEMBERED_KEYS = 4096;
+
 export class Ledger {
+  /**
+   * Cache keys of recent paths: a key is a SHA-256 (cache.ts), which was a twentieth of the
+   * instructions of a warm REST answer; a path asked again finds its key here. Only paths of a
+   * cached service, so never a platform key.
+   */
+  private readonly keys = new Map<string, string>();
+
   constructor(
     private readonly name: ServiceName,
     /** The service that answers for what is noted: a stored result asks it whether an answer is current. */
@@ -28,7 +38,7 @@ export class Ledger {
       if (used) used.complete = false;
       return this.sender.send(req);
     }
-    const key = cacheKey(this.name, req.path, queryString(req.query));
+    const key = this.keyOf(req);
     if (!used) return coalescer.answer(key, req);
     // Noting what the request used, for the response cache.
     const asked = used.asked.get(key);
@@ -45,6 +55,18 @@ export class Ledger {
         throw error;
       },
     );
+  }
+
+  private keyOf(req: UpstreamRequest): string {
+    const query = queryString(req.query);
+    const target = `${req.path}?${query}`;
+    let key = this.keys.get(target);
+    if (key === undefined) {
+      if (this.keys.size >= REMEMBERED_KEYS) this.keys.clear();
+      key = cacheKey(this.name, req.path, query);
+      this.keys.set(target, key);
+    }
+    return key;
   }
 
   /** Only a stored answer of the resource's state (200, 404) can stand behind a stored result. */
