@@ -5,7 +5,7 @@
  * kernel's part (the socket write and the wake-up of the reader) is not, so the ratio here is not
  * the bench's CPU ratio; it is the part of it that code running in the process decides.
  *
- *   npx tsx bench/instructions.ts [--row W1|W3] [--entry dist/src/main.js] [--requests 8000] [--warm 8000]
+ *   npx tsx bench/instructions.ts [--row W1|W3|W1-REST] [--entry dist/src/main.js] [--requests 8000] [--warm 8000]
  *
  * Each server runs under `valgrind --tool=callgrind` with node's `--single-threaded` (no compiler or
  * collector threads, whose timing would move the count) and a fixed hash seed, with `npm start`'s
@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
 import { START_FLAGS, freePort, installCleanup, startSample, stopAll, waitForMessage } from './lib/procs.js';
 import type { ProxyMessage } from './lib/protocol.js';
-import { ETCHINGS_60, brc20Query, graphqlBody } from './lib/queries.js';
+import { ETCHINGS_60, brc20Query, graphqlBody, restToken } from './lib/queries.js';
 
 const { values } = parseArgs({
   options: {
@@ -34,9 +34,14 @@ const { values } = parseArgs({
     warm: { type: 'string', default: '8000' },
   },
 });
-const BODIES: Record<string, string> = { W1: graphqlBody(brc20Query('ordi')), W3: graphqlBody(ETCHINGS_60) };
-const body = BODIES[values.row!];
-if (!body) throw new Error(`--row: W1 or W3, not ${values.row}`);
+/** Each row's request; the floor answers a GET as the body '' (bench/limit.ts keys answers by body). */
+const ROWS: Record<string, { method: 'GET' | 'POST'; path: string; body: string }> = {
+  W1: { method: 'POST', path: '/graphql', body: graphqlBody(brc20Query('ordi')) },
+  W3: { method: 'POST', path: '/graphql', body: graphqlBody(ETCHINGS_60) },
+  'W1-REST': { method: 'GET', path: restToken('ordi'), body: '' },
+};
+const row = ROWS[values.row!];
+if (!row) throw new Error(`--row: ${Object.keys(ROWS).join(', ')}, not ${values.row}`);
 const requests = Number(values.requests);
 const warm = Number(values.warm);
 if (!existsSync(values.entry!)) throw new Error(`${values.entry} is missing: run npm run build`);
@@ -53,16 +58,15 @@ const valgrind = (out: string) => ['--tool=callgrind', '--instr-atstart=no', '--
 const control = (pid: number, ...args: string[]) =>
   execFileSync('callgrind_control', [...args, String(pid)], { env: { ...process.env, ...NAMES }, stdio: 'ignore' });
 
-/** Answers `body` `count` times, one request after another, and gives the last answer. */
+/** Sends the row's request `count` times, one after another, and gives the last answer. */
 async function ask(pool: Pool, count: number): Promise<string> {
   let text = '';
   for (let i = 0; i < count; i++) {
-    const response = await pool.request({
-      method: 'POST',
-      path: '/graphql',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body,
-    });
+    const response = await pool.request(
+      row!.method === 'GET'
+        ? { method: 'GET', path: row!.path }
+        : { method: 'POST', path: row!.path, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: row!.body },
+    );
     text = await response.body.text();
     if (response.statusCode !== 200) throw new Error(`answer ${response.statusCode}: ${text.slice(0, 200)}`);
   }
@@ -144,7 +148,7 @@ try {
   const ready = (m: unknown) => ((m as ProxyMessage).type === 'ready' ? (m as ProxyMessage) : undefined);
   const { url: floorUrl } = await waitForMessage(floor, ready, 'floor', 120_000);
   const loaded = waitForMessage(floor, (m) => ((m as { type?: string }).type === 'loaded' ? true : undefined), 'floor', 120_000);
-  floor.send({ type: 'answers', entries: [[body, measured.answer]] });
+  floor.send({ type: 'answers', entries: [[row.body, measured.answer]] });
   await loaded;
   const floored = await measure(floorUrl, floor.pid!, floorOut);
   floor.kill('SIGKILL');
