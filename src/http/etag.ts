@@ -1,3 +1,10 @@
+import { hash } from 'node:crypto';
+
+/** A strong ETag made from an answer's bytes: for answers no upstream gave a validator for. */
+export function etagOf(body: string | Buffer): string {
+  return `"${hash('sha1', body, 'base64url')}"`;
+}
+
 /**
  * The upstream's If-None-Match parsing (hirosystems/api-toolkit): quotes and W/ prefixes stripped,
  * comma-separated lists accepted, `*` without special meaning.

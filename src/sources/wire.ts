@@ -1,4 +1,4 @@
-import { hash } from 'node:crypto';
+import { etagOf } from '../http/etag.js';
 import type { UpstreamResponse } from '../upstream/request.js';
 import type { SourceName } from './provenance.js';
 
@@ -12,6 +12,6 @@ export function hiroAnswer(value: unknown, source: SourceName): UpstreamResponse
   const parsed = value === null ? { error: 'Not found' } : value;
   const body = Buffer.from(JSON.stringify(parsed));
   const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'x-data-source': source };
-  if (value !== null) headers.etag = `"${hash('sha1', body, 'base64url')}"`;
+  if (value !== null) headers.etag = etagOf(body);
   return { status: value === null ? 404 : 200, headers, body, parsed };
 }

@@ -4,10 +4,9 @@
  * CDNs can cache them like the REST paths. A root field is public when its policy says so
  * (`cache: 'public'`, graphql/schema/field-policy.ts): anything per-user (platform fields) is never marked.
  */
-import { hash } from 'node:crypto';
 import { getOperationAST, Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { etagMatches } from '../../http/etag.js';
+import { etagMatches, etagOf } from '../../http/etag.js';
 import type { RootFieldPolicies } from '../schema/field-policy.js';
 import { rootPolicies } from '../schema/index.js';
 
@@ -59,7 +58,7 @@ export function useHttpCaching(): Plugin {
       if (!mediaType) return;
       setResultProcessor((processed) => {
         const body = JSON.stringify(processed);
-        const etag = `"${hash('sha1', body, 'base64url')}"`;
+        const etag = etagOf(body);
         if (etagMatches(request.headers.get('if-none-match'), etag)) {
           return new Response(null, { status: 304, headers: { etag, 'cache-control': CACHE_CONTROL } });
         }
