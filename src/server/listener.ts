@@ -98,9 +98,10 @@ export function createRequestListener({ yoga, rest, logger, drain, responses, tr
     // node whole, which node writes without a per-header pass only when no header was set before it.
     const isRest = rest.handles(req.method, req.url);
     const fast = !isRest && (responses?.accepts(req) ?? false);
-    if (!fast && !isRest) identify();
+    const namesItself = isRest || fast;
+    if (!namesItself) identify();
     if (drain && !drain.admit(req.url, res)) {
-      if (fast || isRest) identify();
+      if (namesItself) identify();
       return refuseWhileDraining(res, isRest);
     }
     if (isRest) {
