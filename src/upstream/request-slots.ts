@@ -1,8 +1,9 @@
 /**
  * One client request's upstream concurrency (MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST): at most
  * `max` of its calls in flight. GraphQL's loaders take a slot per lookup (graphql/request-limiter.ts);
- * a REST route is one lookup. Either way a lookup's further calls (ord's block hashes) go through
- * `spread`, so no request puts more than its bound of calls in flight, whichever way it came.
+ * a REST route is one lookup. Either way a lookup's further calls (ord's index height and block
+ * hashes) go through `spread`, so no request puts more than its bound of calls in flight, whichever
+ * way it came.
  */
 import type { LookupBudget } from './request.js';
 
@@ -79,4 +80,13 @@ export class SingleLookup implements LookupBudget {
     }
     return this.slots.spread(items, run);
   }
+}
+
+/**
+ * Two calls of one lookup side by side where the request has a slot free, else `first` and then
+ * `second` (LookupBudget.spread): what a source asks beside its main call (ord's index height).
+ */
+export async function sideBySide<A, B>(lookups: LookupBudget, first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> {
+  const calls: Array<() => Promise<unknown>> = [first, second];
+  return (await lookups.spread(calls, (call) => call())) as [A, B];
 }

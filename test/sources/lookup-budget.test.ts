@@ -2,9 +2,9 @@
  * MAX_UPSTREAM_CALLS_PER_REQUEST counts a source's pages: one block's transfers from UniSat take
  * its block call and a call per page of events, and an etchings window from ord the pages that
  * cover it. A request that would need more is cut at the budget with TOO_MANY_UPSTREAM_CALLS, and
- * the sample's log shows that the page past it was never asked. The block hashes of an ord page
- * stay within MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST, for GraphQL and REST alike, as the
- * sample's arrival times show.
+ * the sample's log shows that the page past it was never asked. The block hashes of an ord page and
+ * its index height stay within MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST, for GraphQL and REST
+ * alike, as the sample's arrival times show.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { BIG_TRANSFER_BLOCK } from '../../src/sample/data.js';
@@ -126,6 +126,17 @@ describe.each([1, 2])('ord block hashes, MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUE
       },
     });
     expectBoundedHashCalls();
+  });
+
+  test(`the index height beside the first page: ${concurrency === 1 ? 'after it' : 'in flight with it'}`, async () => {
+    stack.sample.inject({ path: '/runes/0', delayMs: DELAY_MS });
+    stack.sample.inject({ path: '/blockheight', delayMs: DELAY_MS });
+    const { body } = await stack.graphql('{ etchings(limit: 1) { total } }');
+    expect(body.errors).toBeUndefined();
+    const asked = stack.sample.requests.filter((r) => r.path === '/runes/0' || r.path === '/blockheight');
+    expect(asked.map((r) => r.path).sort()).toEqual(['/blockheight', '/runes/0']);
+    // One slot: the height waits for the page's answer (DELAY_MS); two: both asked at once.
+    expect(asked[1]!.at - asked[0]!.at >= DELAY_MS - 5).toBe(concurrency === 1);
   });
 
   test(`REST: the same page asks each hash once, at most ${concurrency} in flight`, async () => {

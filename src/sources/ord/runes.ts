@@ -16,7 +16,7 @@
 import type { CallOptions } from '../../upstream/request.js';
 import type { PageQuery } from '../../upstream/ordinals.js';
 import { joinPath, segment } from '../../upstream/paths.js';
-import { SingleLookup } from '../../upstream/request-slots.js';
+import { sideBySide, SingleLookup } from '../../upstream/request-slots.js';
 import { arrayOf, checked, object, optional, string, type Shape } from '../../upstream/shapes.js';
 import type { Page, SourcedRuneEtching } from '../../upstream/types.js';
 import { unreadable } from '../errors.js';
@@ -119,28 +119,38 @@ export function createOrdEtchings(client: OrdClient) {
     return hash;
   };
 
+  /**
+   * The request's bound on calls in flight (GraphQL's and REST's alike); one at a time where no
+   * client request gives one (a live poller's page).
+   */
+  const lookupsOf = (call: CallOptions) => call.lookups ?? new SingleLookup(1);
+
   return {
     /**
      * One etching by its rune id: `/rune/{id}` (ord's 404: null), with the index height and the
      * block's hash as the list has them (both cached by the pipeline).
      */
     async etching(runeId: string, call: CallOptions): Promise<SourcedRuneEtching | null> {
-      const heightAnswer = indexHeight(call);
-      heightAnswer.catch(() => {});
-      const answer = await client.get({ path: joinPath('rune', segment(runeId, 'id')), route: '/rune/:rune' }, isRuneAnswer, call);
+      const [answer, height] = await sideBySide(
+        lookupsOf(call),
+        () => client.get({ path: joinPath('rune', segment(runeId, 'id')), route: '/rune/:rune' }, isRuneAnswer, call),
+        () => indexHeight(call),
+      );
       if (!answer) return null;
-      if (answer.id !== runeId) throw unreadable('ord');
-      const [height, hash] = await Promise.all([heightAnswer, blockHashOf(answer.entry.block, call)]);
-      if (height === undefined) throw unreadable('ord');
+      if (answer.id !== runeId || height === undefined) throw unreadable('ord');
+      const hash = await blockHashOf(answer.entry.block, call);
       return toEtching(raw(answer.id, answer.entry, hash, height), 'ord', Number(height));
     },
     async etchings({ offset, limit }: PageQuery, call: CallOptions): Promise<Page<SourcedRuneEtching>> {
-      const heightAnswer = indexHeight(call);
-      // Asked beside the pages; awaited below, or dropped when a page fails first (never unhandled).
-      heightAnswer.catch(() => {});
-      const first = await runesPage(0, call);
+      const lookups = lookupsOf(call);
+      const [first, height] = await sideBySide(
+        lookups,
+        () => runesPage(0, call),
+        () => indexHeight(call),
+      );
       const newest = first.entries[0]?.[1].number;
       if (newest === undefined) return { limit, offset, total: 0, results: [] };
+      if (height === undefined) throw unreadable('ord');
       const total = Number(newest) + 1;
       // A full page 0 says the size: 50 or 100 entries, plus the code's look-ahead if it is there.
       if (first.more) pageSize = first.entries.length % 50 === 0 ? first.entries.length : first.entries.length - 1;
@@ -177,13 +187,9 @@ export function createOrdEtchings(client: OrdClient) {
         if (!pair) break;
         window.push(pair);
       }
-      const height = await heightAnswer;
-      if (height === undefined) throw unreadable('ord');
       // One block hash per block on the page (recursive endpoint, cached by the pipeline), within
-      // the request's concurrency (GraphQL's and REST's alike); one at a time where no client
-      // request gives a bound (a live poller's page).
+      // the request's concurrency.
       const blocks = [...new Set(window.map(([, entry]) => entry.block))];
-      const lookups = call.lookups ?? new SingleLookup(1);
       const hashes = new Map(await lookups.spread(blocks, async (block) => [block, await blockHashOf(block, call)] as const));
       const results = window.map(([id, entry]) => toEtching(raw(id, entry, hashes.get(entry.block)!, height), 'ord', Number(height)));
       return marked({ limit, offset, total: results.length > 0 ? total : 0, results }, 'ord', Number(height));
