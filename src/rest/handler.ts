@@ -245,7 +245,7 @@ export function createRestHandler({
         requestId,
         client: clientIdOf(req, trustProxy),
         stats,
-        // The route is one lookup: a source's further calls (ord's block hashes) share its bound.
+        // The route is one lookup: a source's further calls (ord's height, block hashes) share its bound.
         lookups: new SingleLookup(maxConcurrentUpstreamCalls),
       };
       const result = await answer(method, req.url ?? '/', req.headers, call);
