@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Pool } from 'undici';
-import { START_FLAGS, freePort, installCleanup, startSample, stopAll, waitForMessage } from './lib/procs.js';
+import { START_FLAGS, freePort, installCleanup, startSample, stopAll, untilHealthy, waitForMessage } from './lib/procs.js';
 import type { ProxyMessage } from './lib/protocol.js';
 import { ETCHINGS_60, brc20Query, graphqlBody, restToken } from './lib/queries.js';
 
@@ -90,19 +90,6 @@ async function measure(url: string, pid: number, out: string): Promise<{ perAnsw
   throw new Error(`callgrind wrote no totals to ${out}.1`);
 }
 
-async function until(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    if (child.exitCode !== null) throw new Error(`${url}: the server exited (${child.exitCode})`);
-    try {
-      if ((await fetch(`${url}/healthz`)).status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error(`${url}: not listening within 2 minutes`);
-}
-
 installCleanup();
 const dir = join(tmpdir(), `satgate-instructions-${process.pid}`);
 mkdirSync(dir, { recursive: true });
@@ -130,9 +117,8 @@ try {
   });
   children.push(gateway);
   const gatewayUrl = `http://127.0.0.1:${port}`;
-  await until(gatewayUrl, gateway).catch((error: Error) => {
-    throw new Error(`${error.message}\n${stderr.split('\n').filter(Boolean).join('\n')}`);
-  });
+  // Two minutes, each try up to 30 s: under callgrind the gateway starts and answers slowly.
+  await untilHealthy(gatewayUrl, gateway, { withinMs: 120_000, tryMs: 30_000, output: () => stderr.split('\n').filter(Boolean) });
   const measured = await measure(gatewayUrl, gateway.pid!, gatewayOut);
   gateway.kill('SIGKILL');
 

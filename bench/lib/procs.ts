@@ -402,22 +402,34 @@ export async function startGateway(sampleUrl: string, env: Record<string, string
   });
   const url = `http://127.0.0.1:${port}`;
   // 60 s: six gateways start at once, and on a busy 2-CPU machine that took more than 20 s.
-  const deadline = Date.now() + 60_000;
+  await untilHealthy(url, child, { withinMs: 60_000, output: () => lines });
+  return { url, pid: child.pid ?? 0, child, tail: () => [...lines], stderr: () => stderr };
+}
+
+/**
+ * Polls a gateway's `/healthz` until it answers 2xx; fails when `child` exits first or `withinMs`
+ * pass, with the gateway's last `output`. Each try waits `tryMs` (one under valgrind is slow).
+ */
+export async function untilHealthy(
+  url: string,
+  child: ChildProcess,
+  { withinMs, tryMs = 1000, output = () => [] }: { withinMs: number; tryMs?: number; output?: () => string[] },
+): Promise<void> {
+  const deadline = Date.now() + withinMs;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`gateway exited during start-up (${child.exitCode ?? child.signalCode}):\n${lines.join('\n')}`);
+      throw new Error(`gateway exited during start-up (${child.exitCode ?? child.signalCode}):\n${output().join('\n')}`);
     }
     try {
-      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(1000) });
+      const response = await fetch(`${url}/healthz`, { signal: AbortSignal.timeout(tryMs) });
       await response.arrayBuffer();
-      if (response.ok) break;
+      if (response.ok) return;
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error(`gateway: /healthz not ready within 60 s:\n${lines.join('\n')}`);
+    if (Date.now() > deadline) throw new Error(`gateway: /healthz not ready within ${withinMs / 1000} s:\n${output().join('\n')}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { url, pid: child.pid ?? 0, child, tail: () => [...lines], stderr: () => stderr };
 }
 
 /** Where the processes of a run are: `place` moves one process while the run goes on. */
