@@ -133,6 +133,7 @@ describe.each([1, 2])('ord block hashes, MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUE
     stack.sample.inject({ path: '/blockheight', delayMs: DELAY_MS });
     const { body } = await stack.graphql('{ etchings(limit: 1) { total } }');
     expect(body.errors).toBeUndefined();
+    expect(body.data).toEqual({ etchings: { total: sampleData.etchings.length } });
     const asked = stack.sample.requests.filter((r) => r.path === '/runes/0' || r.path === '/blockheight');
     expect(asked.map((r) => r.path).sort()).toEqual(['/blockheight', '/runes/0']);
     // One slot: the height waits for the page's answer (DELAY_MS); two: both asked at once.
