@@ -1,17 +1,20 @@
 /**
- * A subscription over HTTP (SSE, or Apollo's multipart protocol; told by its Accept header, as the
- * set-up turns tell it) from a client whose minute's subscription starts are spent
- * (SUBSCRIPTION_STARTS_PER_CLIENT_PER_MINUTE, live/client-seats.ts) is answered here, before yoga:
- * 429 with Retry-After and TOO_MANY_SUBSCRIPTIONS, as a WebSocket upgrade past its client's cap is.
+ * A subscription over HTTP (SSE, or Apollo's multipart protocol; told by an Accept header that
+ * leaves nothing but a stream, http/long-lived.ts) from a client whose minute's subscription starts
+ * are spent (SUBSCRIPTION_STARTS_PER_CLIENT_PER_MINUTE, live/client-seats.ts) is answered here,
+ * before yoga: 429 with Retry-After and TOO_MANY_SUBSCRIPTIONS, as a WebSocket upgrade past its
+ * client's cap is.
  * Refused inside yoga, each still cost about a millisecond and a half (its streams, its context),
  * and a client sending them in bursts of fifty stalled every other client's requests
- * (docs/notes/2026-11-27-churn-bursts.md); here one costs what a REST 404 does.
+ * (docs/notes/2026-11-27-churn-bursts.md); here one costs what a REST 404 does. A request that
+ * also takes JSON (urql's queries) goes on: if it is a subscription, the hub refuses it after its
+ * set-up turn, as it refuses one over any other transport.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { clientIdOf } from '../http/client-identity.js';
 import type { CorsPolicy } from '../http/cors.js';
 import { isGraphqlTarget } from '../http/graphql-target.js';
-import { isLongLived } from '../http/long-lived.js';
+import { isStreamOnly } from '../http/long-lived.js';
 import { headerValue, writeHead } from '../http/node-response.js';
 import type { StartsRefusal } from '../live/client-seats.js';
 
@@ -27,7 +30,7 @@ export type StartsGate = (req: IncomingMessage, res: ServerResponse, requestId: 
 
 export function createStartsGate({ startRefusal, trustProxy, cors }: StartsGateDeps): StartsGate {
   return (req, res, requestId) => {
-    if (!isLongLived(req.headers.accept) || !isGraphqlTarget(req.url ?? '')) return false;
+    if (!isStreamOnly(req.headers.accept) || !isGraphqlTarget(req.url ?? '')) return false;
     const refusal = startRefusal(clientIdOf(req, trustProxy));
     if (!refusal) return false;
     const body = JSON.stringify({ errors: [refusal] });

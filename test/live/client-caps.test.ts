@@ -4,14 +4,19 @@
 // socket that never sends connection_init is closed, and the process's sockets are capped too
 // (MAX_WEBSOCKETS).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Client, fetchExchange } from '@urql/core';
 import WebSocket from 'ws';
 import { startStack, type Stack } from '../harness.js';
 import { disposeAll, from, sse, until, ws, wsClient } from '../live-clients.js';
 
 const A = '203.0.113.1';
 const B = '203.0.113.2';
+const C = '203.0.113.3';
 const STATUS = 'subscription { status { status } }';
 const READY = { data: { status: { status: 'ready' } } };
+/** What urql 6 sends as Accept with every query (@urql/core's fetch source). */
+const URQL_QUERY_ACCEPT =
+  'application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed';
 /** Clients told apart by X-Forwarded-For; no polling plan and no re-polls to wait for. */
 const CLIENTS_APART_NO_POLLS = { TRUST_PROXY: '1', LIVE_RATE_LIMIT_PER_MINUTE: '0', LIVE_POLL_INTERVAL_MS: '600000' };
 
@@ -220,5 +225,42 @@ describe('subscription starts per client', () => {
     // None of the refused ones holds a seat; another client starts its own.
     expect(stack.gateway.live.active).toBe(0);
     expect(await churnOnce(() => sse(stack.gatewayUrl, STATUS, B))).toEqual([READY]);
+  });
+
+  it('past its starts a client still gets its queries from urql, which names SSE beside JSON on every request', async () => {
+    for (let i = 0; i < 3; i++) expect(await churnOnce(() => sse(stack.gatewayUrl, STATUS, C))).toEqual([READY]);
+    const refused = sse(stack.gatewayUrl, STATUS, C);
+    await refused.done;
+    expect((refused.failure as { response?: Response }).response?.status).toBe(429);
+
+    // urql as published (its default Accept on a query: JSON types, then text/event-stream).
+    const urql = new Client({ url: `${stack.gatewayUrl}/graphql`, exchanges: [fetchExchange], fetchOptions: { headers: from(C) } });
+    const query = await urql.query('{ status { status } }', {}).toPromise();
+    expect([query.error, query.data]).toEqual([undefined, READY.data]);
+
+    // A subscription sent with that Accept passes the gate and is refused by the hub, in one JSON
+    // answer (it takes JSON): no seat taken.
+    const response = await fetch(`${stack.gatewayUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: URQL_QUERY_ACCEPT, ...from(C) },
+      body: JSON.stringify({ query: STATUS }),
+    });
+    const body = (await response.json()) as { errors: Array<{ extensions: { retryAfter: number } }> };
+    const retryAfter = body.errors[0]?.extensions.retryAfter;
+    expect({ status: response.status, type: response.headers.get('content-type'), body }).toEqual({
+      status: 200,
+      type: 'application/graphql-response+json; charset=utf-8',
+      body: {
+        errors: [
+          {
+            message: `This client started its maximum of 3 subscriptions this minute; try again in ${retryAfter} s`,
+            locations: [{ line: 1, column: 16 }],
+            path: ['status'],
+            extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit: 3, retryAfter },
+          },
+        ],
+      },
+    });
+    expect(stack.gateway.live.active).toBe(0);
   });
 });
