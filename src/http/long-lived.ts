@@ -1,7 +1,6 @@
 /**
  * What a request's Accept header says of its answer, before anything is parsed.
  */
-const LONG_LIVED = /text\/event-stream|subscriptionspec/i;
 /** Apollo Client names its multipart subscription protocol only when it subscribes. */
 const APOLLO_SUBSCRIPTION = /subscriptionspec/i;
 const EVENT_STREAM = /text\/event-stream/i;
@@ -10,7 +9,8 @@ const SINGLE_RESULT = /application\/(?:json|graphql-response\+json|graphql\+json
 
 /** Whether it may ask for a long-lived answer: a subscription's stream, or an answer in parts over SSE. */
 export function isLongLived(accept: string | null | undefined): boolean {
-  return LONG_LIVED.test(accept ?? '');
+  const value = accept ?? '';
+  return APOLLO_SUBSCRIPTION.test(value) || EVENT_STREAM.test(value);
 }
 
 /**
