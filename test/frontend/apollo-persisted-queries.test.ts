@@ -1,0 +1,65 @@
+/**
+ * Apollo Client as published with its automatic persisted queries link (useGETForHashedQueries, as
+ * a CDN-fronted app sets it): the first client's hash alone is not known (404,
+ * PERSISTED_QUERY_NOT_FOUND), the link sends the document by POST, and from then on any client's
+ * hash alone is answered by GET. The access log shows each request's method and status.
+ */
+import { ApolloClient, HttpLink, InMemoryCache, gql } from '@apollo/client';
+import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startStack, type Stack } from '../harness.js';
+import { until } from '../live-clients.js';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack.close());
+
+const ORDI = gql`
+  query Ordi {
+    brc20Token(ticker: "ordi") {
+      token {
+        ticker
+      }
+    }
+  }
+`;
+
+/** A fresh client (its own cache) whose link sends hashes first, by GET. */
+function persistedQueriesClient(): ApolloClient {
+  const sha256 = (document: string) => createHash('sha256').update(document).digest('hex');
+  const link = new PersistedQueryLink({ sha256, useGETForHashedQueries: true }).concat(
+    new HttpLink({ uri: `${stack.gatewayUrl}/graphql` }),
+  );
+  return new ApolloClient({ link, cache: new InMemoryCache() });
+}
+
+/** The access log's GraphQL requests from line `from` on: method and status. */
+function graphqlRequests(from: number): Array<{ method: string; status: number }> {
+  return stack.logs
+    .slice(from)
+    .map((line) => JSON.parse(line) as { msg: string; path?: string; method: string; status: number })
+    .filter((line) => line.msg === 'request' && line.path === '/graphql')
+    .map(({ method, status }) => ({ method, status }));
+}
+
+it('the first hash is asked for its document once; later clients send the hash alone, by GET', async () => {
+  const answer = { brc20Token: { __typename: 'Brc20TokenDetails', token: { __typename: 'Brc20Token', ticker: 'ordi' } } };
+
+  const first = stack.logs.length;
+  const learnt = await persistedQueriesClient().query({ query: ORDI });
+  expect([learnt.error, learnt.data]).toEqual([undefined, answer]);
+  await until(() => graphqlRequests(first).length === 2, 'two access log lines');
+  expect(graphqlRequests(first)).toEqual([
+    { method: 'GET', status: 404 },
+    { method: 'POST', status: 200 },
+  ]);
+
+  const second = stack.logs.length;
+  const known = await persistedQueriesClient().query({ query: ORDI });
+  expect([known.error, known.data]).toEqual([undefined, answer]);
+  await until(() => graphqlRequests(second).length === 1, 'one access log line');
+  expect(graphqlRequests(second)).toEqual([{ method: 'GET', status: 200 }]);
+});
