@@ -11,13 +11,14 @@ export const CSRF_HEADERS = ['x-graphql-yoga-csrf', 'apollo-require-preflight', 
  * only queries and subscriptions over GET (a mutation is 405), so urql's GETs and the browser's
  * EventSource work. A form or text POST, which a browser sends without a preflight and which can
  * carry a mutation, must still carry one of CSRF_HEADERS. yoga's plugin refuses without an error
- * code; this one names it.
+ * code; this one names it. Other methods need a preflight anyway, and yoga answers them 405.
  */
 export function useCsrfPreventionWithCode(): Plugin {
   const csrf = useCSRFPrevention({ requestHeaders: [...CSRF_HEADERS] });
   return {
     onRequestParse(payload) {
-      if (payload.request.method === 'GET') return;
+      // Only a POST can be a form; any other method but GET is yoga's 405 (graphql-sse's PUT too).
+      if (payload.request.method !== 'POST') return;
       try {
         return csrf.onRequestParse?.(payload);
       } catch (error) {
