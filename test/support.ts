@@ -260,3 +260,12 @@ export async function overWebSocket(
     socket.close();
   }
 }
+
+/** The access log's GraphQL requests (`logs`: a stack's log lines) from line `from` on: method and status. */
+export function graphqlRequestsLogged(logs: readonly string[], from: number): Array<{ method: string; status: number }> {
+  return logs
+    .slice(from)
+    .map((line) => JSON.parse(line) as { msg: string; path?: string; method: string; status: number })
+    .filter((line) => line.msg === 'request' && line.path === '/graphql')
+    .map(({ method, status }) => ({ method, status }));
+}

@@ -8,6 +8,7 @@ import { BatchHttpLink } from '@apollo/client/link/batch-http';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startStack, type Stack } from '../harness.js';
 import { until } from '../live-clients.js';
+import { graphqlRequestsLogged } from '../support.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -25,14 +26,8 @@ const TOKEN = gql`
   }
 `;
 
-/** The access log's GraphQL requests from line `from` on: method and status. */
-function graphqlRequests(from: number): Array<{ method: string; status: number }> {
-  return stack.logs
-    .slice(from)
-    .map((line) => JSON.parse(line) as { msg: string; path?: string; method: string; status: number })
-    .filter((line) => line.msg === 'request' && line.path === '/graphql')
-    .map(({ method, status }) => ({ method, status }));
-}
+/** The access log's GraphQL requests from line `from` on. */
+const graphqlRequests = (from: number) => graphqlRequestsLogged(stack.logs, from);
 
 it('the queries of one tick go in one request, each answered', async () => {
   const client = new ApolloClient({

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startStack, type Stack } from '../harness.js';
 import { until } from '../live-clients.js';
+import { graphqlRequestsLogged } from '../support.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -36,14 +37,8 @@ function persistedQueriesClient(): ApolloClient {
   return new ApolloClient({ link, cache: new InMemoryCache() });
 }
 
-/** The access log's GraphQL requests from line `from` on: method and status. */
-function graphqlRequests(from: number): Array<{ method: string; status: number }> {
-  return stack.logs
-    .slice(from)
-    .map((line) => JSON.parse(line) as { msg: string; path?: string; method: string; status: number })
-    .filter((line) => line.msg === 'request' && line.path === '/graphql')
-    .map(({ method, status }) => ({ method, status }));
-}
+/** The access log's GraphQL requests from line `from` on. */
+const graphqlRequests = (from: number) => graphqlRequestsLogged(stack.logs, from);
 
 it('the first hash is asked for its document once; later clients send the hash alone, by GET', async () => {
   const answer = { brc20Token: { __typename: 'Brc20TokenDetails', token: { __typename: 'Brc20Token', ticker: 'ordi' } } };
