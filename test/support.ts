@@ -269,3 +269,6 @@ export function graphqlRequestsLogged(logs: readonly string[], from: number): Ar
     .filter((line) => line.msg === 'request' && line.path === '/graphql')
     .map(({ method, status }) => ({ method, status }));
 }
+
+/** An ETag satgate makes from an answer's bytes (http/etag.ts etagOf): a quoted SHA-1, base64url. */
+export const BYTES_ETAG = /^"[\w-]{27}"$/;
