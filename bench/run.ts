@@ -8,7 +8,8 @@
  * GraphQL rows also run against a plain graphql-yoga + Pothos peer (bench/peer.ts: no cache, no
  * DataLoader), and `… misses` rows send distinct variables on every request (no response-cache hit,
  * upstream cached). Ratios against the peer come from the same run. Issue 27's rows add a tuned
- * peer (`yoga-rc`: response cache, DataLoader), a floor server (`limit`, bench/limit.ts) and rows
+ * peer (`yoga-rc`: response cache, DataLoader), a floor server (`limit`, bench/limit.ts; on W8,
+ * where every request misses, `limit-full`, bench/limit-full.ts, which parses the page) and rows
  * whose variables go round-robin over many keys (W6–W8), each answer checked against the one its
  * variables asked for. Issue 25's rows run warm gateways reading UniSat and ord (the sample's profiles).
  *
@@ -27,6 +28,7 @@ import {
   pinCpus,
   probeMachine,
   startLimit,
+  startLimitFull,
   startPassthrough,
   startPeer,
   startSample,
@@ -103,6 +105,7 @@ const TARGET_LABEL: Record<TargetKind, string> = {
   peer: 'yoga peer',
   'yoga-rc': 'yoga-rc (tuned peer)',
   limit: 'limit (floor)',
+  'limit-full': 'limit-full (floor that parses)',
   cold: 'gateway cold',
   warm: 'gateway warm',
   redis: 'gateway warm, REDIS_URL',
@@ -147,7 +150,7 @@ export interface Row extends Omit<LoadResult, 'statusCodes'> {
   target: TargetKind;
   /** CPU of the process under test (sample, proxy or gateway) per answer, µs. */
   cpuUsPerRequest: number;
-  cpuOf: 'sample upstream' | 'pass-through proxy' | 'yoga peer' | 'yoga-rc' | 'floor' | 'gateway';
+  cpuOf: 'sample upstream' | 'pass-through proxy' | 'yoga peer' | 'yoga-rc' | 'floor' | 'full-path floor' | 'gateway';
   upstreamPerRequest: number;
   statusCodes: Record<string, number>;
   /** Share of the window the hypervisor took from each CPU (steal), indexed by CPU. */
@@ -157,7 +160,10 @@ export interface Row extends Omit<LoadResult, 'statusCodes'> {
   /** req/s and CPU per request against the yoga peer's row of the same workload and phase. */
   rpsVsPeer?: number;
   cpuVsPeer?: number;
-  /** req/s against yoga-rc's row and CPU per request against the floor's, same workload and phase. */
+  /**
+   * req/s against yoga-rc's row and CPU per request against the floor's (on W8 the full-path
+   * floor's), same workload and phase.
+   */
   rpsVsTuned?: number;
   cpuVsFloor?: number;
   /** Set when the single check request before the row did not answer a clean 2xx. */
@@ -314,6 +320,7 @@ const CPU_OF: Record<TargetKind, Row['cpuOf']> = {
   peer: 'yoga peer',
   'yoga-rc': 'yoga-rc',
   limit: 'floor',
+  'limit-full': 'full-path floor',
   cold: 'gateway',
   warm: 'gateway',
   redis: 'gateway',
@@ -329,6 +336,7 @@ const CPU_SUFFIX: Record<Row['cpuOf'], string> = {
   'yoga peer': ' (peer)',
   'yoga-rc': ' (yoga-rc)',
   floor: ' (limit)',
+  'full-path floor': ' (limit-full)',
   gateway: '',
 };
 
@@ -494,6 +502,7 @@ async function runBench(): Promise<void> {
   const peer = await startPeer(sample.url);
   const tuned = await startPeer(sample.url, 'yoga-rc');
   const floor = await startLimit();
+  const fullFloor = await startLimitFull(sample.url);
   // The Redis rows: the warm gateway again, with REDIS_URL (its upstream cache is then a first tier
   // in process in front of Redis). Left out, and said, where redis-server is not installed.
   const redis = await startBenchRedis();
@@ -516,7 +525,7 @@ async function runBench(): Promise<void> {
     startGateway(sample.url, { CACHE_TTL_MS: '600000', ETCHINGS_SOURCE: 'ord', ORD_API_URL: sample.url }),
   ]);
   const gateways = [cold, warm, ...(warmRedis ? [warmRedis] : []), byDefault, unisat, ord];
-  const servers = [sample.pid, proxy.pid, peer.pid, tuned.pid, floor.pid, ...gateways.map((g) => g.pid)];
+  const servers = [sample.pid, proxy.pid, peer.pid, tuned.pid, floor.pid, fullFloor.pid, ...gateways.map((g) => g.pid)];
   const placement = pinCpus([...servers, ...(redis ? [redis.pid] : [])]);
   const pinned = placement.description;
   console.error(`bench: ${pinned}`);
@@ -542,6 +551,7 @@ async function runBench(): Promise<void> {
     peer: { kind: 'peer', url: peer.url, pid: peer.pid },
     'yoga-rc': { kind: 'yoga-rc', url: tuned.url, pid: tuned.pid },
     limit: { kind: 'limit', url: floor.url, pid: floor.pid },
+    'limit-full': { kind: 'limit-full', url: fullFloor.url, pid: fullFloor.pid },
     cold: { kind: 'cold', url: cold.url, pid: cold.pid },
     warm: { kind: 'warm', url: warm.url, pid: warm.pid },
     ...(warmRedis && { redis: { kind: 'redis', url: warmRedis.url, pid: warmRedis.pid } }),
@@ -674,7 +684,7 @@ async function runBench(): Promise<void> {
     }
     const sameRow = (kind: TargetKind) => rows.find((r) => r.phase === row.phase && r.workload === row.workload && r.target === kind);
     const tunedRow = sameRow('yoga-rc');
-    const floorRow = sameRow('limit');
+    const floorRow = sameRow('limit') ?? sameRow('limit-full');
     if (tunedRow && row !== tunedRow) row.rpsVsTuned = row.rps / tunedRow.rps;
     if (floorRow && row !== floorRow) row.cpuVsFloor = row.cpuUsPerRequest / floorRow.cpuUsPerRequest;
   }

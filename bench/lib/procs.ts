@@ -256,28 +256,28 @@ export interface ServerProcess {
   stderr(): string;
 }
 
-export async function startPassthrough(sampleUrl: string): Promise<ServerProcess> {
-  const child = forkTs('passthrough.ts', { SAMPLE_URL: sampleUrl, PORT: String(await freePort()) });
-  const { url } = await waitForMessage(
-    child,
-    (m) => ((m as ProxyMessage).type === 'ready' ? (m as ProxyMessage) : undefined),
-    'pass-through proxy',
-  );
+/** A server forked from bench/<file> (bench/lib/child-server.ts), once it has said where it listens. */
+async function startChild(file: string, env: Record<string, string>, name: string): Promise<ServerProcess> {
+  const child = forkTs(file, { ...env, PORT: String(await freePort()) });
+  const { url } = await waitForMessage(child, (m) => ((m as ProxyMessage).type === 'ready' ? (m as ProxyMessage) : undefined), name);
   return { url, pid: child.pid ?? 0, child, tail: () => [], stderr: () => '' };
+}
+
+export function startPassthrough(sampleUrl: string): Promise<ServerProcess> {
+  return startChild('passthrough.ts', { SAMPLE_URL: sampleUrl }, 'pass-through proxy');
 }
 
 /**
  * A graphql-yoga + Pothos peer (bench/peer.ts): `plain` (no cache, no DataLoader) or `yoga-rc`
  * (response cache ttl 1 s, a DataLoader per request).
  */
-export async function startPeer(sampleUrl: string, kind: 'plain' | 'yoga-rc' = 'plain'): Promise<ServerProcess> {
-  const child = forkTs('peer.ts', { SAMPLE_URL: sampleUrl, PORT: String(await freePort()), PEER_KIND: kind });
-  const { url } = await waitForMessage(
-    child,
-    (m) => ((m as ProxyMessage).type === 'ready' ? (m as ProxyMessage) : undefined),
-    `${kind} peer`,
-  );
-  return { url, pid: child.pid ?? 0, child, tail: () => [], stderr: () => '' };
+export function startPeer(sampleUrl: string, kind: 'plain' | 'yoga-rc' = 'plain'): Promise<ServerProcess> {
+  return startChild('peer.ts', { SAMPLE_URL: sampleUrl, PEER_KIND: kind }, `${kind} peer`);
+}
+
+/** The full-path floor (bench/limit-full.ts): W8's page asked, parsed, mapped by hand, serialised. */
+export function startLimitFull(sampleUrl: string): Promise<ServerProcess> {
+  return startChild('limit-full.ts', { SAMPLE_URL: sampleUrl }, 'full-path floor');
 }
 
 export interface FloorProcess extends ServerProcess {
@@ -287,17 +287,12 @@ export interface FloorProcess extends ServerProcess {
 
 /** The floor server (bench/limit.ts): precomputed answer bytes on plain node:http. */
 export async function startLimit(): Promise<FloorProcess> {
-  const child = forkTs('limit.ts', { PORT: String(await freePort()) });
-  const { url } = await waitForMessage(child, (m) => ((m as ProxyMessage).type === 'ready' ? (m as ProxyMessage) : undefined), 'floor');
+  const server = await startChild('limit.ts', {}, 'floor');
   return {
-    url,
-    pid: child.pid ?? 0,
-    child,
-    tail: () => [],
-    stderr: () => '',
+    ...server,
     load: async (entries) => {
-      const loaded = waitForMessage(child, (m) => ((m as { type?: string }).type === 'loaded' ? true : undefined), 'floor');
-      child.send({ type: 'answers', entries });
+      const loaded = waitForMessage(server.child, (m) => ((m as { type?: string }).type === 'loaded' ? true : undefined), 'floor');
+      server.child.send({ type: 'answers', entries });
       await loaded;
     },
   };

@@ -72,7 +72,7 @@ export const tokenByVariable = (ticker: string) => JSON.stringify({ query: TOKEN
 export const tokenByLiteral = (ticker: string) => graphqlBody(`query W6 { brc20Token(ticker: ${quote(ticker)}) { ${BRC20} } }`);
 
 /** W7 and W8: a 60-etching page at an offset given as a variable. */
-const ETCHINGS_AT = `query W7($offset: Int!) { etchings(offset: $offset, limit: 60) { ${ETCHINGS_PAGE} } }`;
+export const ETCHINGS_AT = `query W7($offset: Int!) { etchings(offset: $offset, limit: 60) { ${ETCHINGS_PAGE} } }`;
 export const etchingsAt = (offset: number) => JSON.stringify({ query: ETCHINGS_AT, variables: { offset } });
 /** The etchings W7 and W8 read: 10,000, so that offset 9,940 is a full page (the sample has 302 + 250 for C1). */
 export const BENCH_ETCHINGS = 10_000;

@@ -37,6 +37,7 @@ function row(phase: Phase, workload: WorkloadId, target: TargetKind, over: Parti
     peer: 100,
     'yoga-rc': 200,
     limit: 5000,
+    'limit-full': 1000,
     cold: 900,
     warm: 2000,
     redis: 2000,
@@ -50,6 +51,7 @@ function row(phase: Phase, workload: WorkloadId, target: TargetKind, over: Parti
     peer: 1000,
     'yoga-rc': 800,
     limit: 80,
+    'limit-full': 90,
     cold: 500,
     warm: 100,
     redis: 110,
@@ -66,6 +68,7 @@ function row(phase: Phase, workload: WorkloadId, target: TargetKind, over: Parti
           peer: 20,
           'yoga-rc': 20,
           limit: 1,
+          'limit-full': 1,
           cold: 20.5,
           warm: 1,
           redis: 1,
@@ -146,7 +149,7 @@ describe('bench targets data', () => {
 });
 
 describe('evaluate', () => {
-  it('passes every target on rows that meet them all, in the order of the data, the tail and the W6/W7 floor ratios only reported', () => {
+  it('passes every target on rows that meet them all, in the order of the data, the tail and the W6/W7/W8 floor ratios only reported', () => {
     const checks = evaluate(TARGETS, run(rows()));
     expect(checks.filter((c) => !c.pass)).toEqual([]);
     expect(checks.map((c) => c.target)).toEqual(
@@ -161,6 +164,11 @@ describe('evaluate', () => {
     );
     expect(checks.filter((c) => c.report)).toEqual([
       expect.objectContaining({ target: 'p99 ≤ 3× p50 in every gateway row at the main phase', pass: true, report: true }),
+      expect.objectContaining({
+        target: "W8 every offset CPU/request against the full-path floor's (reported)",
+        measured: '100 µs vs 90 µs = 1.11×',
+        report: true,
+      }),
       expect.objectContaining({ target: "W6 $ticker over 500 CPU/request against the floor's (reported)", report: true }),
       expect.objectContaining({ target: "W7 $offset over 151 pages CPU/request against the floor's (reported)", report: true }),
     ]);
