@@ -58,7 +58,7 @@ const answer = (page: Json) => ({
           txIndex: e.location.tx_index,
           vout: e.location.vout ?? null,
           output: e.location.output ?? null,
-          timestamp: e.location.timestamp,
+          timestamp: e.location.timestamp * 1000, // the runes API answers seconds, the schema milliseconds
         },
       })),
     },
