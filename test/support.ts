@@ -261,12 +261,21 @@ export async function overWebSocket(
   }
 }
 
-/** The access log's GraphQL requests (`logs`: a stack's log lines) from line `from` on: method and status. */
-export function graphqlRequestsLogged(logs: readonly string[], from: number): Array<{ method: string; status: number }> {
+/**
+ * The access log's GraphQL requests (`logs`: a stack's log lines) from line `from` on, only those
+ * named `operationName` when it is given: method and status.
+ */
+export function graphqlRequestsLogged(
+  logs: readonly string[],
+  from: number,
+  operationName?: string,
+): Array<{ method: string; status: number }> {
   return logs
     .slice(from)
-    .map((line) => JSON.parse(line) as { msg: string; path?: string; method: string; status: number })
-    .filter((line) => line.msg === 'request' && line.path === '/graphql')
+    .map((line) => JSON.parse(line) as { msg: string; path?: string; operationName?: string; method: string; status: number })
+    .filter(
+      (line) => line.msg === 'request' && line.path === '/graphql' && (operationName === undefined || line.operationName === operationName),
+    )
     .map(({ method, status }) => ({ method, status }));
 }
 

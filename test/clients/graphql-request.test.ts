@@ -12,7 +12,7 @@ import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
 import { TokensDocument } from '../generated/operations.js';
 import { startStack, type Stack } from '../harness.js';
 import { until } from '../live-clients.js';
-import { fieldError } from '../support.js';
+import { fieldError, graphqlRequestsLogged } from '../support.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -21,12 +21,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 /** The access-log lines of GraphQL requests named `operationName`: method and status. */
-function requests(operationName: string): Array<{ method: string; status: number }> {
-  return stack.logs
-    .map((line) => JSON.parse(line) as { msg: string; path?: string; operationName?: string; method: string; status: number })
-    .filter((line) => line.msg === 'request' && line.path === '/graphql' && line.operationName === operationName)
-    .map(({ method, status }) => ({ method, status }));
-}
+const requests = (operationName: string) => graphqlRequestsLogged(stack.logs, 0, operationName);
 
 /** The error a rejected request gave: status, data and errors as graphql-request hands them over. */
 async function rejection(request: Promise<unknown>) {

@@ -10,6 +10,7 @@ import { DELETABLE_CHAINHOOK_UUIDS } from '../../src/sample/data.js';
 import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
 import { startStack, type Stack } from '../harness.js';
 import { until } from '../live-clients.js';
+import { graphqlRequestsLogged } from '../support.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -18,12 +19,7 @@ beforeAll(async () => {
 afterAll(() => stack.close());
 
 /** The access-log lines of GraphQL requests named `operationName`: method and status. */
-function requests(operationName: string): Array<{ method: string; status: number }> {
-  return stack.logs
-    .map((line) => JSON.parse(line) as { msg: string; path?: string; operationName?: string; method: string; status: number })
-    .filter((line) => line.msg === 'request' && line.path === '/graphql' && line.operationName === operationName)
-    .map(({ method, status }) => ({ method, status }));
-}
+const requests = (operationName: string) => graphqlRequestsLogged(stack.logs, 0, operationName);
 
 const TOKEN = gql`
   query Token($ticker: String!) {
