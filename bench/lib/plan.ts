@@ -70,7 +70,7 @@ export const PLAN: Record<Phase, Array<[WorkloadId, TargetKind[]]>> = {
     ['W6', ISSUE27],
     ['W6-literal', ISSUE27],
     ['W7', ISSUE27],
-    // Its floor parses: 9,941 precomputed answers of 44 KB each would be 400 MB (bench/limit-full.ts).
+    // Its floor is limit-full, which parses each page: limit's 9,941 answers of 44 KB would be 400 MB.
     ['W8', ['yoga-rc', 'limit-full', 'default']],
   ],
   latency: [
