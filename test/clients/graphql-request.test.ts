@@ -1,9 +1,10 @@
 /**
  * graphql-request 7, as published, set up as docs/frontend.md shows
  * (examples/frontend/graphql-request.ts): a typed document from graphql-codegen as GET, a rejected
- * argument that never reaches the upstream, an upstream failure that costs one alias, and a
+ * argument that never reaches the upstream, an upstream failure that costs one field, and a
  * mutation sent as POST although the client asks for GET.
  */
+import { print } from 'graphql';
 import { ClientError, GraphQLClient, gql } from 'graphql-request';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createRequestClient } from '../../examples/frontend/graphql-request.js';
@@ -12,7 +13,7 @@ import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
 import { TokensDocument } from '../generated/operations.js';
 import { startStack, type Stack } from '../harness.js';
 import { until } from '../live-clients.js';
-import { fieldError, graphqlRequestsLogged } from '../support.js';
+import { BYTES_ETAG, fieldError, graphqlRequestsLogged } from '../support.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -38,12 +39,21 @@ const token = (ticker: string) => {
   return { token: { ticker, mintedSupply: token.minted_supply, txCount: token.tx_count } };
 };
 
-test('a typed document goes as GET and answers typed data', async () => {
+test('a typed document goes as GET and answers typed data, with an ETag', async () => {
   const client = createRequestClient(`${stack.gatewayUrl}/graphql`);
   const data = await client.request(TokensDocument, { tickers: ['ordi', 'nonexistent', 'pepe'] });
   expect(data).toEqual({ brc20Tokens: [token('ordi'), null, token('pepe')] });
-  await until(() => requests('Tokens').length === 1, 'the access log line');
-  expect(requests('Tokens')).toEqual([{ method: 'GET', status: 200 }]);
+  const raw = await client.rawRequest(print(TokensDocument), { tickers: ['ordi'] });
+  expect([raw.status, raw.data, raw.headers.get('etag')]).toEqual([
+    200,
+    { brc20Tokens: [token('ordi')] },
+    expect.stringMatching(BYTES_ETAG),
+  ]);
+  await until(() => requests('Tokens').length === 2, 'the access log lines');
+  expect(requests('Tokens')).toEqual([
+    { method: 'GET', status: 200 },
+    { method: 'GET', status: 200 },
+  ]);
 });
 
 test('an argument out of range is a ClientError with its code, and the upstream is never asked', async () => {
