@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client, fetchExchange } from '@urql/core';
 import WebSocket from 'ws';
+import { CLIENT_ACCEPT } from '../client-accepts.js';
 import { startStack, type Stack } from '../harness.js';
 import { disposeAll, from, sse, until, ws, wsClient } from '../live-clients.js';
 
@@ -14,9 +15,6 @@ const B = '203.0.113.2';
 const C = '203.0.113.3';
 const STATUS = 'subscription { status { status } }';
 const READY = { data: { status: { status: 'ready' } } };
-/** What urql 6 sends as Accept with every query (@urql/core's fetch source). */
-const URQL_QUERY_ACCEPT =
-  'application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed';
 /** Clients told apart by X-Forwarded-For; no polling plan and no re-polls to wait for. */
 const CLIENTS_APART_NO_POLLS = { TRUST_PROXY: '1', LIVE_RATE_LIMIT_PER_MINUTE: '0', LIVE_POLL_INTERVAL_MS: '600000' };
 
@@ -242,7 +240,7 @@ describe('subscription starts per client', () => {
     // answer (it takes JSON): no seat taken.
     const response = await fetch(`${stack.gatewayUrl}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: URQL_QUERY_ACCEPT, ...from(C) },
+      headers: { 'content-type': 'application/json', accept: CLIENT_ACCEPT.urqlQuery, ...from(C) },
       body: JSON.stringify({ query: STATUS }),
     });
     const body = (await response.json()) as { errors: Array<{ extensions: { retryAfter: number } }> };

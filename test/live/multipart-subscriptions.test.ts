@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { MINTING_TICKER } from '../../src/sample/activity.js';
 import { findBrc20Token } from '../../src/sample/data.js';
+import { CLIENT_ACCEPT } from '../client-accepts.js';
 import { startStack, type Stack } from '../harness.js';
 import { BRC20_FIELDS, toBrc20 } from '../support.js';
 
@@ -98,7 +99,7 @@ test('the raw answer: multipart/mixed with the boundary "graphql", each part {"p
     // Exactly what Apollo Client 4's HttpLink sends for a subscription.
     headers: {
       'content-type': 'application/json',
-      accept: 'multipart/mixed;boundary=graphql;subscriptionSpec=1.0,application/graphql-response+json,application/json;q=0.9',
+      accept: CLIENT_ACCEPT.apolloSubscription,
     },
     body: JSON.stringify({ query: 'subscription { status { status } }' }),
   });

@@ -5,14 +5,15 @@
  */
 import { describe, expect, test } from 'vitest';
 import { isLongLived, isStreamOnly } from '../../src/http/long-lived.js';
+import { CLIENT_ACCEPT } from '../client-accepts.js';
 
 const ACCEPTS = {
-  'Apollo query': 'application/graphql-response+json,application/json;q=0.9',
-  'Apollo @defer': 'multipart/mixed;deferSpec=20220824,application/graphql-response+json,application/json;q=0.9',
-  'Apollo subscription': 'multipart/mixed;boundary=graphql;subscriptionSpec=1.0,application/graphql-response+json,application/json;q=0.9',
-  'urql query': 'application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed',
-  'urql subscription': 'text/event-stream, multipart/mixed',
-  'graphql-sse': 'text/event-stream',
+  'Apollo query': CLIENT_ACCEPT.apolloQuery,
+  'Apollo @defer': CLIENT_ACCEPT.apolloDefer,
+  'Apollo subscription': CLIENT_ACCEPT.apolloSubscription,
+  'urql query': CLIENT_ACCEPT.urqlQuery,
+  'urql subscription': CLIENT_ACCEPT.urqlSubscription,
+  'graphql-sse': CLIENT_ACCEPT.graphqlSse,
   'any type': '*/*',
   none: undefined,
 };

@@ -6,6 +6,7 @@
 import type { ExecutionResult } from 'graphql';
 import { expect, test } from 'vitest';
 import { asksMultipartSubscription, multipartSubscriptionProcessor } from '../../src/graphql/plugins/multipart-subscriptions.js';
+import { CLIENT_ACCEPT } from '../client-accepts.js';
 
 const fetchAPI = { Response, ReadableStream, TextEncoder } as unknown as Parameters<ReturnType<typeof multipartSubscriptionProcessor>>[1];
 const PART = '\r\ncontent-type: application/json; charset=utf-8\r\n\r\n';
@@ -114,7 +115,7 @@ test('a client that leaves closes the event source', async () => {
 });
 
 test.each([
-  ['multipart/mixed;boundary=graphql;subscriptionSpec=1.0,application/graphql-response+json,application/json;q=0.9', true],
+  [CLIENT_ACCEPT.apolloSubscription, true],
   ['multipart/mixed; subscriptionSpec="1.0"', true],
   ['multipart/mixed;deferSpec=20220824, application/json', false],
   ['text/event-stream', false],

@@ -5,9 +5,10 @@
  */
 import { describe, expect, test } from 'vitest';
 import { takesSetupTurn } from '../../src/graphql/plugins/subscription-turns.js';
+import { CLIENT_ACCEPT } from '../client-accepts.js';
 
-const URQL_QUERY = 'application/graphql-response+json, application/graphql+json, application/json, text/event-stream, multipart/mixed';
-const APOLLO_QUERY = 'application/graphql-response+json,application/json;q=0.9';
+const URQL_QUERY = CLIENT_ACCEPT.urqlQuery;
+const APOLLO_QUERY = CLIENT_ACCEPT.apolloQuery;
 
 describe('set-up turns', () => {
   test('by Accept, then by the document text', () => {
@@ -17,7 +18,7 @@ describe('set-up turns', () => {
       ['urql query with the word in a string', URQL_QUERY, '{ brc20Token(ticker: "subscription") { token { ticker } } }'],
       ['subscription sent with JSON in Accept', URQL_QUERY, 'subscription{ status { status } }'],
       ['persisted, no text, JSON and SSE', URQL_QUERY, undefined],
-      ['graphql-sse subscription', 'text/event-stream', 'subscription { status { status } }'],
+      ['graphql-sse subscription', CLIENT_ACCEPT.graphqlSse, 'subscription { status { status } }'],
       ['@defer over SSE alone', 'text/event-stream', '{ status { status } ... @defer { etchings { total } } }'],
       ['Apollo query', APOLLO_QUERY, 'subscription { status { status } }'],
       ['no Accept', null, '{ status { status } }'],
