@@ -117,6 +117,19 @@ describe('UniSat', () => {
     expect(await past.json()).toEqual({ limit: 20, offset: 5000, total: 0, results: [] });
   });
 
+  test('a list page that UniSat fails with a "not found" message is an error, never an empty list', async () => {
+    stack.sample.inject({
+      path: '/v1/indexer/runes/info-list',
+      status: 200,
+      body: { code: -1, msg: 'Rune not found in cache', data: null },
+    });
+    const { body } = await stack.graphql('{ etchings(limit: 2) { total results { id } } }');
+    expect(body.data).toEqual({ etchings: null });
+    expect(body.errors).toEqual([
+      fieldError(['etchings'], { code: 'UPSTREAM_ERROR', service: 'runes', source: 'unisat', httpStatus: 200 }),
+    ]);
+  });
+
   test('REST: an ETag made from the answer; If-None-Match with it is 304 naming it, another page has its own', async () => {
     const url = `${stack.gatewayUrl}/runes/v1/etchings?offset=3&limit=2`;
     const first = await fetch(url);

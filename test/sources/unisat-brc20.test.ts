@@ -90,6 +90,27 @@ describe('BRC-20 token details from UniSat', () => {
     expect(again.body.data).toEqual({ brc20Token: null });
   });
 
+  test('`code: -1` is "no such token" only when its message says so, not when it speaks of a failure', async () => {
+    const asked = async (msg: string) => {
+      stack.sample.inject({ path: infoPath('ordi'), status: 200, body: { code: -1, msg, data: null }, times: 1 });
+      const { body } = await stack.graphql(`{ brc20Token(ticker: "ordi") { token { id } } }`);
+      return [msg, body.data, body.errors?.map((error) => error.extensions?.code)];
+    };
+    const absent = ['brc20 not found', 'Ticker does not exist', 'tick not exist', 'invalid ticker', 'not found'];
+    const failures = [
+      'Unknown error, please try again later',
+      'Internal error: upstream node not found',
+      'Rune not found in cache',
+      'not found: timeout',
+    ];
+    const answers = [];
+    for (const msg of [...absent, ...failures]) answers.push(await asked(msg));
+    expect(answers).toEqual([
+      ...absent.map((msg) => [msg, { brc20Token: null }, undefined]),
+      ...failures.map((msg) => [msg, { brc20Token: null }, ['UPSTREAM_ERROR']]),
+    ]);
+  });
+
   test('`code: -1` on HTTP 200 is an error naming the operation’s service and the source, never data', async () => {
     stack.sample.inject({ path: infoPath('ordi'), status: 200, body: { code: -1, msg: 'server busy', data: { ticker: 'ordi' } } });
     const { body } = await stack.graphql(`{ brc20Token(ticker: "ordi") { token { id } } }`);

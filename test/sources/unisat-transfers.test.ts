@@ -8,7 +8,7 @@ import { BIG_TRANSFER_BLOCK, blockHash, sampleData } from '../../src/sample/data
 import { MOVED_TWICE_INDEX, NEXT_TO_BIG_BLOCK, UNISAT_TIP, unisatEvents } from '../../src/sample/sources-data.js';
 import { startStack, type Stack } from '../harness.js';
 import { UNAVAILABLE, hiroNewestFirst, transferFromUnisat } from '../sources-expected.js';
-import { BYTES_ETAG, TRANSFER_PAGE_FIELDS, callsOf, globalId } from '../support.js';
+import { BYTES_ETAG, TRANSFER_PAGE_FIELDS, callsOf, fieldError, globalId } from '../support.js';
 
 const UNISAT_KEY = 'unisat-secret-key-9b20c4';
 const SOURCES = [{ source: 'unisat', height: UNISAT_TIP, unavailable: [...UNAVAILABLE.unisat.transfers] }];
@@ -111,6 +111,61 @@ describe('transfers per block from UniSat', () => {
     stack.sample.clearLog();
     expect((await page(950000)).body.data).toEqual(empty());
     expect(callsOf(stack.sample)).toEqual([blockCall(950000)]);
+  });
+
+  test('a page of the block’s events failing mid-walk is an error, never a list cut short', async () => {
+    const query = `{ transfers(block: ${BIG_TRANSFER_BLOCK}, limit: 60) { total results { id } } }`;
+    const failed = { code: 'UPSTREAM_ERROR', service: 'ordinals', source: 'unisat', httpStatus: 200 };
+    for (const envelope of [
+      { code: -1, msg: 'Unknown error, please try again later', data: null },
+      { code: -1, msg: 'block not found', data: null },
+      { code: 0, msg: 'OK', data: null },
+    ]) {
+      stack.sample.inject({ path: '/v1/indexer/inscription/events', query: /cursor=48&/, status: 200, body: envelope, times: 1 });
+      const { body } = await stack.graphql(query);
+      expect([body.data, body.errors]).toEqual([{ transfers: null }, [fieldError(['transfers'], failed)]]);
+    }
+    // Asked again with nothing failing, the whole block: nothing short was kept.
+    const { body } = await stack.graphql(query);
+    expect((body.data!.transfers as { total: number }).total).toBe(78);
+  });
+
+  test('a block of more events than the gateway reads is refused saying so', async () => {
+    const events = (cursor: number) => ({
+      code: 0,
+      msg: 'OK',
+      data: {
+        total: 1_000_000,
+        detail: [
+          {
+            isTransfer: true,
+            inscriptionId: `${'ab'.repeat(32)}i${cursor}`,
+            inscriptionNumber: cursor,
+            timestamp: 1,
+            height: 800000,
+            txidx: 0,
+          },
+        ],
+      },
+    });
+    for (let cursor = 0; cursor < 60; cursor++) {
+      stack.sample.inject({
+        path: '/v1/indexer/inscription/events',
+        query: new RegExp(`cursor=${cursor}&`),
+        status: 200,
+        body: events(cursor),
+        times: 1,
+      });
+    }
+    const response = await fetch(`${stack.gatewayUrl}/ordinals/v1/inscriptions/transfers?block=800000`);
+    expect([response.status, await response.json()]).toEqual([
+      502,
+      {
+        statusCode: 502,
+        error: 'Bad Gateway',
+        message: 'The block has more inscription events than the gateway reads from the unisat service (60 pages)',
+      },
+    ]);
   });
 
   test('REST: hiro’s body with null where UniSat has nothing, named by x-data-source', async () => {

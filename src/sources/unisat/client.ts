@@ -28,9 +28,19 @@ export type UnisatData<T> = { data: T } | { absent: true };
 
 /**
  * How UniSat says "no such thing" is not documented: `code: 0` with `data: null`, or `code: -1`
- * with a message like these. Anything else with `code: -1` is an error.
+ * with a message that starts by naming the thing ("brc20 not found", "invalid runeid", the
+ * sample's) or says only "not found". None that speaks of a failure counts ("Unknown error, please
+ * try again later", "Rune not found in cache"): a failure read as "none" would be served, and
+ * cached, as a true answer. Anything else with `code: -1` is an error.
  */
-const ABSENT_MESSAGE = /not (?:be )?found|not exist|no such|unknown|invalid (?:ticker|tick|rune|block|height)/i;
+const THING = String.raw`(?:brc-?20|ticker|tick|token|rune(?:\s*id)?|block|height|inscription)`;
+const NAMED_ABSENT = String.raw`(?:the\s+)?${THING}\s+(?:is\s+|does\s*)?(?:not\s+(?:be\s+)?found|not\s+exists?|n[o']t\s+exist)\b`;
+const ABSENT_MESSAGE = new RegExp(
+  String.raw`^\s*(?:${NAMED_ABSENT}|(?:unknown|invalid|no\s+such)\s+${THING}\b|not\s+(?:found|exists?)[\s.!]*$)`,
+  'i',
+);
+const FAILURE_MESSAGE = /error|again|time[ds]?\s*out|busy|internal|cache|limit|unavailable|maintenance|upstream|node|server/i;
+const saysAbsent = (message: string) => ABSENT_MESSAGE.test(message) && !FAILURE_MESSAGE.test(message);
 
 export function createUnisatClient({ config, logger, store, events, redis, flights, fairness }: SourceDeps) {
   const { unisatApiKey, unisatUrl, unisatRatePerSecond } = config.sources;
@@ -47,8 +57,18 @@ export function createUnisatClient({ config, logger, store, events, redis, fligh
     quotaPerMinute: unisatRatePerSecond * 60,
   });
 
-  /** GETs a UniSat route and opens its envelope; `shape` checks `data` when there is some. */
-  async function get<T>(req: UpstreamRequest, shape: Shape<T>, call: CallOptions): Promise<UnisatData<T>> {
+  /**
+   * GETs a UniSat route and opens its envelope; `shape` checks `data` when there is some. `lookup`:
+   * one thing asked by its name (a token, a rune, a block), which UniSat may say does not exist;
+   * `list`: a page of a list, which can be empty (`code: 0`, no data) but never "not found", so a
+   * `code: -1` there is an error whatever its message.
+   */
+  async function get<T>(
+    req: UpstreamRequest,
+    shape: Shape<T>,
+    call: CallOptions,
+    asking: 'lookup' | 'list' = 'lookup',
+  ): Promise<UnisatData<T>> {
     const response = await service.request(merged(req, call));
     if (response.status < 200 || response.status >= 300) throw service.statusError(response);
     const envelope = service.parse(response, isEnvelope);
@@ -57,7 +77,7 @@ export function createUnisatClient({ config, logger, store, events, redis, fligh
       if (!shape(envelope.data)) throw new UpstreamError('unisat', 'invalid-body', response.status);
       return { data: envelope.data };
     }
-    if (envelope.code === -1 && ABSENT_MESSAGE.test(envelope.msg ?? '')) return { absent: true };
+    if (envelope.code === -1 && asking === 'lookup' && saysAbsent(envelope.msg ?? '')) return { absent: true };
     // Its message is UniSat's and is not passed on: it may say anything.
     const error = new UpstreamError('unisat', 'status', response.status);
     error.message = `The unisat service answered with an error (code ${envelope.code})`;

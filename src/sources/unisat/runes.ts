@@ -122,6 +122,7 @@ export function createUnisatEtchings(client: UnisatClient) {
         { path: '/v1/indexer/runes/info-list', route: '/v1/indexer/runes/info-list', query: { sort: 'timestamp', start: offset, limit } },
         isRunesPage,
         call,
+        'list',
       );
       const page = 'absent' in answer ? { total: 0, detail: [] } : answer.data;
       const results = page.detail.slice(0, limit).map((entry) => toEtching(raw(entry), 'unisat', null));

@@ -65,6 +65,13 @@ const HASH = /^[0]{8}[a-fA-F0-9]{56}$/;
 const TRANSFER_MISSING: readonly MissableField[] = ['from'];
 const LOCATION_MISSING: readonly MissableField[] = ['address', 'txId', 'location', 'output', 'offset'];
 
+/** The block's events fill more pages than the gateway reads: said as that, not as one large answer. */
+function tooManyEvents(): UpstreamError {
+  const error = new UpstreamError('unisat', 'too-large');
+  error.message = `The block has more inscription events than the gateway reads from the unisat service (${MAX_EVENT_PAGES} pages)`;
+  return error;
+}
+
 export function createUnisatTransfers(client: UnisatClient) {
   const block = async (req: { path: string; route: string }, call: CallOptions) => {
     const answer = await client.get(req, isBlockInfo, call);
@@ -90,7 +97,7 @@ export function createUnisatTransfers(client: UnisatClient) {
     const rows: InscriptionEvent[] = [];
     let cursor = 0;
     for (let pages = 0; ; pages++) {
-      if (pages === MAX_EVENT_PAGES) throw new UpstreamError('unisat', 'too-large');
+      if (pages === MAX_EVENT_PAGES) throw tooManyEvents();
       // Each page is one more lookup of the request (its block call was the one counted).
       call.lookups?.take();
       const answer = await client.get(
@@ -101,7 +108,10 @@ export function createUnisatTransfers(client: UnisatClient) {
         },
         isEventsPage,
         call,
+        'list',
       );
+      // No rows on the first page is a block without events; a later page gone mid-walk would cut the list short.
+      if ('absent' in answer && pages > 0) throw new UpstreamError('unisat', 'invalid-body', 200);
       const page = 'absent' in answer ? { total: 0, detail: [] } : answer.data;
       rows.push(...page.detail.filter((row) => row.height === height));
       cursor += page.detail.length;
