@@ -274,6 +274,9 @@ function withHoisted(prepared: Prepared, variables: Record<string, unknown>): Re
   return { ...variables, ...prepared.hoisted.values };
 }
 
+/** graphql-jit's message for an argument's value it refused (execution.js, compileArguments). */
+const ARGUMENT_ERROR = /^Argument "([_A-Za-z][_0-9A-Za-z]*)" of (?:non-null|required) type /;
+
 /** The client's variables, with each omitted one that has a default set to it (as its JSON value). */
 function withDefaults(operation: OperationDefinitionNode, variables: Record<string, unknown>): Record<string, unknown> {
   let filled: Record<string, unknown> | undefined;
@@ -286,10 +289,18 @@ function withDefaults(operation: OperationDefinitionNode, variables: Record<stri
   return filled ?? variables;
 }
 
-/** graphql-jit's error as graphql-js would have built it: the same message, path and cause, with its field nodes. */
+/**
+ * graphql-jit's error as graphql-js would have built it: the same message, path and cause, with its
+ * field nodes, or, for an argument the field could not take (a null variable for a non-null
+ * argument), that argument's value: the client's input, which maskError answers as BAD_USER_INPUT.
+ */
 function withNodes(error: GraphQLError, nodesAt: (path: ReadonlyArray<string | number>) => FieldNode[]): GraphQLError {
   if (error.nodes || !error.path) return error;
-  const nodes = nodesAt(error.path);
+  const fields = nodesAt(error.path);
+  const argument = ARGUMENT_ERROR.exec(error.message)?.[1];
+  const values =
+    argument === undefined ? [] : fields.flatMap((field) => field.arguments?.find((a) => a.name.value === argument)?.value ?? []);
+  const nodes = values.length > 0 ? values : fields;
   return new GraphQLError(error.message, {
     nodes: nodes.length > 0 ? nodes : undefined,
     path: error.path,

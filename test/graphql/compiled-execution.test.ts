@@ -58,6 +58,29 @@ test.each<[string, unknown, string]>([
   expect(stack.upstreamCalls()).toEqual([]);
 });
 
+test('a null variable for a non-null argument with a default fails its field as BAD_USER_INPUT, compiled too', async () => {
+  stack.sample.reset();
+  const query = 'query($n: Int) {\n  status { status }\n  page: etchings(offset: $n) { limit }\n}';
+  const expected = {
+    data: { status: { status: 'ready' }, page: null },
+    errors: [
+      {
+        message: 'Argument "offset" of non-null type "Int!" must not be null.',
+        locations: [{ line: 3, column: 26 }],
+        path: ['page'],
+        extensions: { code: 'BAD_USER_INPUT' },
+      },
+    ],
+  };
+  const answers = [await counted(query, { n: null }), await counted(query, { n: null })];
+  expect(answers).toEqual([
+    { body: expected, compiled: 0, fallback: 1 },
+    { body: expected, compiled: 1, fallback: 0 },
+  ]);
+  // Only `status` asked the upstream: the refused argument never reached it.
+  expect(new Set(stack.upstreamCalls())).toEqual(new Set(['GET /metadata/v1']));
+});
+
 test('a field error keeps the locations graphql-js gives, through an alias, a fragment, an inline fragment and @skip', async () => {
   const query = [
     'query Blocks($skipped: Boolean = true) {',
