@@ -3,9 +3,11 @@ import { UpstreamError } from '../errors.js';
 import type { CallOptions, UpstreamRequest, UpstreamResponse } from './request.js';
 import type { UpstreamService } from './service.js';
 import { joinPath, keySegment, proxyPath, segment } from './paths.js';
-import { checked, object, optional, string } from './shapes.js';
+import { checked, nestedAtMost, object, optional, string } from './shapes.js';
 import type { ChainhookDeletion } from './types.js';
 
+/** The devnet node's JSON, as deep as bitcoind's answers go and well within what serialising it again can take. */
+const NODE_JSON = nestedAtMost(64);
 const isDeletion = checked(object<ChainhookDeletion>({ status: string, chainhookUuid: string, message: optional(string) }));
 
 /** The longest upstream message passed on to a client; a longer one is left out. */
@@ -66,7 +68,7 @@ export function createPlatformClient(service: UpstreamService) {
       const response = await service.request(merged(this.bitcoinNodeRequest(apiKey, path), call));
       if (response.status < 200 || response.status >= 300) throw platformError(service, response, apiKey);
       const isJson = /^application\/([\w.+-]*\+)?json\b/i.test(response.headers['content-type'] ?? '');
-      return { value: isJson ? service.parse(response) : response.body.toString('utf8'), body: response.body };
+      return { value: isJson ? service.parse(response, NODE_JSON) : response.body.toString('utf8'), body: response.body };
     },
     /** A field answers with `answer`: it counts against the budget (RESPONSE_BUDGET_EXCEEDED past it). */
     useAnswer({ value, body }: { value: unknown; body: Buffer }, { budget }: CallOptions): unknown {

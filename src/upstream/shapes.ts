@@ -57,6 +57,21 @@ export function object<T>(fields: { [K in keyof T]-?: Shape<unknown> }): Shape<T
   };
 }
 
+/**
+ * Any JSON value nested at most `depth` arrays or objects deep. An answer passed on whole (the
+ * devnet node's JSON) is serialised again with the response; thousands of levels would overflow
+ * the stack there and fail the whole response instead of its field.
+ */
+export function nestedAtMost(depth: number): Shape<unknown> {
+  const within = (value: unknown, left: number): boolean => {
+    if (typeof value !== 'object' || value === null) return true;
+    if (left === 0) return false;
+    for (const item of Array.isArray(value) ? value : Object.values(value)) if (!within(item, left - 1)) return false;
+    return true;
+  };
+  return (value): value is unknown => within(value, depth);
+}
+
 /** Checks each parsed answer once: a cached answer is shared by many requests, and memoised. */
 export function checked<T>(shape: Shape<T>): Shape<T> {
   const valid = new WeakSet<object>();

@@ -146,6 +146,30 @@ describe('identical bitcoinNode fields', () => {
   });
 });
 
+describe('the node’s JSON passed on whole', () => {
+  const nested = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
+  const serve = (path: string, depth: number) =>
+    stack.sample.inject({
+      path: `/v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/${path}`,
+      status: 200,
+      body: nested(depth),
+      headers: { 'content-type': 'application/json' },
+    });
+  const query = `{ status { status } deep: bitcoinNode(path: "rest/deep.json") shallow: bitcoinNode(path: "rest/shallow.json") }`;
+
+  it('nested deeper than 64 levels fails its own field, over HTTP and over a WebSocket; 64 is answered', async () => {
+    serve('rest/deep.json', 8000);
+    serve('rest/shallow.json', 64);
+    const expected = {
+      data: { status: { status: 'ready' }, deep: null, shallow: JSON.parse(nested(64)) as unknown },
+      errors: [fieldError(['deep'], { code: 'UPSTREAM_ERROR', service: 'platform', httpStatus: 200 })],
+    };
+    const { body } = await run(query, undefined, { 'x-api-key': SAMPLE_PLATFORM_KEY });
+    expect(body).toEqual(expected);
+    expect(await overWebSocket(stack.gatewayUrl, { query }, { 'x-api-key': SAMPLE_PLATFORM_KEY })).toEqual(expected);
+  });
+});
+
 describe('where the keys travel', () => {
   it('HIRO_API_KEY goes as x-api-key to every hiro service, the platform key never does', async () => {
     const { body } = await run(
