@@ -117,8 +117,8 @@ export class Exchange {
       // A tenant's quota is its own: only the service's is a metric.
       if (!this.options.perTenant && quota.remaining !== undefined) this.events.quotaRemaining(this.name, quota.remaining);
       // The service answered: only its saying it is down (502/503/504) counts against it.
-      if (isServiceDown(response.statusCode)) breaker.failure();
-      else breaker.success();
+      if (isServiceDown(response.statusCode)) breaker.failure(req.client);
+      else breaker.success(req.client);
       return { status: response.statusCode, headers: kept, body };
     } catch (error) {
       if (req.signal?.aborted) {
@@ -134,8 +134,8 @@ export class Exchange {
       outcome = kind;
       span?.fail(kind);
       // An answer too large is an answer (to this request's input); no answer is the service's failure.
-      if (kind === 'too-large') breaker.success();
-      else breaker.failure();
+      if (kind === 'too-large') breaker.success(req.client);
+      else breaker.failure(req.client);
       this.logger.warn({ method, route: req.route, kind, code, requestId: req.requestId }, 'upstream request failed');
       throw new UpstreamError(this.name, kind);
     } finally {

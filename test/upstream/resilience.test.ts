@@ -146,6 +146,44 @@ describe('circuit breaker (BREAKER_THRESHOLD=3, BREAKER_COOLDOWN_MS=500)', () =>
   });
 });
 
+describe('circuit breaker against inputs the upstream is slow on (BREAKER_THRESHOLD=3, UPSTREAM_TIMEOUT_MS=300)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ BREAKER_THRESHOLD: '3', BREAKER_COOLDOWN_MS: '60000', UPSTREAM_TIMEOUT_MS: '300', TRUST_PROXY: 'on' });
+  });
+  afterAll(() => stack.close());
+  afterEach(() => stack.sample.reset());
+
+  const from = (address: string) => ({ 'x-forwarded-for': address });
+  const page = (offset: number, address: string) =>
+    stack.graphql(`{ etchings(offset: ${offset}, limit: 1) { offset } }`, undefined, from(address));
+  const TIMED_OUT = {
+    status: 200,
+    body: { data: { etchings: null }, errors: [fieldError(['etchings'], { code: 'UPSTREAM_TIMEOUT', service: 'runes' })] },
+  };
+  const served = (offset: number) => ({ status: 200, body: { data: { etchings: { offset } } } });
+  const breaker = async () =>
+    ((await rest(`${stack.gatewayUrl}/readyz`)).body as { services: { runes: { breaker: string } } }).services.runes.breaker;
+
+  test('one client’s timeouts, all at once, open no breaker while others are served; two clients’ do', async () => {
+    // Offsets from 8880 on take the upstream a second: past the deadline.
+    stack.sample.inject({ path: '/runes/v1/etchings', query: /offset=888\d/, delayMs: 1000 });
+    const victim = '198.51.100.7';
+    expect(await page(1, victim)).toEqual(served(1));
+    const attack = await Promise.all(Array.from({ length: 8 }, (_, i) => page(8880 + i, '203.0.113.9')));
+    expect(attack).toEqual(Array.from({ length: 8 }, () => TIMED_OUT));
+    expect(await breaker()).toBe('closed');
+    stack.sample.clearLog();
+    expect(await page(2, victim)).toEqual(served(2));
+    expect(stack.upstreamCalls()).toEqual(['GET /runes/v1/etchings?offset=2&limit=1']);
+
+    // A run of failures from two clients is the service failing: it opens.
+    const run = await Promise.all([page(8888, '203.0.113.9'), page(8889, '203.0.113.9'), page(8887, victim)]);
+    expect(run).toEqual([TIMED_OUT, TIMED_OUT, TIMED_OUT]);
+    expect(await breaker()).toBe('open');
+  });
+});
+
 describe('circuit breaker probe abandoned (BREAKER_THRESHOLD=1, BREAKER_COOLDOWN_MS=300)', () => {
   let stack: Stack;
   beforeAll(async () => {

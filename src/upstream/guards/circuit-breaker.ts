@@ -14,13 +14,26 @@ export function isServiceDown(status: number): boolean {
   return SERVICE_DOWN_STATUS.has(status);
 }
 
+/** How recently another client must have been served for one client's failures not to open the breaker. */
+const SERVED_OTHERS_MS = 30_000;
+
 /**
  * Opens after `threshold` consecutive failures; while open, requests fail fast. After `cooldownMs`
  * one probe is let through (half-open): its success closes the breaker, its failure re-opens it.
  * A failure is the service not answering (isServiceDown); a success is any other answer.
+ *
+ * A timeout can be one input's (an offset the upstream's database is slow on): a run of failures
+ * that are all one client's opens the breaker only if no other client was served in the last
+ * SERVED_OTHERS_MS, so one client cannot fail fast for everyone with inputs of its choosing,
+ * however many of them it sends at once. Alone, it opens it as before.
  */
 export class CircuitBreaker {
   private failures = 0;
+  /** The run's first failing client, and whether another has failed in the run since. */
+  private failing: string | undefined;
+  private failingSeveral = false;
+  /** The last two distinct clients served, newest first, with when. */
+  private served: Array<{ client: string; at: number }> = [];
   private openedAt = 0;
   private probing = false;
   state: BreakerState = 'closed';
@@ -47,19 +60,32 @@ export class CircuitBreaker {
     this.probing = false;
   }
 
-  success(): void {
+  /** `client`: who asked (a keyed hash); '' for the gateway's own calls. */
+  success(client = '', now = Date.now()): void {
     this.failures = 0;
+    this.failing = undefined;
+    this.failingSeveral = false;
     this.probing = false;
+    if (this.served[0]?.client !== client) this.served = [{ client, at: now }, ...this.served.slice(0, 1)];
+    else this.served[0].at = now;
     if (this.state !== 'closed') this.set('closed');
   }
 
-  failure(now = Date.now()): void {
+  failure(client = '', now = Date.now()): void {
     this.failures++;
     this.probing = false;
-    if (this.state === 'half-open' || this.failures >= this.threshold) {
+    if (this.failing === undefined) this.failing = client;
+    else if (this.failing !== client) this.failingSeveral = true;
+    if (this.state === 'half-open' || (this.failures >= this.threshold && !this.oneClientAmongOthers(now))) {
       this.openedAt = now;
       if (this.state !== 'open') this.set('open');
     }
+  }
+
+  /** The run's failures are all one client's, and another client was served lately. */
+  private oneClientAmongOthers(now: number): boolean {
+    if (this.failingSeveral) return false;
+    return this.served.some(({ client, at }) => client !== this.failing && now - at < SERVED_OTHERS_MS);
   }
 
   /**
