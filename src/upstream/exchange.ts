@@ -52,7 +52,7 @@ export class Exchange {
    */
   async attempt(
     req: UpstreamRequest,
-    { breaker, quota, bulkhead }: Guards,
+    { breaker, quota, bulkhead, clientBulkhead }: Guards,
     exchange: ExchangeSignal,
     retry: number,
   ): Promise<UpstreamResponse> {
@@ -91,7 +91,10 @@ export class Exchange {
     let outcome = 'unavailable';
     if (req.stats) req.stats.upstreamCalls++;
     let release: (() => void) | undefined;
+    let releaseClient: (() => void) | undefined;
     try {
+      // The client's share first: waiting for it holds none of the tenant's.
+      if (clientBulkhead) releaseClient = await clientBulkhead.acquire(signal);
       if (bulkhead) release = await bulkhead.acquire(signal);
       const response = await this.pool.request({
         method,
@@ -140,6 +143,7 @@ export class Exchange {
       throw new UpstreamError(this.name, kind);
     } finally {
       release?.();
+      releaseClient?.();
       span?.end();
       const seconds = (performance.now() - started) / 1000;
       this.lastOutcome = { outcome, at: Date.now() };

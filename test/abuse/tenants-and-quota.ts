@@ -20,6 +20,9 @@ const CHAININFO = 'rest/chaininfo.json';
 const nodeQuery = (key: string, path = CHAININFO) => `{ bitcoinNode(path: "${path}", apiKey: "${key}") }`;
 const nodePath = (key: string, path = CHAININFO) => `/v1/ext/${key}/bitcoin-node/${path}`;
 const NODE_DATA = { bitcoinNode: sampleData.bitcoinNode.chainInfo };
+/** Keys one client may make up: the platform accepts them, their devnets hang. */
+const MORE_KEYS = ['c1', 'c2', 'c3', 'c4'].map((prefix) => prefix.repeat(16));
+const from = (address: string) => ({ 'x-forwarded-for': address });
 const ordi = sampleData.brc20Tokens.find((t) => t.token.ticker === 'ordi')!;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -32,8 +35,14 @@ describe('abuse: one platform tenant cannot lock out or slow another', () => {
   let stack: Stack;
   beforeAll(async () => {
     stack = await startStack(
-      { BREAKER_THRESHOLD: '3', BREAKER_COOLDOWN_MS: '60000', UPSTREAM_MAX_CONNECTIONS: '4', UPSTREAM_TIMEOUT_MS: '2000' },
-      { platformApiKeys: [A, B] },
+      {
+        BREAKER_THRESHOLD: '3',
+        BREAKER_COOLDOWN_MS: '60000',
+        UPSTREAM_MAX_CONNECTIONS: '4',
+        UPSTREAM_TIMEOUT_MS: '2000',
+        TRUST_PROXY: 'on',
+      },
+      { platformApiKeys: [A, B, ...MORE_KEYS] },
     );
   });
   afterAll(() => stack.close());
@@ -137,17 +146,34 @@ describe('abuse: one platform tenant cannot lock out or slow another', () => {
   test("A's devnet hangs: A holds at most a quarter of the pool, B is answered while A still waits", async () => {
     stack.sample.inject({ path: `/v1/ext/${A}/*`, hang: true });
     let settled = 0;
-    const hung = Array.from({ length: 6 }, (_, i) => stack.graphql(nodeQuery(A, `${CHAININFO}?n=${i}`)).finally(() => settled++));
+    const hung = Array.from({ length: 6 }, (_, i) =>
+      stack.graphql(nodeQuery(A, `${CHAININFO}?n=${i}`), undefined, from('203.0.113.4')).finally(() => settled++),
+    );
     // A's first request is on the wire; the others wait for A's share, not for the pool.
     const callsOfA = () => stack.upstreamCalls().filter((call) => call.startsWith(`GET /v1/ext/${A}/`));
     while (callsOfA().length === 0) await pause(10);
-    const b = await stack.graphql(nodeQuery(B));
+    const b = await stack.graphql(nodeQuery(B), undefined, from('198.51.100.4'));
     // B was answered while all six of A's requests still waited, only one of them at A's devnet.
     expect([b, settled, callsOfA().length]).toEqual([{ status: 200, body: { data: NODE_DATA } }, 0, 1]);
     const answers = await Promise.all(hung);
     expect(new Set(answers.map((a) => JSON.stringify(a.body.errors?.map((e) => e.extensions?.code))))).toEqual(
       new Set([JSON.stringify(['UPSTREAM_TIMEOUT'])]),
     );
+  });
+
+  test('one client asking with many keys whose devnets hang holds a quarter of the pool, not a quarter per key', async () => {
+    stack.sample.clearLog();
+    for (const key of MORE_KEYS) stack.sample.inject({ path: `/v1/ext/${key}/*`, hang: true });
+    const attacker = from('203.0.113.5');
+    let settled = 0;
+    const hung = MORE_KEYS.map((key) => stack.graphql(nodeQuery(key), undefined, attacker).finally(() => settled++));
+    const callsOfHung = () => stack.upstreamCalls().filter((call) => !call.startsWith(`GET /v1/ext/${B}/`));
+    while (callsOfHung().length === 0) await pause(10);
+    // Four keys, one connection of the pool of four: B's tenant, asked by another client, is answered at once.
+    const b = await stack.graphql(nodeQuery(B), undefined, from('198.51.100.5'));
+    expect([b, settled, callsOfHung().length]).toEqual([{ status: 200, body: { data: NODE_DATA } }, 0, 1]);
+    const answers = await Promise.all(hung);
+    expect(answers.map((a) => a.body.errors?.map((e) => e.extensions?.code))).toEqual(MORE_KEYS.map(() => ['UPSTREAM_TIMEOUT']));
   });
 });
 

@@ -16,11 +16,12 @@ import { Bulkhead } from './bulkhead.js';
 import { CircuitBreaker, type BreakerState } from './circuit-breaker.js';
 import { QuotaGate } from './quota-gate.js';
 
-/** The breaker and quota gate requests pass, with the share of the pool a tenant may hold. */
+/** The breaker and quota gate requests pass, with the shares of the pool a tenant and a client may hold. */
 export interface Guards {
   breaker: CircuitBreaker;
   quota: QuotaGate;
   bulkhead?: Bulkhead;
+  clientBulkhead?: Bulkhead;
 }
 
 /** What /readyz says of a service. */
@@ -37,6 +38,11 @@ export class GuardSet {
   readonly service: Guards | undefined;
   /** Per tenant, by keyed hash of the tenant's key: bounded, and idle tenants are forgotten. */
   private readonly tenants: LruTable<Guards> | undefined;
+  /**
+   * Per client, of a per-tenant service: keys cost a client nothing, so one client asking with
+   * many keys whose answers are slow would hold a quarter of the pool for each of them.
+   */
+  private readonly clients: LruTable<Bulkhead> | undefined;
 
   constructor(
     private readonly options: ServiceOptions,
@@ -48,6 +54,7 @@ export class GuardSet {
       // Nothing a tenant learnt can still be in force once it has been idle this long.
       const idleMs = Math.max(retry.maxWaitMs, retry.breakerCooldownMs) + options.timeoutMs;
       this.tenants = new LruTable<Guards>(MAX_TENANTS, idleMs);
+      this.clients = new LruTable<Bulkhead>(MAX_TENANTS, idleMs);
       events.tenantStates(name, () => this.tenantCounts());
     } else {
       const guards: Guards = {
@@ -62,18 +69,21 @@ export class GuardSet {
     }
   }
 
-  /** The service's guards, or the tenant's (created on its first request). */
+  /** The service's guards, or the tenant's (created on its first request) with the client's share. */
   for(req: UpstreamRequest): Guards {
     if (this.service) return this.service;
     const { retry, connections } = this.options;
-    return this.tenants!.use(keyedHash(req.tenant ?? ''), () => ({
+    // A tenant whose devnet hangs holds at most a quarter of the pool: the others keep the rest.
+    // So does a client, whatever keys it asks with.
+    const share = Math.max(1, Math.floor(connections / 4));
+    const tenant = this.tenants!.use(keyedHash(req.tenant ?? ''), () => ({
       quota: new QuotaGate(retry.maxWaitMs),
       breaker: new CircuitBreaker(retry.breakerThreshold, retry.breakerCooldownMs, (state) =>
         this.logger.warn({ state, scope: 'tenant' }, 'circuit breaker'),
       ),
-      // A tenant whose devnet hangs holds at most a quarter of the pool: the others keep the rest.
-      bulkhead: new Bulkhead(Math.max(1, Math.floor(connections / 4))),
+      bulkhead: new Bulkhead(share),
     }));
+    return { ...tenant, clientBulkhead: this.clients!.use(req.client ?? '', () => new Bulkhead(share)) };
   }
 
   /**
