@@ -127,6 +127,7 @@ export function createRequestListener({ yoga, rest, logger, drain, responses, tr
           // Never yoga's own node adapter: it builds the URL from the Host header (yoga-request.ts).
           return (yoga.handleRequest as HandleWithParts)(yogaRequest(req, yoga.fetchAPI, body), context, NO_WAIT_UNTIL);
         })
+        .then((response) => (asked === 'HEAD' ? headOfStream(response, yoga.fetchAPI.Response) : response))
         .catch((error: unknown) => {
           unexpected(error, requestId);
           return yoga.fetchAPI.Response.json(
@@ -150,6 +151,26 @@ export function createRequestListener({ yoga, rest, logger, drain, responses, tr
       )
       .catch(failed(res, requestId));
   };
+}
+
+/** Media types of answers that stream: a subscription's (SSE, multipart) or an incremental one. */
+const STREAMED = /^(?:text\/event-stream|multipart\/mixed)\b/i;
+
+/**
+ * A HEAD's answer when GET's would stream: its head alone, at once, and the stream cancelled (which
+ * ends its subscription). node writes a HEAD's head only when the response ends, so a stream that
+ * never ends would hold the subscription, and the client, with nothing sent. yoga's streams make
+ * their iterator on the first read and end it when cancelled: cancelled unread, the subscription's
+ * seat was never given back.
+ */
+function headOfStream(response: Response, Response: typeof globalThis.Response): Response {
+  if (!response.body || !STREAMED.test(response.headers.get('content-type') ?? '')) return response;
+  const reader = response.body.getReader();
+  reader.read().then(
+    () => reader.cancel().catch(() => {}),
+    () => {},
+  );
+  return new Response(null, { status: response.status, headers: response.headers });
 }
 
 /**

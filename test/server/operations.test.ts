@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
 import { ORD_HEIGHT } from '../../src/sample/sources-data.js';
 import { HIRO_KEY, rest, startStack, type Stack } from '../harness.js';
+import { until } from '../live-clients.js';
 import { expectNoSecrets } from '../support.js';
 import { BRC20_HEIGHT } from '../../src/sample/unisat.js';
 
@@ -114,6 +115,20 @@ describe('metrics, readiness and request ids', () => {
       [answers[4]!.path, 200],
     ]);
     for (const { head, get } of answers) expect(head).toEqual(get);
+  });
+
+  test('HEAD of a subscription answers its head at once, and holds no subscription', async () => {
+    const path = `/graphql?query=${encodeURIComponent('subscription { status { status } }')}`;
+    const answers = [];
+    for (const accept of ['text/event-stream', 'multipart/mixed;subscriptionSpec=1.0']) {
+      const head = await fetch(stack.gatewayUrl + path, { method: 'HEAD', headers: { accept }, signal: AbortSignal.timeout(5000) });
+      answers.push([head.status, head.headers.get('content-type')?.split(';')[0], await head.text()]);
+    }
+    expect(answers).toEqual([
+      [200, 'text/event-stream', ''],
+      [200, 'multipart/mixed', ''],
+    ]);
+    await until(() => stack.gateway.live.active === 0 && stack.gateway.live.watched === 0, 'the cancelled subscriptions to end');
   });
 });
 
