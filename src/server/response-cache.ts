@@ -23,7 +23,7 @@ import { ByteLru } from '../lib/byte-lru.js';
 import { FrequencySketch } from '../lib/frequency-sketch.js';
 import { untilClientLeaves } from '../lib/cancellation.js';
 import { clientIdOf } from '../http/client-identity.js';
-import { etagMatches } from '../http/etag.js';
+import { etagMatches, GET_ANSWER_VARY as VARY } from '../http/etag.js';
 import { isGraphqlTarget } from '../http/graphql-target.js';
 import type { ResultCandidate } from '../graphql/plugins/result-candidates.js';
 import { headerValue, writeHead } from '../http/node-response.js';
@@ -64,6 +64,7 @@ export interface ResponseCacheDeps {
   metrics: Metrics;
 }
 
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 /** Headers of yoga's answer that frame its body: a buffered answer is sent with its own Content-Length. */
 const FRAMING = new Set(['content-length', 'transfer-encoding']);
 /** Headers of yoga's answer that belong to one request, not to the result. */
@@ -141,13 +142,15 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     metrics.graphqlOperation('query', (performance.now() - started) / 1000);
     metrics.responseCache('hit');
     const corsHeaders = cors(headerValue(req.headers.origin), false);
+    // A result with an ETag is a cacheable GET's (plugins/http-caching.ts): it varies by Accept too.
+    const vary = stored.etag ? { vary: corsHeaders.vary ? `${VARY}, ${corsHeaders.vary}` : VARY } : NO_HEADERS;
     if (req.method === 'GET' && etagMatches(headerValue(req.headers['if-none-match']), stored.etag)) {
       const cacheControl = stored.headers['cache-control'];
       const cached: Record<string, string> = cacheControl ? { 'cache-control': cacheControl } : {};
-      writeHead(res, 304, corsHeaders, { etag: stored.etag!, 'x-request-id': requestId }, cached).end();
+      writeHead(res, 304, corsHeaders, { etag: stored.etag!, 'x-request-id': requestId }, cached, vary).end();
       return;
     }
-    writeHead(res, 200, stored.headers, corsHeaders, { 'content-length': String(stored.body.length), 'x-request-id': requestId }).end(
+    writeHead(res, 200, stored.headers, corsHeaders, { 'content-length': String(stored.body.length), 'x-request-id': requestId }, vary).end(
       stored.body,
     );
   }

@@ -35,6 +35,39 @@ test('a cacheable GET answers an ETag, then 304 for a matching If-None-Match', a
   });
 });
 
+test('each JSON type of one URL has its own ETag and says it varies by Accept, executed or stored, 200 or 304', async () => {
+  const query = '{ status { status } }';
+  const types = ['application/json', 'application/graphql-response+json'];
+  const answers = [];
+  // The first of each type executes, the second is the stored result (response-cache.ts), the third a 304.
+  for (const accept of types) {
+    const executed = await get(query, { accept });
+    const stored = await get(query, { accept });
+    const revalidated = await get(query, { accept, 'if-none-match': stored.headers.get('etag')! });
+    await Promise.all([executed.text(), stored.text()]);
+    answers.push(
+      [executed, stored, revalidated].map((answer) => ({
+        status: answer.status,
+        type: answer.headers.get('content-type'),
+        vary: answer.headers.get('vary'),
+        etag: answer.headers.get('etag'),
+      })),
+    );
+  }
+  const [json, graphqlJson] = answers.map((answer) => answer[0]!.etag);
+  expect([json !== graphqlJson, /^"[\w-]+"$/.test(json ?? ''), /^"[\w-]+"$/.test(graphqlJson ?? '')]).toEqual([true, true, true]);
+  expect(answers).toEqual(
+    types.map((type, i) => [
+      { status: 200, type: `${type}; charset=utf-8`, vary: 'Accept', etag: [json, graphqlJson][i] },
+      { status: 200, type: `${type}; charset=utf-8`, vary: 'Accept', etag: [json, graphqlJson][i] },
+      { status: 304, type: null, vary: 'Accept', etag: [json, graphqlJson][i] },
+    ]),
+  );
+  // One type's ETag does not confirm the other's answer.
+  const crossed = await get(query, { accept: 'application/json', 'if-none-match': graphqlJson! });
+  expect([crossed.status, (await crossed.json()) as unknown]).toEqual([200, { data: { status: { status: 'ready' } } }]);
+});
+
 test('a cacheable GET answers in the media type yoga gives a POST of the same Accept (JSON of either kind, SSE, or 406)', async () => {
   const query = '{ status { status } }';
   const answers: Array<[string, number, string | null, number, string | null]> = [];

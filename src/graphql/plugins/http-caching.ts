@@ -6,7 +6,7 @@
  */
 import { getOperationAST, Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { etagMatches, etagOf } from '../../http/etag.js';
+import { etagMatches, etagOf, GET_ANSWER_VARY as VARY } from '../../http/etag.js';
 import type { RootFieldPolicies } from '../schema/field-policy.js';
 import { rootPolicies } from '../schema/index.js';
 
@@ -58,13 +58,15 @@ export function useHttpCaching(): Plugin {
       if (!mediaType) return;
       setResultProcessor((processed) => {
         const body = JSON.stringify(processed);
-        const etag = etagOf(body);
+        // One URL answers each JSON type (and SSE, multipart, GraphiQL) by Accept: a shared cache
+        // must keep them apart, and revalidating one must not confirm another.
+        const etag = etagOf(`${mediaType}\n${body}`);
         if (etagMatches(request.headers.get('if-none-match'), etag)) {
-          return new Response(null, { status: 304, headers: { etag, 'cache-control': CACHE_CONTROL } });
+          return new Response(null, { status: 304, headers: { etag, 'cache-control': CACHE_CONTROL, vary: VARY } });
         }
         return new Response(body, {
           status: 200,
-          headers: { 'content-type': `${mediaType}; charset=utf-8`, etag, 'cache-control': CACHE_CONTROL },
+          headers: { 'content-type': `${mediaType}; charset=utf-8`, etag, 'cache-control': CACHE_CONTROL, vary: VARY },
         });
       }, mediaType);
     },
