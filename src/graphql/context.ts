@@ -4,7 +4,7 @@ import type { Cancellation } from '../lib/cancellation.js';
 import { clientIdOf } from '../http/client-identity.js';
 import type { LiveHub } from '../live/hub.js';
 import { createLoaders, type Loaders } from './loaders.js';
-import type { LoaderLimits } from './request-limiter.js';
+import { requestLimiter, type LoaderLimits, type RequestLimiter } from './request-limiter.js';
 import { requestIdOf } from '../http/request-id.js';
 import type { RequestStats } from '../http/request-stats.js';
 import type { CallOptions } from '../upstream/request.js';
@@ -35,9 +35,28 @@ export interface ContextOptions extends LoaderLimits {
   maxResponseBytes: number;
   /** TRUST_PROXY: how many proxies' X-Forwarded-For entries to believe. */
   trustProxy: number;
+  /** GRAPHQL_BATCH_LIMIT above 0: one request may carry several operations. */
+  batching?: boolean;
 }
 
-export function createContext(upstreams: Upstreams, { maxResponseBytes, trustProxy, ...limits }: ContextOptions, live: LiveHub) {
+/** One HTTP request's budgets: MAX_UPSTREAM_CALLS_PER_REQUEST's lookups and MAX_RESPONSE_BYTES_PER_REQUEST's bytes. */
+interface RequestBudgets {
+  limit: RequestLimiter;
+  budget: ResponseBudget;
+}
+
+export function createContext(upstreams: Upstreams, { maxResponseBytes, trustProxy, batching, ...limits }: ContextOptions, live: LiveHub) {
+  const budgetsOf = (): RequestBudgets => ({ limit: requestLimiter(limits), budget: new ResponseBudget(maxResponseBytes) });
+  // A batch's operations are one request: they share its budgets, or a batch of n would spend n
+  // times each. Kept by the Request they share only where batching is on (a WeakMap entry per
+  // request is work for every scavenge).
+  const batches = batching ? new WeakMap<Request, RequestBudgets>() : undefined;
+  const budgetsFor = (request: Request): RequestBudgets => {
+    if (!batches) return budgetsOf();
+    let budgets = batches.get(request);
+    if (!budgets) batches.set(request, (budgets = budgetsOf()));
+    return budgets;
+  };
   // On node:http, yoga's server context carries the node request (`req`) and the listener's
   // `stats`; under yoga.fetch it has neither.
   return ({
@@ -47,6 +66,7 @@ export function createContext(upstreams: Upstreams, { maxResponseBytes, trustPro
     cancellation,
   }: YogaInitialContext & { req?: IncomingMessage; stats?: RequestStats; cancellation?: Cancellation }): GraphQLContext => {
     const stale: GraphQLContext['stale'] = { ageSeconds: undefined };
+    const { limit, budget } = budgetsFor(request);
     const call: CallOptions = {
       // The request deadline's (plugins/request-deadline.ts): it aborts when the client leaves or the deadline passes.
       signal: cancellation ?? request.signal,
@@ -56,11 +76,11 @@ export function createContext(upstreams: Upstreams, { maxResponseBytes, trustPro
         stale.ageSeconds = Math.max(stale.ageSeconds ?? 0, ageSeconds);
       },
       client: req ? clientIdOf(req, trustProxy) : undefined,
-      budget: new ResponseBudget(maxResponseBytes),
+      budget,
     };
     const sources = new SourcesUsed();
     return {
-      loaders: createLoaders(upstreams, call, limits, sources),
+      loaders: createLoaders(upstreams, call, limit, sources),
       sources,
       upstreams,
       call,

@@ -8,14 +8,20 @@ import { keyedHash } from '../lib/keyed-hash.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, Page, SourcedInscriptionTransfer } from '../upstream/types.js';
 import type { SourcedOperation } from '../sources/index.js';
 import { SourcesUsed, markOf } from '../sources/provenance.js';
-import { requestLimiter, type LoaderLimits } from './request-limiter.js';
+import { requestLimiter, type LoaderLimits, type RequestLimiter } from './request-limiter.js';
 
 /**
  * Per-request DataLoaders between resolvers and the upstream clients: identical lookups in one
  * GraphQL request make one upstream call. Created fresh for every request, never shared.
  */
-export function createLoaders(upstreams: Upstreams, call: CallOptions, limits: LoaderLimits, used = new SourcesUsed()): Loaders {
-  return new Loaders(loaderMakers(upstreams, call, limits, used));
+/** `limits`: the request's own limiter, or the limits to make one from. */
+export function createLoaders(
+  upstreams: Upstreams,
+  call: CallOptions,
+  limits: LoaderLimits | RequestLimiter,
+  used = new SourcesUsed(),
+): Loaders {
+  return new Loaders(loaderMakers(upstreams, call, typeof limits === 'function' ? limits : requestLimiter(limits), used));
 }
 
 /**
@@ -57,8 +63,7 @@ export class Loaders {
 type LoaderMakers = ReturnType<typeof loaderMakers>;
 
 /** Each loader's maker, `onFirstUse`: plain properties, so the object's hidden class is shared. */
-function loaderMakers(upstreams: Upstreams, call: CallOptions, limits: LoaderLimits, used: SourcesUsed) {
-  const limit = requestLimiter(limits);
+function loaderMakers(upstreams: Upstreams, call: CallOptions, limit: RequestLimiter, used: SourcesUsed) {
   // A source's further pages are lookups of this request too (see CallOptions.lookups). Set on the
   // request's own options, not a copy: the instrumentation sets `call.trace` on them later.
   call.lookups = { take: limit.charge, spread: limit.spread };

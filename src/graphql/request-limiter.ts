@@ -43,3 +43,4 @@ export function requestLimiter({ maxCalls, maxConcurrent }: LoaderLimits) {
   limit.spread = <T, R>(items: readonly T[], run: (item: T) => Promise<R>): Promise<R[]> => slots.spread(items, run);
   return limit;
 }
+export type RequestLimiter = ReturnType<typeof requestLimiter>;

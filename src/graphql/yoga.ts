@@ -99,6 +99,7 @@ export function createServer({
         maxConcurrent: config.maxConcurrentUpstreamCallsPerRequest,
         maxResponseBytes: config.maxResponseBytesPerRequest,
         trustProxy: config.trustProxy,
+        batching: config.batchLimit > 0,
       },
       live,
     ),

@@ -386,3 +386,32 @@ describe('BRC20_LIST_LOOKUPS=off', () => {
     expect(off.upstreamCalls().sort()).toEqual(TWENTY.map(tokenCall).sort());
   });
 });
+
+describe('GRAPHQL_BATCH_LIMIT=10, MAX_UPSTREAM_CALLS_PER_REQUEST=2', () => {
+  let batched: Stack;
+  beforeAll(async () => {
+    batched = await startStack({ GRAPHQL_BATCH_LIMIT: '10', MAX_UPSTREAM_CALLS_PER_REQUEST: '2' });
+  });
+  afterAll(() => batched.close());
+
+  it('a batch is one request: its operations share the lookups one request may cause', async () => {
+    const operation = (first: number) => ({
+      query: `{ a: etchings(offset: ${first}, limit: 1) { offset } b: etchings(offset: ${first + 1}, limit: 1) { offset } }`,
+    });
+    const response = await fetch(`${batched.gatewayUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify([operation(10), operation(20), operation(30)]),
+    });
+    const refused = (column: number, field: string) => ({
+      message: 'This request needs more than 2 upstream lookups; split it',
+      locations: [{ line: 1, column }],
+      path: [field],
+      extensions: { code: 'TOO_MANY_UPSTREAM_CALLS', limit: 2 },
+    });
+    const spent = { errors: [refused(3, 'a'), refused(48, 'b')], data: { a: null, b: null } };
+    // The first operation's lookups run first and spend the request's two.
+    expect([response.status, await response.json()]).toEqual([200, [{ data: { a: { offset: 10 }, b: { offset: 11 } } }, spent, spent]]);
+    expect(batched.upstreamCalls()).toEqual(['GET /runes/v1/etchings?offset=10&limit=1', 'GET /runes/v1/etchings?offset=11&limit=1']);
+  });
+});
