@@ -84,19 +84,19 @@ test.each([
   [
     'two operations and no operationName',
     JSON.stringify({ query: 'query A { status { status } } query B { status { status } }' }),
-    400,
+    200,
     error('The document has 2 operations (A, B): name one in operationName', 'OPERATION_RESOLUTION_FAILURE'),
   ],
   [
     'an operationName the document does not have',
     JSON.stringify({ query: 'query A { status { status } } { status { status } }', operationName: 'C' }),
-    400,
+    200,
     error('No operation named "C" in the document; it has: A, (anonymous)', 'OPERATION_RESOLUTION_FAILURE'),
   ],
   [
     'a document of fragments only',
     JSON.stringify({ query: 'fragment F on Query { status { status } }' }),
-    400,
+    200,
     error('The document has no operation to execute, only fragments', 'OPERATION_RESOLUTION_FAILURE'),
   ],
   [
@@ -150,6 +150,9 @@ test.each([
 test.each([
   ['a required variable missing', { query: 'query ($t: String!) { brc20Token(ticker: $t) { token { ticker } } }' }, 400],
   ['no query', { variables: {} }, 400],
+  ['a document not GraphQL', { query: '{ status {' }, 400],
+  ['a document not valid against the schema', { query: '{ status { uptime } }' }, 400],
+  ['two operations and no operationName', { query: 'query A { status { status } } query B { status { status } }' }, 400],
   ['a field error (data, with a null)', { query: '{ etchings(limit: 0) { total } }' }, 200],
 ])('%s, under accept: application/graphql-response+json: 4xx exactly when there is no data', async (_label, body, status) => {
   const [answered, answer] = (await post(JSON.stringify(body), { accept: 'application/graphql-response+json' })) as [

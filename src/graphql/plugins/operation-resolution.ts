@@ -21,8 +21,10 @@ export function useOperationResolutionErrors(): Plugin {
         if (result instanceof Error || result === null) return;
         const operationName = typeof params?.operationName === 'string' ? params.operationName : undefined;
         if (getOperationAST(result, operationName)) return;
+        // 400 where the client takes application/graphql-response+json, 200 for application/json
+        // (`spec`), as the GraphQL over HTTP spec says and as parse and validation errors are.
         throw new GraphQLError(resolutionMessage(result, operationName), {
-          extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { status: 400 } },
+          extensions: { code: 'OPERATION_RESOLUTION_FAILURE', http: { spec: true, status: 400 } },
         });
       };
     },
