@@ -64,7 +64,6 @@ export interface ResponseCacheDeps {
   metrics: Metrics;
 }
 
-const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 /** Headers of yoga's answer that frame its body: a buffered answer is sent with its own Content-Length. */
 const FRAMING = new Set(['content-length', 'transfer-encoding']);
 /** Headers of yoga's answer that belong to one request, not to the result. */
@@ -143,16 +142,18 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     metrics.responseCache('hit');
     const corsHeaders = cors(headerValue(req.headers.origin), false);
     // A result with an ETag is a cacheable GET's (plugins/http-caching.ts): it varies by Accept too.
-    const vary = stored.etag ? { vary: corsHeaders.vary ? `${VARY}, ${corsHeaders.vary}` : VARY } : NO_HEADERS;
+    const vary = stored.etag ? (corsHeaders.vary ? `${VARY}, ${corsHeaders.vary}` : VARY) : undefined;
     if (req.method === 'GET' && etagMatches(headerValue(req.headers['if-none-match']), stored.etag)) {
       const cacheControl = stored.headers['cache-control'];
-      const cached: Record<string, string> = cacheControl ? { 'cache-control': cacheControl } : {};
-      writeHead(res, 304, corsHeaders, { etag: stored.etag!, 'x-request-id': requestId }, cached, vary).end();
+      const cached: Record<string, string> = cacheControl ? { 'cache-control': cacheControl, vary: vary! } : { vary: vary! };
+      writeHead(res, 304, corsHeaders, { etag: stored.etag!, 'x-request-id': requestId }, cached).end();
       return;
     }
-    writeHead(res, 200, stored.headers, corsHeaders, { 'content-length': String(stored.body.length), 'x-request-id': requestId }, vary).end(
-      stored.body,
-    );
+    const length = String(stored.body.length);
+    const own: Record<string, string> = vary
+      ? { 'content-length': length, 'x-request-id': requestId, vary }
+      : { 'content-length': length, 'x-request-id': requestId };
+    writeHead(res, 200, stored.headers, corsHeaders, own).end(stored.body);
   }
 
   /** yoga answers; its result is kept when it qualifies. */
