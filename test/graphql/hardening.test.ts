@@ -285,7 +285,17 @@ describe('trusted operations', () => {
             ],
           },
         ],
-        [200, { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST' } }] }],
+        [
+          200,
+          {
+            errors: [
+              {
+                message: 'This persisted operation id is not in the list this gateway runs',
+                extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST' },
+              },
+            ],
+          },
+        ],
         [200, { errors: [{ message: 'PersistedQueryKeyNotFound', extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED' } }] }],
       ]);
       // graphql-ws never passes yoga's onParams: the same decisions, made there (its protocol
@@ -306,7 +316,14 @@ describe('trusted operations', () => {
             },
           ],
         },
-        { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST' } }] },
+        {
+          errors: [
+            {
+              message: 'This persisted operation id is not in the list this gateway runs',
+              extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST' },
+            },
+          ],
+        },
         { errors: [{ message: 'PersistedQueryKeyNotFound', extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED' } }] },
         { data: { status: { status: 'ready' } } },
       ]);

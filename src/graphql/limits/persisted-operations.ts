@@ -15,7 +15,12 @@ export const PERSISTED_ERRORS = {
     extensions: { code: 'PERSISTED_QUERY_REQUIRED' },
   },
   keyNotFound: { message: 'PersistedQueryKeyNotFound', extensions: { code: 'PERSISTED_QUERY_ID_REQUIRED' } },
-  notFound: { message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST' } },
+  // Not APQ's "PersistedQueryNotFound": Apollo's persisted-queries link takes that message as "send
+  // the document", and the client saw PERSISTED_QUERY_REQUIRED instead of what was wrong.
+  notFound: {
+    message: 'This persisted operation id is not in the list this gateway runs',
+    extensions: { code: 'PERSISTED_QUERY_NOT_IN_LIST' },
+  },
 } as const;
 
 /**
