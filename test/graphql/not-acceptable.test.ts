@@ -25,7 +25,7 @@ const SUBSCRIPTION_406 = {
         'A subscription is answered as a stream, over: GraphQL over Server-Sent Events (accept: text/event-stream on /graphql); ' +
         "Apollo's multipart HTTP subscriptions (accept: multipart/mixed;subscriptionSpec=1.0 on /graphql); " +
         'graphql-ws (WebSocket) (WebSocket subprotocol graphql-transport-ws on /graphql)',
-      extensions: { code: 'NOT_ACCEPTABLE', accept: ['text/event-stream'], transports: TRANSPORTS },
+      extensions: { code: 'NOT_ACCEPTABLE', accept: ['text/event-stream', 'multipart/mixed;subscriptionSpec=1.0'], transports: TRANSPORTS },
     },
   ],
 };
@@ -63,7 +63,7 @@ test.each([
   expect(await answer(await fetch(`${stack.gatewayUrl}/graphql${search}`, init))).toEqual({
     status: 406,
     contentType: 'application/json; charset=utf-8',
-    accept: 'text/event-stream',
+    accept: 'text/event-stream, multipart/mixed;subscriptionSpec=1.0',
     body: SUBSCRIPTION_406,
   });
   // The stream is closed as the 406 is sent: the gauge comes back to 0 (a leak would stay at 1).

@@ -17,6 +17,9 @@ export const SUBSCRIPTION_TRANSPORTS: SubscriptionTransport[] = [
   { protocol: 'graphql-ws (WebSocket)', subprotocol: 'graphql-transport-ws', path: '/graphql' },
 ];
 
+/** The Accept media types of the HTTP subscription transports. */
+const HTTP_STREAM_TYPES = SUBSCRIPTION_TRANSPORTS.flatMap((transport) => (transport.accept ? [transport.accept] : []));
+
 /**
  * yoga answers a result it cannot send in any media type the client accepts (a subscription under
  * `accept: application/json`, anything under `accept: text/html`) with an empty 406 whose Accept
@@ -28,8 +31,9 @@ export function useNotAcceptableAnswer(): Plugin {
   return {
     onResultProcess({ result, resultProcessor, acceptableMediaTypes, setResultProcessor }) {
       if (resultProcessor) return;
-      const types = [...new Set(acceptableMediaTypes)];
       const subscription = isAsyncIterable(result);
+      // yoga knows its own stream types; the multipart transport is satgate's plugin, not among them.
+      const types = [...new Set(subscription ? [...acceptableMediaTypes, ...HTTP_STREAM_TYPES] : acceptableMediaTypes)];
       const message = subscription
         ? `A subscription is answered as a stream, over: ${SUBSCRIPTION_TRANSPORTS.map(describe).join('; ')}`
         : `None of the media types in accept can carry this answer: send accept: ${types.join(', ')}`;
