@@ -24,8 +24,8 @@ import {
   type ExecutionResult,
   type GraphQLFormattedError,
 } from 'graphql';
-import type { SubscribePayload } from 'graphql-ws';
-import { useServer } from 'graphql-ws/use/ws';
+import type { Context, SubscribePayload } from 'graphql-ws';
+import { useServer, type Extra } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
 import { clientIdOf } from '../http/client-identity.js';
@@ -72,6 +72,8 @@ type ConnectionState = {
   operations?: number;
   /** The deadlines of its queries and mutations in flight, by operation id. */
   deadlines?: Map<string, OperationDeadline>;
+  /** Ids whose operation is being set up: graphql-ws does not know them as running yet. */
+  starting?: Set<string>;
 };
 
 export function attachWebSockets(http: Server, yoga: SatgateServer, options: WebSocketOptions, logger: Logger) {
@@ -102,6 +104,70 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
     const [scrubbed] = scrubSecrets([withIds(result, requestId ?? request.headers.get('x-request-id')!)], request, given);
     return { ...scrubbed!, errors: scrubbed!.errors!.map(withoutInternals) };
   };
+  /**
+   * An operation's set-up: the connection's caps, the persisted list, parse, the starts gate,
+   * validation and the context, as HTTP gives them. Its arguments, or the errors that refuse it.
+   */
+  async function setUp(
+    ctx: Context<Record<string, unknown>, Extra & ConnectionState>,
+    id: string,
+    payload: SubscribePayload,
+  ): Promise<ExecutionArgs | readonly GraphQLError[]> {
+    // Its set-up waits for a turn of the loop of its own (live/setup-turns.ts); from here on,
+    // the caps are checked and counted in one go, as before.
+    await setupTurn();
+    const extra = ctx.extra;
+    if ((extra.operations ?? 0) >= options.maxSubscriptionsPerConnection) {
+      return [
+        new GraphQLError(`A connection may hold ${options.maxSubscriptionsPerConnection} operations at once`, {
+          extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit: options.maxSubscriptionsPerConnection },
+        }),
+      ];
+    }
+    extra.controller ??= new AbortController();
+    // POST: yoga refuses mutations on a GET, and an operation on an open WebSocket is none.
+    const request = new Request('http://localhost/graphql', {
+      method: 'POST',
+      headers: headersOf(extra.request, ctx.connectionParams),
+      signal: extra.controller.signal,
+    });
+    const query = options.persistedOperations ? persistedDocument(payload, options.persistedOperations) : payload.query;
+    if (query instanceof GraphQLError) return [query];
+    // `req` (the upgrade) names the client to the context, as node:http's request does over HTTP:
+    // the operation's upstream calls and subscriptions count against that client's shares.
+    const enveloped = yoga.getEnveloped({ request, params: { ...payload, query }, req: extra.request });
+    let document;
+    try {
+      document = enveloped.parse(query);
+    } catch (error) {
+      return [error instanceof GraphQLError ? error : new GraphQLError('Syntax error')];
+    }
+    // A subscription from a client past its minute's starts is refused before its validation,
+    // context and set-up (live/client-seats.ts; over HTTP, server/subscription-starts-gate.ts).
+    if (getOperationAST(document, payload.operationName)?.operation === 'subscription') {
+      const refusal = options.startRefusal(clientIdOf(extra.request, options.trustProxy));
+      if (refusal) return [refusalError(refusal)];
+    }
+    const errors = enveloped.validate(enveloped.schema, document);
+    if (errors.length > 0) return errors;
+    extra.operations = (extra.operations ?? 0) + 1;
+    running++;
+    let deadline: OperationDeadline | undefined;
+    if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
+      deadline = operationDeadline(extra.controller.signal, options.requestTimeoutMs, () => requestTimeoutError(options.requestTimeoutMs));
+      (extra.deadlines ??= new Map()).set(id, deadline);
+    }
+    const args: ExecutionArgs = {
+      schema: enveloped.schema,
+      document,
+      operationName: payload.operationName,
+      variableValues: payload.variables,
+      contextValue: await enveloped.contextFactory(deadline ? { cancellation: deadline.cancellation } : {}),
+      rootValue: enveloped,
+    };
+    return args;
+  }
+
   const server = useServer<Record<string, unknown>, ConnectionState>(
     {
       connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
@@ -123,61 +189,20 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
         ),
       onError: (ctx, _id, payload, errors) => finish(ctx.extra.request, ctx.connectionParams, payload, { errors }).errors,
       onSubscribe: async (ctx, id, payload) => {
-        // Its set-up waits for a turn of the loop of its own (live/setup-turns.ts); from here on,
-        // the caps are checked and counted in one go, as before.
-        await setupTurn();
         const extra = ctx.extra;
-        if ((extra.operations ?? 0) >= options.maxSubscriptionsPerConnection) {
-          return [
-            new GraphQLError(`A connection may hold ${options.maxSubscriptionsPerConnection} operations at once`, {
-              extensions: { code: 'TOO_MANY_SUBSCRIPTIONS', limit: options.maxSubscriptionsPerConnection },
-            }),
-          ];
-        }
-        extra.controller ??= new AbortController();
-        // POST: yoga refuses mutations on a GET, and an operation on an open WebSocket is none.
-        const request = new Request('http://localhost/graphql', {
-          method: 'POST',
-          headers: headersOf(extra.request, ctx.connectionParams),
-          signal: extra.controller.signal,
-        });
-        const query = options.persistedOperations ? persistedDocument(payload, options.persistedOperations) : payload.query;
-        if (query instanceof GraphQLError) return [query];
-        // `req` (the upgrade) names the client to the context, as node:http's request does over HTTP:
-        // the operation's upstream calls and subscriptions count against that client's shares.
-        const enveloped = yoga.getEnveloped({ request, params: { ...payload, query }, req: extra.request });
-        let document;
-        try {
-          document = enveloped.parse(query);
-        } catch (error) {
-          return [error instanceof GraphQLError ? error : new GraphQLError('Syntax error')];
-        }
-        // A subscription from a client past its minute's starts is refused before its validation,
-        // context and set-up (live/client-seats.ts; over HTTP, server/subscription-starts-gate.ts).
-        if (getOperationAST(document, payload.operationName)?.operation === 'subscription') {
-          const refusal = options.startRefusal(clientIdOf(extra.request, options.trustProxy));
-          if (refusal) return [refusalError(refusal)];
-        }
-        const errors = enveloped.validate(enveloped.schema, document);
-        if (errors.length > 0) return errors;
-        extra.operations = (extra.operations ?? 0) + 1;
-        running++;
-        let deadline: OperationDeadline | undefined;
-        if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
-          deadline = operationDeadline(extra.controller.signal, options.requestTimeoutMs, () =>
-            requestTimeoutError(options.requestTimeoutMs),
-          );
-          (extra.deadlines ??= new Map()).set(id, deadline);
-        }
-        const args: ExecutionArgs = {
-          schema: enveloped.schema,
-          document,
-          operationName: payload.operationName,
-          variableValues: payload.variables,
-          contextValue: await enveloped.contextFactory(deadline ? { cancellation: deadline.cancellation } : {}),
-          rootValue: enveloped,
-        };
+        // graphql-ws tells operations apart by id alone: an id completed and sent again while its
+        // first operation is still being set up (the awaits below) let that one take the id's
+        // place, where nothing could end it, its subscription held past the socket. Refused: the
+        // error clears the id, and the operation being set up finds it gone and ends.
+        if (extra.starting?.has(id)) return [stillStarting()];
+        (extra.starting ??= new Set()).add(id);
+        const args = await setUp(ctx, id, payload);
+        if (Array.isArray(args)) extra.starting.delete(id);
         return args;
+      },
+      // The operation is made: graphql-ws now knows it by its id (or ends it, its id gone).
+      onOperation: (ctx, id) => {
+        ctx.extra.starting?.delete(id);
       },
       onComplete: (ctx, id) => {
         const extra = ctx.extra;
@@ -251,6 +276,13 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
 }
 
 /** An upgrade answered in plain HTTP before any socket exists, and the connection closed. */
+/** A subscribe whose id names an operation still being set up (see onSubscribe). */
+function stillStarting(): GraphQLError {
+  return new GraphQLError('An operation of this id is still starting: send the id again once it has ended', {
+    extensions: { code: 'BAD_REQUEST' },
+  });
+}
+
 function refuse(socket: Duplex, status: string, text: string): void {
   socket.end(
     `HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,

@@ -262,3 +262,47 @@ describe('subscription starts per client', () => {
     expect(stack.gateway.live.active).toBe(0);
   });
 });
+
+describe('an operation id sent again while its first operation is still starting', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ ...CLIENTS_APART_NO_POLLS, MAX_SUBSCRIPTIONS_PER_CLIENT: '5' });
+  });
+  afterAll(() => stack.close());
+
+  it('subscribe, complete, subscribe in one burst: the second is refused, the first ends, nothing outlives the socket', async () => {
+    const rounds = [];
+    for (let round = 0; round < 5; round++) {
+      const socket = new WebSocket(`${stack.gatewayUrl.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', {
+        headers: { 'x-forwarded-for': A },
+      });
+      const messages: Array<{ type: string; id?: string; payload?: unknown }> = [];
+      socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as (typeof messages)[number]));
+      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+      socket.send(JSON.stringify({ type: 'connection_init' }));
+      await until(() => messages.some((m) => m.type === 'connection_ack'), 'connection_ack');
+      const subscribe = { id: 'X', type: 'subscribe', payload: { query: STATUS } };
+      socket.send(JSON.stringify(subscribe));
+      socket.send(JSON.stringify({ id: 'X', type: 'complete' }));
+      socket.send(JSON.stringify(subscribe));
+      await until(() => messages.some((m) => m.type === 'error'), 'the refusal');
+      rounds.push(messages.filter((m) => m.type !== 'connection_ack'));
+      socket.terminate();
+      await until(() => stack.gateway.live.active === 0, 'every subscription of the socket to end');
+    }
+    const refusal = {
+      id: 'X',
+      type: 'error',
+      payload: [
+        { message: 'An operation of this id is still starting: send the id again once it has ended', extensions: { code: 'BAD_REQUEST' } },
+      ],
+    };
+    expect(rounds).toEqual(Array.from({ length: 5 }, () => [refusal]));
+    // Five rounds from one client left it all its seats: a new subscription is served.
+    const again = ws(wsClient(stack.gatewayUrl, A), STATUS);
+    await until(() => again.results.length > 0, "A's new first value");
+    expect([again.results, stack.gateway.live.active]).toEqual([[READY], 1]);
+    again.stop();
+    await again.done;
+  });
+});
