@@ -37,6 +37,7 @@ import { unexpectedErrorIds } from './plugins/unexpected-errors.js';
 import { setupTurn } from '../live/setup-turns.js';
 import { refusalError, type StartsRefusal } from '../live/client-seats.js';
 import { operationDeadline, type OperationDeadline } from './websocket-deadline.js';
+import { cutWhenNotRead } from './websocket-backpressure.js';
 import { requestTimeoutError, type SatgateServer } from './yoga.js';
 
 export interface WebSocketOptions {
@@ -250,7 +251,10 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
       if (left > 0) perClient.set(client, left);
       else perClient.delete(client);
     });
-    wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      cutWhenNotRead(ws);
+      wss.emit('connection', ws, req);
+    });
   };
   http.on('upgrade', onUpgrade);
   wss.on('error', (error) => logger.warn({ err: error.message }, 'websocket server error'));

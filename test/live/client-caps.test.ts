@@ -306,3 +306,41 @@ describe('an operation id sent again while its first operation is still starting
     await again.done;
   });
 });
+
+describe('a WebSocket client that does not read', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ TRUST_PROXY: '1' });
+  });
+  afterAll(() => stack.close());
+
+  it('sending pings and reading no pong, it is cut once 4 MiB wait for it; the gateway serves on', async () => {
+    const socket = new WebSocket(`${stack.gatewayUrl.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', { headers: from(C) });
+    const received: string[] = [];
+    socket.on('message', (data: Buffer) => received.push(data.toString().slice(0, 20)));
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.on('error', () => {});
+    await new Promise((resolve) => socket.once('open', resolve));
+    socket.send(JSON.stringify({ type: 'connection_init' }));
+    await until(() => received.length === 1, 'connection_ack');
+    // Stop reading: every pong the gateway answers now waits for this client.
+    const raw = (socket as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    raw.pause();
+    const ping = JSON.stringify({ type: 'ping', payload: { x: 'a'.repeat(90_000) } });
+    let sent = 0;
+    while (socket.readyState === WebSocket.OPEN && sent < 64 * 1024 * 1024) {
+      socket.send(ping);
+      sent += ping.length;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    raw.resume();
+    // Abnormal closure: the gateway cut the connection instead of queueing pongs for ever.
+    expect(await closed).toBe(1006);
+    expect(sent).toBeLessThan(64 * 1024 * 1024);
+    const next = ws(wsClient(stack.gatewayUrl, C), STATUS);
+    await until(() => next.results.length > 0, 'a new socket of the same client served');
+    expect(next.results).toEqual([READY]);
+    next.stop();
+    await next.done;
+  });
+});
