@@ -21,7 +21,7 @@ export interface SharedSignals {
 export interface SharedTarget {
   name: ServiceName;
   quota: { blockUntil(until: number): void; readonly until: number };
-  breaker: { openUntil(until: number): void; readonly openUntilTime: number };
+  breaker: { openUntil(until: number): void; readonly sharedOpenUntilTime: number };
 }
 
 const key = (kind: 'quota' | 'breaker', service: ServiceName) => `satgate:v1:${kind}:${service}`;
@@ -47,7 +47,7 @@ export function createSharedSignals(redis: Redis, logger: Logger) {
       timer = setInterval(() => {
         for (const target of targets) {
           publish('quota', target.name, target.quota.until);
-          publish('breaker', target.name, target.breaker.openUntilTime);
+          publish('breaker', target.name, target.breaker.sharedOpenUntilTime);
         }
         redis
           .mget(keys)

@@ -259,6 +259,75 @@ describe('abuse: a wait learnt from an upstream is capped (MAX_UPSTREAM_WAIT_MS)
   });
 });
 
+describe("abuse: one client's slow inputs open no breaker on the other replicas (REDIS_URL)", () => {
+  let redis: ChildProcess;
+  let a: Stack;
+  let b: Stack;
+  beforeAll(async () => {
+    const port = await freePort();
+    redis = await startRedis(port);
+    const env = {
+      REDIS_URL: `redis://127.0.0.1:${port}`,
+      TRUST_PROXY: '1',
+      UPSTREAM_TIMEOUT_MS: '300',
+      BREAKER_THRESHOLD: '3',
+      BREAKER_COOLDOWN_MS: '60000',
+    };
+    [a, b] = await Promise.all([startStack(env), startStack(env)]);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+    if (redis) await stopRedis(redis);
+  });
+
+  const breakers = async (stack: Stack) => {
+    const { services } = (await rest(`${stack.gatewayUrl}/readyz`)).body as { services: Record<string, { breaker: string }> };
+    return { ordinals: services.ordinals!.breaker, runes: services.runes!.breaker };
+  };
+  const timedOut = (field: string, service: string) => ({
+    data: { [field]: null },
+    errors: [fieldError([field], { code: 'UPSTREAM_TIMEOUT', service })],
+  });
+
+  test('alone on a replica, a client opens its breaker there only; two clients failing open it on every replica', async () => {
+    // Offset 777 takes the runes upstream a second, past the deadline; one client asks it on b alone.
+    b.sample.inject({ path: '/runes/v1/etchings', query: /offset=777/, delayMs: 1000 });
+    for (let i = 0; i < 3; i++) {
+      const slow = await b.graphql('{ etchings(offset: 777, limit: 1) { total } }', undefined, from('203.0.113.66'));
+      expect(slow.body).toEqual(timedOut('etchings', 'runes'));
+    }
+    // Two of the share's ticks (500 ms): a has not followed.
+    await pause(1200);
+    expect([await breakers(b), await breakers(a)]).toEqual([
+      { ordinals: 'closed', runes: 'open' },
+      { ordinals: 'closed', runes: 'closed' },
+    ]);
+    expect((await a.graphql('{ etchings(limit: 1) { limit } }', undefined, from('198.51.100.66'))).body).toEqual({
+      data: { etchings: { limit: 1 } },
+    });
+
+    // The ordinals service down for two clients of b (three tickers: three calls, none joined): the
+    // service, not an input. a follows.
+    b.sample.inject({ path: '/ordinals/*', delayMs: 1000 });
+    const failed = await Promise.all(
+      [
+        ['ordi', '203.0.113.66'],
+        ['pepe', '198.51.100.67'],
+        ['sats', '203.0.113.66'],
+      ].map(([ticker, address]) => b.graphql(`{ brc20Token(ticker: "${ticker}") { token { ticker } } }`, undefined, from(address!))),
+    );
+    // (Which of them timed out and which found the breaker open depends on how their calls interleave.)
+    expect(failed.map((answer) => answer.body.data)).toEqual(Array.from({ length: 3 }, () => ({ brc20Token: null })));
+    expect(await breakers(b)).toEqual({ ordinals: 'open', runes: 'open' });
+    let followed = await breakers(a);
+    for (let i = 0; i < 20 && followed.ordinals !== 'open'; i++) {
+      await pause(100);
+      followed = await breakers(a);
+    }
+    expect(followed).toEqual({ ordinals: 'open', runes: 'closed' });
+  });
+});
+
 describe('abuse: a wait shared through Redis is capped too', () => {
   let redis: ChildProcess;
   let client: Redis;

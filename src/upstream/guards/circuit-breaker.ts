@@ -34,6 +34,8 @@ export class CircuitBreaker {
   private failingSeveral = false;
   /** The last two distinct clients served, newest first, with when. */
   private served: Array<{ client: string; at: number }> = [];
+  /** Opened by one client's failures where no other was served: this process's view alone. */
+  private byOneClient = false;
   private openedAt = 0;
   private probing = false;
   state: BreakerState = 'closed';
@@ -63,6 +65,7 @@ export class CircuitBreaker {
   /** `client`: who asked (a keyed hash); '' for the gateway's own calls. */
   success(client = '', now = Date.now()): void {
     this.failures = 0;
+    this.byOneClient = false;
     this.failing = undefined;
     this.failingSeveral = false;
     this.probing = false;
@@ -78,6 +81,7 @@ export class CircuitBreaker {
     else if (this.failing !== client) this.failingSeveral = true;
     if (this.state === 'half-open' || (this.failures >= this.threshold && !this.oneClientAmongOthers(now))) {
       this.openedAt = now;
+      this.byOneClient = !this.failingSeveral;
       if (this.state !== 'open') this.set('open');
     }
   }
@@ -95,6 +99,7 @@ export class CircuitBreaker {
   openUntil(until: number, now = Date.now()): void {
     if (this.state === 'open' || until <= now) return;
     this.openedAt = Math.min(until, now + this.cooldownMs) - this.cooldownMs;
+    this.byOneClient = false;
     this.probing = false;
     this.set('open');
   }
@@ -102,6 +107,15 @@ export class CircuitBreaker {
   /** When an open breaker lets its probe through; 0 when not open. */
   get openUntilTime(): number {
     return this.state === 'open' ? this.openedAt + this.cooldownMs : 0;
+  }
+
+  /**
+   * openUntilTime, as other replicas should take it (shared-state.ts); 0 when one client's failures
+   * opened it where no other client was served: another replica may be serving its clients well,
+   * and one client must not make every replica fail fast.
+   */
+  get sharedOpenUntilTime(): number {
+    return this.byOneClient ? 0 : this.openUntilTime;
   }
 
   /** Seconds until a probe may go, for clients' retryAfter. */

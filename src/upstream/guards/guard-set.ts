@@ -62,7 +62,7 @@ export class GuardSet {
         breaker: new CircuitBreaker(retry.breakerThreshold, retry.breakerCooldownMs, (state) => {
           events.breaker(name, state);
           this.logger.warn({ state }, 'circuit breaker');
-          if (state === 'open') options.shared?.breakerOpened(name, guards.breaker.openUntilTime);
+          if (state === 'open') options.shared?.breakerOpened(name, guards.breaker.sharedOpenUntilTime);
         }),
       };
       this.service = guards;
