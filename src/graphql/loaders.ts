@@ -13,8 +13,8 @@ import { requestLimiter, type LoaderLimits, type RequestLimiter } from './reques
 /**
  * Per-request DataLoaders between resolvers and the upstream clients: identical lookups in one
  * GraphQL request make one upstream call. Created fresh for every request, never shared.
+ * `limits`: the request's own limiter (a batch's operations share theirs), or the limits to make one.
  */
-/** `limits`: the request's own limiter, or the limits to make one from. */
 export function createLoaders(
   upstreams: Upstreams,
   call: CallOptions,

@@ -196,10 +196,16 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
         // place, where nothing could end it, its subscription held past the socket. Refused: the
         // error clears the id, and the operation being set up finds it gone and ends.
         if (extra.starting?.has(id)) return [stillStarting()];
-        (extra.starting ??= new Set()).add(id);
-        const args = await setUp(ctx, id, payload);
-        if (Array.isArray(args)) extra.starting.delete(id);
-        return args;
+        const starting = (extra.starting ??= new Set());
+        starting.add(id);
+        try {
+          const args = await setUp(ctx, id, payload);
+          if (Array.isArray(args)) starting.delete(id);
+          return args;
+        } catch (error) {
+          starting.delete(id);
+          throw error;
+        }
       },
       // The operation is made: graphql-ws now knows it by its id (or ends it, its id gone).
       onOperation: (ctx, id) => {
@@ -279,7 +285,6 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
   };
 }
 
-/** An upgrade answered in plain HTTP before any socket exists, and the connection closed. */
 /** A subscribe whose id names an operation still being set up (see onSubscribe). */
 function stillStarting(): GraphQLError {
   return new GraphQLError('An operation of this id is still starting: send the id again once it has ended', {
@@ -287,6 +292,7 @@ function stillStarting(): GraphQLError {
   });
 }
 
+/** An upgrade answered in plain HTTP before any socket exists, and the connection closed. */
 function refuse(socket: Duplex, status: string, text: string): void {
   socket.end(
     `HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
