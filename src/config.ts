@@ -181,13 +181,27 @@ function read(env: Env, name: string): string | undefined {
   return value ? value : undefined;
 }
 
+/**
+ * A key sent in a header: printable ASCII without spaces, or the start stops here. undici refuses
+ * a header value with a control character at every call, which showed as the service being down.
+ * Never echoed.
+ */
+function apiKey(env: Env, name: string): string | undefined {
+  const key = read(env, name);
+  if (key !== undefined && !/^[\x21-\x7e]+$/.test(key)) {
+    throw new ConfigError(`${name} must be printable ASCII without spaces (the value is not shown: it is a secret)`);
+  }
+  return key;
+}
+
 function baseUrl(env: Env, name: string, fallback: string): URL {
   const raw = read(env, name) ?? fallback;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
+    // Echoed only without anything that could be credentials: a URL that does not parse may hold some.
+    throw new ConfigError(`${name} must be an absolute http(s) URL${raw.includes('@') ? '' : `, got "${raw}"`}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(`${name} must use http or https, got "${url.protocol}"`);
@@ -219,7 +233,7 @@ export function loadConfig(env: Env): Config {
     ordinalsUrl: baseUrl(env, 'ORDINALS_API_URL', hiro.href),
     runesUrl: baseUrl(env, 'RUNES_API_URL', hiro.href),
     platformUrl: baseUrl(env, 'HIRO_PLATFORM_URL', 'https://api.platform.hiro.so'),
-    hiroApiKey: read(env, 'HIRO_API_KEY'),
+    hiroApiKey: apiKey(env, 'HIRO_API_KEY'),
     brc20ListLookups: oneOf(env, 'BRC20_LIST_LOOKUPS', ['auto', 'off'] as const, 'auto'),
     upstreamTimeoutMs: integer(env, 'UPSTREAM_TIMEOUT_MS', 10_000, 1, 600_000),
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
@@ -301,7 +315,7 @@ function sources(env: Env): SourcesConfig {
     transfers,
     etchings,
     unisatUrl: baseUrl(env, 'UNISAT_API_URL', 'https://open-api.unisat.io'),
-    unisatApiKey: read(env, 'UNISAT_API_KEY'),
+    unisatApiKey: apiKey(env, 'UNISAT_API_KEY'),
     unisatRatePerSecond: integer(env, 'UNISAT_RATE_LIMIT_PER_SECOND', 5, 1, 10_000),
     ordUrl: ordRaw === undefined ? undefined : baseUrl(env, 'ORD_API_URL', ordRaw),
     ordAuth,
@@ -407,7 +421,8 @@ function corsOrigins(env: Env): string[] {
     .filter(Boolean);
   for (const origin of origins) {
     if (origin !== '*' && !/^https?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(origin)) {
-      throw new ConfigError(`CORS_ORIGINS must be * or a comma-separated list of origins like https://app.example, got "${origin}"`);
+      const shown = origin.includes('@') ? '' : `, got "${origin}"`;
+      throw new ConfigError(`CORS_ORIGINS must be * or a comma-separated list of origins like https://app.example${shown}`);
     }
   }
   return origins;

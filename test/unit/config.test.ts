@@ -52,6 +52,15 @@ test.each([
   [{ HIRO_API_URL: 'api.hiro.so' }, 'HIRO_API_URL must be an absolute http(s) URL, got "api.hiro.so"'],
   [{ RUNES_API_URL: 'ftp://x' }, 'RUNES_API_URL must use http or https, got "ftp:"'],
   [{ HIRO_PLATFORM_URL: 'https://u:p@x/' }, 'HIRO_PLATFORM_URL must be a base URL without query, fragment or credentials'],
+  // Not URLs, and not echoed: what looks like credentials stays out of the error.
+  [{ HIRO_API_URL: 'https://user:s3cretpw@host:99999' }, 'HIRO_API_URL must be an absolute http(s) URL'],
+  [{ CORS_ORIGINS: 'https://u:s3cretpw@x' }, 'CORS_ORIGINS must be * or a comma-separated list of origins like https://app.example'],
+  // A key undici would refuse in a header at every call: refused here, never echoed.
+  [
+    { HIRO_API_KEY: 's3cretKEY\r\nX-Evil: 1' },
+    'HIRO_API_KEY must be printable ASCII without spaces (the value is not shown: it is a secret)',
+  ],
+  [{ UNISAT_API_KEY: 'uni s3cret' }, 'UNISAT_API_KEY must be printable ASCII without spaces (the value is not shown: it is a secret)'],
   [{ LOG_LEVEL: 'loud' }, 'LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got "loud"'],
   [{ BRC20_LIST_LOOKUPS: 'on' }, 'BRC20_LIST_LOOKUPS must be one of auto, off, got "on"'],
   [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT must be one of json, pretty, got "xml"'],
