@@ -212,11 +212,15 @@ export function createRestHandler({
         response = await service.request(merged(upstreamRequest, call));
       }
       const ifNoneMatch = headers['if-none-match'];
-      if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : null, response.headers.etag)) {
+      // A 304 says "what you have is current": a reading's answer only (GET, and HEAD as GET). A
+      // DELETE was carried out, and its answer is the client's only word of it.
+      const reading = route.method === 'GET';
+      if (reading && etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : null, response.headers.etag)) {
         // As the upstream's cache hook answers: 304, empty body, only Cache-Control. A source's
         // answer has no Cache-Control; its 304 names the ETag it confirms (RFC 9110 15.4.5).
         if (sourced) return { status: 304, headers: { etag: response.headers.etag!, 'x-data-source': response.headers['x-data-source']! } };
-        return { status: 304, headers: { 'cache-control': response.headers['cache-control'] ?? '' } };
+        const cacheControl = response.headers['cache-control'];
+        return { status: 304, headers: cacheControl === undefined ? {} : { 'cache-control': cacheControl } };
       }
       return mirror(response);
     } catch (error) {

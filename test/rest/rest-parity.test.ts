@@ -577,6 +577,16 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
   describe('platform: DELETE chainhook', () => {
     const platformError = (message: string) => ({ status: 'error', message, error: null });
 
+    test('a DELETE whose answer has the ETag the client names is answered whole, not 304: it was carried out', async () => {
+      stack.sample.reset();
+      const uuid = DELETABLE_CHAINHOOK_UUIDS[0]!;
+      const deleted = { status: 'success', chainhookUuid: uuid, message: 'Chainhook deleted' };
+      stack.sample.inject({ method: 'DELETE', path: chainhook(uuid), times: 1, status: 200, headers: { etag: '"d1"' }, body: deleted });
+      const gateway = await rest(stack.gatewayUrl + chainhook(uuid), { method: 'DELETE', headers: { 'if-none-match': '"d1"' } });
+      expect([gateway.status, gateway.body]).toEqual([200, deleted]);
+      expect(upstreamCalls()).toEqual([{ method: 'DELETE', path: chainhook(uuid), query: {} }]);
+    });
+
     test.each(DELETABLE_CHAINHOOK_UUIDS.map((uuid, i) => [i === 1 ? uuid.toUpperCase() : uuid] as const))(
       'DELETE a deletable chainhook %s → 200, exactly one upstream DELETE',
       async (uuid) => {
