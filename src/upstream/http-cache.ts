@@ -94,7 +94,9 @@ export class HttpCache {
     try {
       response = await this.next.send(merged(req, { ifNoneMatch: etag }));
     } catch (error) {
-      const answer = error instanceof UpstreamError ? stale() : undefined;
+      // Not for a client past its share (client-limit): the upstream is fine, and that client is
+      // told to wait (RATE_LIMITED), not handed an old answer marked as a failed revalidation.
+      const answer = error instanceof UpstreamError && error.kind !== 'client-limit' ? stale() : undefined;
       if (answer) return answer;
       throw error;
     }

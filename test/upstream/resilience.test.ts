@@ -440,3 +440,25 @@ describe("answers that one client's input decides (BREAKER_THRESHOLD=5, CLIENT_U
     },
   );
 });
+
+describe('a client past its share, with the answer stored, stale but within STALE_IF_ERROR_MS', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ CACHE_TTL_MS: '0', STALE_IF_ERROR_MS: '300000', CLIENT_UPSTREAM_CALLS_PER_MINUTE: '2' });
+  });
+  afterAll(() => stack.close());
+
+  test('is told to wait (RATE_LIMITED), not handed the old answer as a failed revalidation', async () => {
+    const answers = [];
+    for (let i = 0; i < 3; i++) answers.push((await stack.graphql(ORDI_QUERY)).body);
+    expect(answers).toEqual([
+      { data: ORDI_DATA },
+      { data: ORDI_DATA },
+      {
+        data: { brc20Token: null },
+        errors: [fieldError(['brc20Token'], { code: 'RATE_LIMITED', service: 'ordinals', retryAfter: expect.any(Number), limit: 2 })],
+      },
+    ]);
+    expect(stack.upstreamCalls()).toHaveLength(2);
+  });
+});
