@@ -149,7 +149,8 @@ export async function createTracing(config: TracingConfig, logger: Logger): Prom
         const path = (req.url ?? '/').split('?', 1)[0]!;
         const route = stats.route ?? (YOGA_ROUTES.has(path) ? path : undefined);
         if (route !== undefined) span.updateName(`${method} ${route}`).setAttribute('http.route', route);
-        span.setAttribute('http.response.status_code', res.statusCode);
+        // Only an answer that was sent has a status (node holds 200 until one is set).
+        if (res.headersSent) span.setAttribute('http.response.status_code', res.statusCode);
         if (stats.operationName !== undefined) span.setAttribute('graphql.operation.name', stats.operationName);
         if (stats.cache !== undefined) span.setAttribute('satgate.cache', stats.cache);
         span.setAttribute('satgate.upstream_calls', stats.upstreamCalls);

@@ -72,7 +72,8 @@ export function createRequestListener({ yoga, rest, logger, drain, responses, tr
             method,
             // Platform keys travel in REST paths: the logged path never holds one.
             path: redactPath(received.split('?', 1)[0] ?? '/'),
-            status: res.statusCode,
+            // Gone before any answer: 499, as the metrics count it, not the 200 node holds by default.
+            status: res.headersSent ? res.statusCode : 499,
             ms: Math.round((performance.now() - started) * 10) / 10,
             operationName: stats.operationName,
             upstreamCalls: stats.upstreamCalls,

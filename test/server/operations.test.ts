@@ -459,6 +459,11 @@ describe('a GraphQL client that leaves', () => {
       expect(await asked).toBe('left');
       // The hung call is cancelled once the gateway sees the client go (long before UPSTREAM_TIMEOUT_MS).
       expect(await etchingsCallAborted(stack, 2000)).toBe(true);
+      // Logged as the metrics count it: 499, no answer sent.
+      const logged = stack.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((line) => line.path === '/graphql');
+      expect(logged.map(({ method, status, upstreamCalls }) => ({ method, status, upstreamCalls }))).toEqual([
+        { method: 'POST', status: 499, upstreamCalls: 1 },
+      ]);
       expect((await stack.graphql('{ status { status } }')).body).toEqual({ data: { status: { status: 'ready' } } });
     } finally {
       await stack.close();
