@@ -116,6 +116,16 @@ function mirror(response: UpstreamResponse): RestAnswer {
   return { status: response.status, headers, body: response.body };
 }
 
+/**
+ * A platform error's body as the platform sent it, but for the key: a platform that quotes the
+ * request's path (a Fastify 404) would echo the key in it, and no answer echoes one (the GraphQL
+ * side leaves such a message out). Successful answers are the devnet's own, passed on whole.
+ */
+function withoutKey(response: UpstreamResponse, key: string): UpstreamResponse {
+  if (response.status < 400 || !response.body.includes(key)) return response;
+  return { ...response, body: Buffer.from(response.body.toString('utf8').replaceAll(key, '<redacted>')) };
+}
+
 /** Own properties only: `?__proto__=…` is a parameter like any other, never a prototype. */
 function queryObject(params: URLSearchParams): Record<string, unknown> {
   // One pass: getAll per distinct key would be quadratic in a query string of many keys.
@@ -206,9 +216,11 @@ export function createRestHandler({
       // A data source other than hiro answers in hiro's shape; hiro's answers are mirrored as they are.
       const sourced = route.sourced?.(upstreams, input, call);
       let response: UpstreamResponse;
+      let tenant: string | undefined;
       if (sourced) response = await sourced;
       else {
         const [service, upstreamRequest] = route.upstream(upstreams, input);
+        tenant = upstreamRequest.tenant;
         response = await service.request(merged(upstreamRequest, call));
       }
       const ifNoneMatch = headers['if-none-match'];
@@ -222,7 +234,7 @@ export function createRestHandler({
         const cacheControl = response.headers['cache-control'];
         return { status: 304, headers: cacheControl === undefined ? {} : { 'cache-control': cacheControl } };
       }
-      return mirror(response);
+      return mirror(tenant === undefined ? response : withoutKey(response, tenant));
     } catch (error) {
       if (error instanceof UnsafePathError) return fastifyError(400, error.message);
       if (error instanceof UpstreamError) return upstreamFailure(error);

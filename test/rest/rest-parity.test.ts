@@ -577,6 +577,18 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
   describe('platform: DELETE chainhook', () => {
     const platformError = (message: string) => ({ status: 'error', message, error: null });
 
+    test('a platform error that quotes the key is passed on with the key redacted', async () => {
+      stack.sample.reset();
+      const uuid = DELETABLE_CHAINHOOK_UUIDS[0]!;
+      const quoting = { message: `Route DELETE:${chainhook(uuid)} not found`, error: 'Not Found', statusCode: 404 };
+      stack.sample.inject({ method: 'DELETE', path: chainhook(uuid), times: 1, status: 404, body: quoting });
+      const gateway = await rest(stack.gatewayUrl + chainhook(uuid), { method: 'DELETE' });
+      expect([gateway.status, gateway.body]).toEqual([
+        404,
+        { ...quoting, message: `Route DELETE:${chainhook(uuid, '<redacted>')} not found` },
+      ]);
+    });
+
     test('a DELETE whose answer has the ETag the client names is answered whole, not 304: it was carried out', async () => {
       stack.sample.reset();
       const uuid = DELETABLE_CHAINHOOK_UUIDS[0]!;
