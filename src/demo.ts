@@ -84,7 +84,7 @@ satgate demo: offline, over the sample upstream at ${sample.url}${source === 'hi
              ${gateway.url}/runes/v1/etchings?limit=5
              ${gateway.url}/ordinals/v1/inscriptions/transfers?block=775700
   Health     ${gateway.url}/healthz
-  Live       a new etching and a mint of "${MINTING_TICKER}" every ${ACTIVITY_MS / 1000} s${source === 'hiro' ? '' : ` (in hiro's profile only: ${source}'s data stays as it starts)`}; try in GraphiQL:
+  Live       a new etching and a mint of "${MINTING_TICKER}" every ${ACTIVITY_MS / 1000} s; try in GraphiQL:
              subscription { brc20Token(ticker: "${MINTING_TICKER}") { token { mintedSupply txCount } } }
              curl -N ${gateway.url}/graphql -H 'accept: text/event-stream' -H 'content-type: application/json' \\
                -d '{"query":"subscription { etchingAdded { spacedName number } }"}'

@@ -126,7 +126,7 @@ export function etchingFromUnisat(e: Etching) {
 }
 
 /** ord's RuneEntry::mintable at the next block, from the hiro sample's fields (an independent reading of entry.rs). */
-export function ordMintable(e: Etching): boolean {
+export function ordMintable(e: Etching, height = ORD_HEIGHT): boolean {
   const t = e.mint_terms;
   if (t.amount === null && t.cap === null) return false;
   const block = e.location.block_height;
@@ -134,7 +134,7 @@ export function ordMintable(e: Etching): boolean {
   const pick = (a: number | null, b: number | null, f: (x: number, y: number) => number) => (a !== null && b !== null ? f(a, b) : (a ?? b));
   const start = pick(rel(t.offset_start), t.height_start, Math.max);
   const end = pick(rel(t.offset_end), t.height_end, Math.min);
-  const next = ORD_HEIGHT + 1;
+  const next = height + 1;
   if (start !== null && next < start) return false;
   if (end !== null && next >= end) return false;
   const cap = t.cap === null ? 0n : units(t.cap, e.divisibility);
@@ -146,12 +146,19 @@ export function ordMintable(e: Etching): boolean {
  * minted as ord counts it (mints x amount: the constructed fixture's own `minted` disagrees).
  */
 export function etchingFromOrd(e: Etching) {
-  const hiro = restatedEtching(e);
-  const { minted, current } = ordSupply(e);
-  return {
-    ...hiro,
-    supply: { ...hiro.supply, minted, current, totalBurns: null, mintable: ordMintable(e) },
-    location: { ...hiro.location, blockHash: blockHash(e.location.block_height) },
+  return etchingFromOrdAt(ORD_HEIGHT)(e);
+}
+
+/** As ord answers it with its index at `height` (mintable depends on it). */
+export function etchingFromOrdAt(height: number) {
+  return (e: Etching) => {
+    const hiro = restatedEtching(e);
+    const { minted, current } = ordSupply(e);
+    return {
+      ...hiro,
+      supply: { ...hiro.supply, minted, current, totalBurns: null, mintable: ordMintable(e, height) },
+      location: { ...hiro.location, blockHash: blockHash(e.location.block_height) },
+    };
   };
 }
 

@@ -3,7 +3,9 @@
 // pages as `[id, entry]` pairs whose u128 amounts are bare JSON numbers.
 import { stringify } from 'lossless-json';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { blockHash, ORD_HEIGHT, ordMintable, ordRunes } from './sources-data.js';
+import type { SampleActivity } from './activity.js';
+import { blockHash, ORD_HEIGHT, ordMintable, ordRune, ordRunes, type OrdRuneEntry } from './sources-data.js';
+import { mappedOnce } from './util.js';
 
 export interface OrdOptions {
   /** `user:password` the server requires (`--server-username/--server-password`); unset: none. */
@@ -16,9 +18,16 @@ export interface OrdOptions {
   lookAhead?: boolean;
   /** Where ord's routes are mounted (default: the origin's root, as `ord server` serves them). */
   prefix?: string;
+  /** The sample's new etchings (activity.ts), served as they happen; without it, the starting data. */
+  activity?: SampleActivity;
 }
 
-export const ordApi: FastifyPluginAsync<OrdOptions> = async (app, { auth, pageSize = 50, lookAhead = true }) => {
+export const ordApi: FastifyPluginAsync<OrdOptions> = async (app, { auth, pageSize = 50, lookAhead = true, activity }) => {
+  const asRunes = mappedOnce(ordRune);
+  const ordRunesNow = (): ReadonlyArray<[string, OrdRuneEntry]> => (activity ? asRunes(activity.etchings()) : ordRunes);
+  /** The index height: the newest etching's block. */
+  const tip = () => (activity ? activity.etchings()[0]!.location.block_height : ORD_HEIGHT);
+  const mintable = (id: string) => (activity ? (activity.findEtching(id)?.supply.mintable ?? false) : ordMintable(id));
   const json = (reply: FastifyReply, value: unknown) => reply.type('application/json').send(stringify(value));
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!auth) return;
@@ -34,7 +43,7 @@ export const ordApi: FastifyPluginAsync<OrdOptions> = async (app, { auth, pageSi
       return reply.type('text/html').send('<!doctype html><title>Runes</title>');
     }
     const index = Number(page);
-    const taken = ordRunes.slice(index * pageSize, index * pageSize + pageSize + 1);
+    const taken = ordRunesNow().slice(index * pageSize, index * pageSize + pageSize + 1);
     const more = taken.length > pageSize;
     const entries = more && !lookAhead ? taken.slice(0, pageSize) : taken;
     return json(reply, { entries, more, prev: index > 0 ? index - 1 : null, next: more ? index + 1 : null });
@@ -47,17 +56,17 @@ export const ordApi: FastifyPluginAsync<OrdOptions> = async (app, { auth, pageSi
     const { rune } = request.params as { rune: string };
     if (!String(request.headers.accept ?? '').includes('application/json'))
       return reply.type('text/html').send('<!doctype html><title>Rune</title>');
-    const pair = ordRunes.find(([id, entry]) => id === rune || entry.spaced_rune === rune);
+    const pair = ordRunesNow().find(([id, entry]) => id === rune || entry.spaced_rune === rune);
     if (!pair) return reply.code(404).type('text/plain').send(`rune ${rune} not found`);
     const [id, entry] = pair;
-    return json(reply, { entry, id, mintable: ordMintable(id), parent: null });
+    return json(reply, { entry, id, mintable: mintable(id), parent: null });
   });
 
-  app.get('/blockheight', async (_request, reply) => reply.type('text/plain').send(String(ORD_HEIGHT)));
-  app.get('/r/blockheight', async (_request, reply) => reply.type('text/plain').send(String(ORD_HEIGHT)));
+  app.get('/blockheight', async (_request, reply) => reply.type('text/plain').send(String(tip())));
+  app.get('/r/blockheight', async (_request, reply) => reply.type('text/plain').send(String(tip())));
   app.get('/r/blockhash/:height', async (request, reply) => {
     const { height } = request.params as { height: string };
-    if (!/^\d+$/.test(height) || Number(height) > ORD_HEIGHT) return reply.code(404).type('text/plain').send('blockhash not found');
+    if (!/^\d+$/.test(height) || Number(height) > tip()) return reply.code(404).type('text/plain').send('blockhash not found');
     return json(reply, blockHash(Number(height)));
   });
 };

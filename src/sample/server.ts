@@ -195,8 +195,9 @@ export async function startSampleUpstream(opts: SampleOptions = {}): Promise<Sam
   for (const prefix of ['/ordinals/v1', '/ordinals']) await app.register(ordinalsApi, { prefix, activity, tokenList });
   for (const prefix of ['/runes/v1', '/runes']) await app.register(runesApi, { prefix, activity });
   await app.register(platformApi, { apiKeys: opts.platformApiKeys ?? [SAMPLE_PLATFORM_KEY], chainhooks });
-  if (opts.sources?.unisat) await app.register(unisatApi, opts.sources.unisat);
-  if (opts.sources?.ord) await app.register(ordApi, opts.sources.ord);
+  // The sources' profiles follow the activity too: their data changes as hiro's does.
+  if (opts.sources?.unisat) await app.register(unisatApi, { ...opts.sources.unisat, activity });
+  if (opts.sources?.ord) await app.register(ordApi, { ...opts.sources.ord, activity });
 
   await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   const address = app.server.address();

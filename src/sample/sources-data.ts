@@ -53,7 +53,7 @@ export interface UnisatBrc20Info {
 /** Tickers UniSat shows in their deploy's case (hiro answers its lowercase key). */
 const UPPERCASE_DEPLOYS = new Set(['pepe']);
 
-function unisatBrc20(details: Brc20TokenDetails): UnisatBrc20Info {
+export function unisatBrc20(details: Brc20TokenDetails): UnisatBrc20Info {
   const { token, supply } = details;
   // Mints in the mempool: totalMinted runs ahead of what confirmed blocks hold (hiro's minted_supply).
   const pending = token.mint_limit && supply.minted_supply !== supply.max_supply ? units(token.mint_limit, token.decimals) : 0n;
@@ -90,15 +90,24 @@ function unisatBrc20(details: Brc20TokenDetails): UnisatBrc20Info {
   };
 }
 
-const unisatTokens = new Map(sampleData.brc20Tokens.map((t) => [t.token.ticker.toLowerCase(), unisatBrc20(t)]));
+const sampleTokens = new Map(sampleData.brc20Tokens.map((t) => [t.token.ticker.toLowerCase(), t]));
 /** `bestheight`'s `total`: the tickers the index holds. */
-export const brc20TickerCount = unisatTokens.size;
+export const brc20TickerCount = sampleTokens.size;
 
-/** The info route's ticker: plain, or the hex of its UTF-8 bytes (UniSat's note on the route). */
-export function findUnisatBrc20(param: string): UnisatBrc20Info | undefined {
-  const plain = unisatTokens.get(param.toLowerCase());
-  if (plain && /^[A-Za-z0-9]+$/.test(param)) return plain;
-  if (/^(?:[0-9a-f]{2})+$/i.test(param)) return unisatTokens.get(Buffer.from(param, 'hex').toString('utf8').toLowerCase());
+/**
+ * The info route's ticker: plain, or the hex of its UTF-8 bytes (UniSat's note on the route).
+ * `find`: the token's details as they are now (the sample's activity mints), by lowercase ticker.
+ */
+export function findUnisatBrc20(
+  param: string,
+  find: (ticker: string) => Brc20TokenDetails | undefined = (ticker) => sampleTokens.get(ticker),
+): UnisatBrc20Info | undefined {
+  const found = (ticker: string) => {
+    const details = sampleTokens.has(ticker) ? find(ticker) : undefined;
+    return details && unisatBrc20(details);
+  };
+  if (/^[A-Za-z0-9]+$/.test(param) && sampleTokens.has(param.toLowerCase())) return found(param.toLowerCase());
+  if (/^(?:[0-9a-f]{2})+$/i.test(param)) return found(Buffer.from(param, 'hex').toString('utf8').toLowerCase());
   return undefined;
 }
 
@@ -236,7 +245,7 @@ export interface UnisatRuneEntry {
   remaining: string;
 }
 
-function unisatRune(e: Etching): UnisatRuneEntry {
+export function unisatRune(e: Etching): UnisatRuneEntry {
   const div = e.divisibility;
   const premine = units(e.supply.premine, div);
   const minted = units(e.supply.minted, div);
@@ -304,7 +313,7 @@ export interface OrdRuneEntry {
 
 const big = (value: number | null) => (value === null ? null : BigInt(value));
 
-function ordRune(e: Etching): [string, OrdRuneEntry] {
+export function ordRune(e: Etching): [string, OrdRuneEntry] {
   const div = e.divisibility;
   const t = e.mint_terms;
   const hasTerms = t.amount !== null || t.cap !== null;

@@ -4,13 +4,26 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { blockTime } from './data.js';
 import { hex } from './util.js';
-import { blockHash, brc20TickerCount, findUnisatBrc20, UNISAT_TIP, unisatEvents, unisatRunes } from './sources-data.js';
+import type { SampleActivity } from './activity.js';
+import {
+  blockHash,
+  brc20TickerCount,
+  findUnisatBrc20,
+  UNISAT_TIP,
+  unisatEvents,
+  unisatRune,
+  unisatRunes,
+  type UnisatRuneEntry,
+} from './sources-data.js';
+import { mappedOnce } from './util.js';
 
 export interface UnisatOptions {
   /** The key the sample accepts as `Authorization: Bearer <key>`; keyless calls are served too. */
   apiKey?: string;
   /** The most events one page holds, whatever `size` asks (UniSat documents no maximum). */
   eventsPageSize?: number;
+  /** The sample's new etchings and mints (activity.ts), served as they happen; without it, the starting data. */
+  activity?: SampleActivity;
 }
 
 /** The BRC-20 and runes indexes' heights (`bestheight`, `runes/status`): a block or two behind the chain. */
@@ -28,7 +41,10 @@ function integer(value: unknown): number | undefined {
   return typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
-export const unisatApi: FastifyPluginAsync<UnisatOptions> = async (app, { apiKey, eventsPageSize = 48 }) => {
+export const unisatApi: FastifyPluginAsync<UnisatOptions> = async (app, { apiKey, eventsPageSize = 48, activity }) => {
+  const asRunes = mappedOnce(unisatRune);
+  const runes = (): readonly UnisatRuneEntry[] => (activity ? asRunes(activity.etchings()) : unisatRunes);
+  const token = activity ? (ticker: string) => activity.findBrc20Token(ticker) : undefined;
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.url.startsWith('/v1/indexer/')) return;
     const authorization = request.headers.authorization;
@@ -39,7 +55,7 @@ export const unisatApi: FastifyPluginAsync<UnisatOptions> = async (app, { apiKey
 
   app.get('/v1/indexer/brc20/:ticker/info', async (request) => {
     const { ticker } = request.params as { ticker: string };
-    const info = findUnisatBrc20(ticker);
+    const info = findUnisatBrc20(ticker, token);
     return info ? ok(info) : failure('brc20 not found');
   });
 
@@ -48,7 +64,7 @@ export const unisatApi: FastifyPluginAsync<UnisatOptions> = async (app, { apiKey
     ok({ height: BRC20_HEIGHT, blockid: blockHash(BRC20_HEIGHT), timestamp: blockTime(BRC20_HEIGHT), total: brc20TickerCount }),
   );
   app.get('/v1/indexer/runes/status', async () =>
-    ok({ bestHeight: RUNES_HEIGHT, runes: unisatRunes.length, minimumRune: 'AAAAAAAAAAAA', halvingBlockCount: 1_050_000 - UNISAT_TIP }),
+    ok({ bestHeight: RUNES_HEIGHT, runes: runes().length, minimumRune: 'AAAAAAAAAAAA', halvingBlockCount: 1_050_000 - UNISAT_TIP }),
   );
   app.get('/v1/indexer/blockchain/info', async () =>
     ok({
@@ -90,14 +106,15 @@ export const unisatApi: FastifyPluginAsync<UnisatOptions> = async (app, { apiKey
     const start = integer(q.start) ?? 0;
     const limit = integer(q.limit) ?? 10;
     if (limit < 1 || limit > RUNES_MAX_LIMIT) return failure('invalid limit');
-    return ok({ total: unisatRunes.length, start, detail: unisatRunes.slice(start, start + limit) });
+    const all = runes();
+    return ok({ total: all.length, start, detail: all.slice(start, start + limit) });
   });
 
   // One rune by its `block:tx` id: the list's RuneEntry.
   app.get('/v1/indexer/runes/:runeid/info', async (request) => {
     const { runeid } = request.params as { runeid: string };
     if (!/^\d+:\d+$/.test(runeid)) return failure('invalid runeid');
-    const entry = unisatRunes.find((rune) => rune.runeid === runeid);
+    const entry = runes().find((rune) => rune.runeid === runeid);
     return entry ? ok(entry) : failure('rune not found');
   });
 };

@@ -86,3 +86,19 @@ export function percent4(num: bigint, den: bigint): string {
   const scaled = (num * 1_000_000n * 2n + den) / (2n * den);
   return formatUnits(scaled, 4);
 }
+
+/**
+ * `map` over an array, remembered until another array comes: the activity (activity.ts) replaces
+ * its arrays when its data changes, so a profile mapped from them is made again only then.
+ */
+export function mappedOnce<T, U>(map: (item: T) => U): (items: readonly T[]) => readonly U[] {
+  let source: readonly T[] | undefined;
+  let mapped: readonly U[] = [];
+  return (items) => {
+    if (items !== source) {
+      source = items;
+      mapped = items.map(map);
+    }
+    return mapped;
+  };
+}

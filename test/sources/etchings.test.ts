@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { sampleData, type Etching } from '../../src/sample/data.js';
 import { ORD_HEIGHT } from '../../src/sample/sources-data.js';
 import { startStack, type Stack } from '../harness.js';
-import { etchingFromOrd, etchingFromUnisat, restatedEtching } from '../sources-expected.js';
+import { etchingFromOrd, etchingFromOrdAt, etchingFromUnisat, restatedEtching } from '../sources-expected.js';
 import {
   BYTES_ETAG,
   ETCHING_FIELDS,
@@ -87,6 +87,12 @@ describe('UniSat', () => {
         query: { sort: 'timestamp', start: String(start), limit: '60' },
       })),
     );
+  });
+
+  test('a new etching of the sample (the demo etches one every 4 s) is the list’s newest, as on hiro', async () => {
+    const [added] = stack.sample.activity.etch(1);
+    const { body } = await stack.graphql(`{ etchings(limit: 2) { ${ETCHING_PAGE_FIELDS} } }`);
+    expect(body.data).toEqual({ etchings: { limit: 2, offset: 0, total: all.length + 1, results: [added!, all[0]!].map(fromUnisat) } });
   });
 
   test('node: an etching by its rune id from UniSat’s rune info, as the list shows it; null for none', async () => {
@@ -197,6 +203,16 @@ describe.each([
       });
       expect(request.headers['x-api-key']).toBeUndefined();
     }
+  });
+
+  test('a new etching of the sample is the list’s newest, at the index height it brings', async () => {
+    const [added] = stack.sample.activity.etch(1);
+    const height = added!.location.block_height;
+    const { body } = await stack.graphql(`{ etchings(limit: 2) { ${ETCHING_PAGE_FIELDS} } }`);
+    expect(body).toEqual({
+      data: { etchings: { limit: 2, offset: 0, total: all.length + 1, results: [added!, all[0]!].map(etchingFromOrdAt(height)) } },
+      extensions: { sources: [{ ...ORD_SOURCES[0], height }] },
+    });
   });
 
   test('node: an etching by its rune id from ord’s /rune/{id}, as the list shows it; null for none', async () => {
