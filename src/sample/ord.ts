@@ -4,7 +4,7 @@
 import { stringify } from 'lossless-json';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { SampleActivity } from './activity.js';
-import { blockHash, ORD_HEIGHT, ordMintable, ordRune, ordRunes, type OrdRuneEntry } from './sources-data.js';
+import { blockHash, ordRune } from './sources-data.js';
 import { mappedOnce } from './util.js';
 
 export interface OrdOptions {
@@ -18,16 +18,18 @@ export interface OrdOptions {
   lookAhead?: boolean;
   /** Where ord's routes are mounted (default: the origin's root, as `ord server` serves them). */
   prefix?: string;
-  /** The sample's new etchings (activity.ts), served as they happen; without it, the starting data. */
-  activity?: SampleActivity;
 }
 
-export const ordApi: FastifyPluginAsync<OrdOptions> = async (app, { auth, pageSize = 50, lookAhead = true, activity }) => {
-  const asRunes = mappedOnce(ordRune);
-  const ordRunesNow = (): ReadonlyArray<[string, OrdRuneEntry]> => (activity ? asRunes(activity.etchings()) : ordRunes);
+/** `activity`: the sample's etchings as they are now (activity.ts), new ones included. */
+export const ordApi: FastifyPluginAsync<OrdOptions & { activity: SampleActivity }> = async (
+  app,
+  { auth, pageSize = 50, lookAhead = true, activity },
+) => {
+  const ordRunes = mappedOnce(ordRune);
+  /** ord's RUNE_ID_TO_RUNE_ENTRY iterated in reverse: newest rune id first. */
+  const entriesNow = () => ordRunes(activity.etchings());
   /** The index height: the newest etching's block. */
-  const tip = () => (activity ? activity.etchings()[0]!.location.block_height : ORD_HEIGHT);
-  const mintable = (id: string) => (activity ? (activity.findEtching(id)?.supply.mintable ?? false) : ordMintable(id));
+  const tip = () => activity.etchings()[0]!.location.block_height;
   const json = (reply: FastifyReply, value: unknown) => reply.type('application/json').send(stringify(value));
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!auth) return;
@@ -43,7 +45,7 @@ export const ordApi: FastifyPluginAsync<OrdOptions> = async (app, { auth, pageSi
       return reply.type('text/html').send('<!doctype html><title>Runes</title>');
     }
     const index = Number(page);
-    const taken = ordRunesNow().slice(index * pageSize, index * pageSize + pageSize + 1);
+    const taken = entriesNow().slice(index * pageSize, index * pageSize + pageSize + 1);
     const more = taken.length > pageSize;
     const entries = more && !lookAhead ? taken.slice(0, pageSize) : taken;
     return json(reply, { entries, more, prev: index > 0 ? index - 1 : null, next: more ? index + 1 : null });
@@ -56,10 +58,10 @@ export const ordApi: FastifyPluginAsync<OrdOptions> = async (app, { auth, pageSi
     const { rune } = request.params as { rune: string };
     if (!String(request.headers.accept ?? '').includes('application/json'))
       return reply.type('text/html').send('<!doctype html><title>Rune</title>');
-    const pair = ordRunesNow().find(([id, entry]) => id === rune || entry.spaced_rune === rune);
+    const pair = entriesNow().find(([id, entry]) => id === rune || entry.spaced_rune === rune);
     if (!pair) return reply.code(404).type('text/plain').send(`rune ${rune} not found`);
     const [id, entry] = pair;
-    return json(reply, { entry, id, mintable: mintable(id), parent: null });
+    return json(reply, { entry, id, mintable: activity.findEtching(id)?.supply.mintable ?? false, parent: null });
   });
 
   app.get('/blockheight', async (_request, reply) => reply.type('text/plain').send(String(tip())));

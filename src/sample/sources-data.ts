@@ -343,10 +343,6 @@ export function ordRune(e: Etching): [string, OrdRuneEntry] {
   ];
 }
 
-/** ord's RUNE_ID_TO_RUNE_ENTRY iterated in reverse: newest rune id first. */
-export const ordRunes: ReadonlyArray<[string, OrdRuneEntry]> = sampleData.etchings.map(ordRune);
-/** Whether the rune could be minted now, as the sample's etchings say (ord's `/rune/{rune}` tells it). */
-export const ordMintable = (id: string): boolean => sampleData.etchings.find((e) => e.id === id)?.supply.mintable ?? false;
 /** ord's index height: the newest etching's block. */
 export const ORD_HEIGHT = sampleData.etchings[0]!.location.block_height;
 export { blockHash };

@@ -5,16 +5,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { blockTime } from './data.js';
 import { hex } from './util.js';
 import type { SampleActivity } from './activity.js';
-import {
-  blockHash,
-  brc20TickerCount,
-  findUnisatBrc20,
-  UNISAT_TIP,
-  unisatEvents,
-  unisatRune,
-  unisatRunes,
-  type UnisatRuneEntry,
-} from './sources-data.js';
+import { blockHash, brc20TickerCount, findUnisatBrc20, UNISAT_TIP, unisatEvents, unisatRune } from './sources-data.js';
 import { mappedOnce } from './util.js';
 
 export interface UnisatOptions {
@@ -22,8 +13,6 @@ export interface UnisatOptions {
   apiKey?: string;
   /** The most events one page holds, whatever `size` asks (UniSat documents no maximum). */
   eventsPageSize?: number;
-  /** The sample's new etchings and mints (activity.ts), served as they happen; without it, the starting data. */
-  activity?: SampleActivity;
 }
 
 /** The BRC-20 and runes indexes' heights (`bestheight`, `runes/status`): a block or two behind the chain. */
@@ -41,10 +30,14 @@ function integer(value: unknown): number | undefined {
   return typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
-export const unisatApi: FastifyPluginAsync<UnisatOptions> = async (app, { apiKey, eventsPageSize = 48, activity }) => {
-  const asRunes = mappedOnce(unisatRune);
-  const runes = (): readonly UnisatRuneEntry[] => (activity ? asRunes(activity.etchings()) : unisatRunes);
-  const token = activity ? (ticker: string) => activity.findBrc20Token(ticker) : undefined;
+/** `activity`: the sample's etchings and tokens as they are now (activity.ts), new mints included. */
+export const unisatApi: FastifyPluginAsync<UnisatOptions & { activity: SampleActivity }> = async (
+  app,
+  { apiKey, eventsPageSize = 48, activity },
+) => {
+  const unisatRunes = mappedOnce(unisatRune);
+  const runes = () => unisatRunes(activity.etchings());
+  const token = (ticker: string) => activity.findBrc20Token(ticker);
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.url.startsWith('/v1/indexer/')) return;
     const authorization = request.headers.authorization;
