@@ -194,14 +194,18 @@ function apiKey(env: Env, name: string): string | undefined {
   return key;
 }
 
+/** `, got "<value>"` for an error, or nothing where a URL that does not parse may hold credentials (an `@`). */
+function echoUnlessCredentials(value: string): string {
+  return value.includes('@') ? '' : `, got "${value}"`;
+}
+
 function baseUrl(env: Env, name: string, fallback: string): URL {
   const raw = read(env, name) ?? fallback;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    // Echoed only without anything that could be credentials: a URL that does not parse may hold some.
-    throw new ConfigError(`${name} must be an absolute http(s) URL${raw.includes('@') ? '' : `, got "${raw}"`}`);
+    throw new ConfigError(`${name} must be an absolute http(s) URL${echoUnlessCredentials(raw)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new ConfigError(`${name} must use http or https, got "${url.protocol}"`);
@@ -421,8 +425,9 @@ function corsOrigins(env: Env): string[] {
     .filter(Boolean);
   for (const origin of origins) {
     if (origin !== '*' && !/^https?:\/\/[a-z0-9.-]+(:\d+)?$/i.test(origin)) {
-      const shown = origin.includes('@') ? '' : `, got "${origin}"`;
-      throw new ConfigError(`CORS_ORIGINS must be * or a comma-separated list of origins like https://app.example${shown}`);
+      throw new ConfigError(
+        `CORS_ORIGINS must be * or a comma-separated list of origins like https://app.example${echoUnlessCredentials(origin)}`,
+      );
     }
   }
   return origins;
