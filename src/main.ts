@@ -32,6 +32,8 @@ export interface StartOptions {
 const SOCKET_TIMEOUT_MARGIN_MS = 5_000;
 /** How long the last log lines may take to reach stdout on the way out (a reader may not read). */
 const LOG_CLOSE_MS = 250;
+/** Before SHUTDOWN_TIMEOUT_MS, when WebSocket operations still running are cut (their results sent). */
+const WEBSOCKET_CUT_MARGIN_MS = 500;
 /** Past SHUTDOWN_TIMEOUT_MS, how long a SIGTERM'd process may take before it exits anyway. */
 const EXIT_MARGIN_MS = 1_000;
 
@@ -154,8 +156,11 @@ export async function start(env: Record<string, string | undefined> = process.en
       // Subscriptions end cleanly (a complete event on each stream), then their connections close:
       // an open stream would otherwise hold the drain until the timeout.
       await live.close();
-      await webSockets.close();
+      // Queries and mutations over a WebSocket get the time HTTP requests in flight get, less a
+      // margin in which those still running are cut and their results sent (graphql/websocket.ts).
+      const socketsClosed = webSockets.close(Math.max(0, config.shutdownTimeoutMs - WEBSOCKET_CUT_MARGIN_MS));
       await Promise.race([drained, timedOut]);
+      await socketsClosed;
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       // Keep-alive connections close as soon as they are idle (a health check may still be on one).
       http.closeIdleConnections();

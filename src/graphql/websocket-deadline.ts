@@ -10,6 +10,8 @@ export interface OperationDeadline {
   cancellation: Cancellation;
   /** The operation is complete: its timer and its hold on the connection's signal go. */
   stop(): void;
+  /** Ends it now (shutdown): the fields still waiting answer `reason`. */
+  cut(reason: Error): void;
 }
 
 export function operationDeadline(connection: AbortSignal, timeoutMs: number, expired: () => Error): OperationDeadline {
@@ -23,6 +25,9 @@ export function operationDeadline(connection: AbortSignal, timeoutMs: number, ex
     stop() {
       clearTimeout(timer);
       connection.removeEventListener('abort', closed);
+    },
+    cut(reason) {
+      cancellation.abort(reason);
     },
   };
 }

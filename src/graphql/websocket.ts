@@ -64,6 +64,8 @@ export interface WebSocketOptions {
 
 /** How long an opened socket may wait before its connection_init (graphql-ws closes it with 4408). */
 const CONNECTION_INIT_WAIT_MS = 3_000;
+/** How long the results of operations cut at shutdown get to go out before the sockets close. */
+const CUT_RESULTS_WAIT_MS = 250;
 
 type Enveloped = ReturnType<SatgateServer['getEnveloped']>;
 type ConnectionState = {
@@ -85,6 +87,10 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
   let open = 0;
   /** Operations running on every connection: shutdown waits for their complete messages. */
   let running = 0;
+  /** The deadlines of the queries and mutations running on every connection: shutdown cuts them. */
+  const deadlines = new Set<OperationDeadline>();
+  /** Shutdown began: a new operation is refused, as a new HTTP request is. */
+  let closing = false;
   const withIds = unexpectedErrorIds(logger);
   /** An answer as HTTP would give it (see above); one without errors as it is. */
   const finish = (
@@ -117,6 +123,7 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
     // Its set-up waits for a turn of the loop of its own (live/setup-turns.ts); from here on,
     // the caps are checked and counted in one go, as before.
     await setupTurn();
+    if (closing) return [shuttingDown()];
     const extra = ctx.extra;
     if ((extra.operations ?? 0) >= options.maxSubscriptionsPerConnection) {
       return [
@@ -157,6 +164,7 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
     if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
       deadline = operationDeadline(extra.controller.signal, options.requestTimeoutMs, () => requestTimeoutError(options.requestTimeoutMs));
       (extra.deadlines ??= new Map()).set(id, deadline);
+      deadlines.add(deadline);
     }
     const args: ExecutionArgs = {
       schema: enveloped.schema,
@@ -213,14 +221,21 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
       },
       onComplete: (ctx, id) => {
         const extra = ctx.extra;
-        extra.deadlines?.get(id)?.stop();
-        extra.deadlines?.delete(id);
+        const deadline = extra.deadlines?.get(id);
+        if (deadline) {
+          deadline.stop();
+          deadlines.delete(deadline);
+          extra.deadlines!.delete(id);
+        }
         extra.operations = Math.max(0, (extra.operations ?? 1) - 1);
         running = Math.max(0, running - 1);
       },
       onClose: (ctx) => {
         ctx.extra.controller?.abort();
-        ctx.extra.deadlines?.forEach((deadline) => deadline.stop());
+        ctx.extra.deadlines?.forEach((deadline) => {
+          deadline.stop();
+          deadlines.delete(deadline);
+        });
       },
     },
     wss,
@@ -271,18 +286,30 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
       return wss.clients.size;
     },
     /**
-     * Closes every connection ("going away") once its streams were completed (the live hub ends
-     * them first), waiting at most `graceMs` for their complete messages to go out.
+     * Closes every connection ("going away") once its operations have ended. Subscriptions were
+     * completed before (the live hub ends them first); queries and mutations get `graceMs` to
+     * finish, as HTTP requests in flight do. Those still running then end at once, their waiting
+     * fields answering SHUTTING_DOWN, so the client gets their result and complete before the close.
      */
     async close(graceMs = 1000) {
       http.off('upgrade', onUpgrade);
-      const deadline = Date.now() + graceMs;
-      while (running > 0 && Date.now() < deadline) await sleep(10);
+      closing = true;
+      const until = async (deadline: number) => {
+        while (running > 0 && Date.now() < deadline) await sleep(10);
+      };
+      await until(Date.now() + graceMs);
+      for (const deadline of deadlines) deadline.cut(shuttingDown());
+      await until(Date.now() + CUT_RESULTS_WAIT_MS);
       for (const client of wss.clients) client.close(1001, 'Server shutting down');
       await server.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/** An operation asked for, or cut, while the gateway shuts down (HTTP's 503 answer says the same). */
+function shuttingDown(): GraphQLError {
+  return new GraphQLError('The gateway is shutting down', { extensions: { code: 'SHUTTING_DOWN' } });
 }
 
 /** A subscribe whose id names an operation still being set up (see onSubscribe). */

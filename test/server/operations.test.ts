@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
 import { ORD_HEIGHT } from '../../src/sample/sources-data.js';
 import { HIRO_KEY, rest, startStack, type Stack } from '../harness.js';
-import { until } from '../live-clients.js';
+import { disposeAll, until, ws, wsClient } from '../live-clients.js';
 import { expectNoSecrets } from '../support.js';
 import { BRC20_HEIGHT } from '../../src/sample/unisat.js';
 
@@ -361,6 +361,49 @@ describe('graceful shutdown', () => {
       await Promise.all([graphql.closed, restAnswer.closed, stopped]);
     } finally {
       agent.destroy();
+    }
+  });
+});
+
+describe('graceful shutdown over graphql-ws', () => {
+  test('a query in flight gets the time an HTTP request gets; one still running is cut with SHUTTING_DOWN before the close; a new one is refused', async () => {
+    const stack = await startStack({ SHUTDOWN_TIMEOUT_MS: '2500', UPSTREAM_TIMEOUT_MS: '20000' });
+    try {
+      // Longer than the second the sockets used to get, shorter than SHUTDOWN_TIMEOUT_MS.
+      stack.sample.inject({ path: '/runes/v1/etchings', delayMs: 1500 });
+      // Longer than SHUTDOWN_TIMEOUT_MS.
+      stack.sample.inject({ path: '/ordinals/v1/brc-20/*', delayMs: 10_000 });
+      const client = wsClient(stack.gatewayUrl, '203.0.113.7');
+      const finishing = ws(client, '{ etchings(limit: 1) { total } }');
+      const cut = ws(client, '{ brc20Token(ticker: "ordi") { token { ticker } } status { status } }');
+      await until(() => stack.sample.requests.length >= 3, 'the upstream calls');
+      const stopped = stack.close();
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const late = ws(client, '{ status { status } }');
+      await Promise.all([finishing.done, cut.done, late.done, stopped]);
+      expect([finishing.results, finishing.completed]).toEqual([[{ data: { etchings: { total: expect.any(Number) } } }], true]);
+      expect([cut.results, cut.completed]).toEqual([
+        [
+          {
+            data: { brc20Token: null, status: { status: 'ready' } },
+            errors: [
+              {
+                message: 'The gateway is shutting down',
+                locations: [{ line: 1, column: 3 }],
+                path: ['brc20Token'],
+                extensions: { code: 'SHUTTING_DOWN' },
+              },
+            ],
+          },
+        ],
+        true,
+      ]);
+      expect([late.results, late.failure]).toEqual([
+        [],
+        [{ message: 'The gateway is shutting down', extensions: { code: 'SHUTTING_DOWN' } }],
+      ]);
+    } finally {
+      await disposeAll();
     }
   });
 });
