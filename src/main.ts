@@ -66,6 +66,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     requestTimeoutMs: config.requestTimeoutMs,
     trustProxy: config.trustProxy,
     maxConcurrentUpstreamCalls: config.maxConcurrentUpstreamCallsPerRequest,
+    hiroApiKey: config.hiroApiKey,
   });
   const responses =
     config.responseCache === 'on'

@@ -21,6 +21,7 @@ import { MAX_PARAM_LENGTH } from '../upstream/paths.js';
 import { SingleLookup } from '../upstream/request-slots.js';
 import { fastifyError, jsonAnswer, routeNotFound, type RestAnswer } from './responses.js';
 import { UPSTREAM_PREFIXES, routes, type RestRoute } from './routes.js';
+import { redacted } from '../upstream/redact.js';
 
 interface CompiledRoute {
   route: RestRoute;
@@ -117,13 +118,16 @@ function mirror(response: UpstreamResponse): RestAnswer {
 }
 
 /**
- * A platform error's body as the platform sent it, but for the key: a platform that quotes the
- * request's path (a Fastify 404) would echo the key in it, and no answer echoes one (the GraphQL
- * side leaves such a message out). Successful answers are the devnet's own, passed on whole.
+ * An error's body as the upstream sent it, but for `secret`: a platform that quotes the request's
+ * path (a Fastify 404) would echo its key, and a hiro service refusing HIRO_API_KEY may quote it;
+ * no answer echoes one (the GraphQL side leaves such messages out). Successful answers are the
+ * upstream's own, passed on whole.
  */
-function withoutKey(response: UpstreamResponse, key: string): UpstreamResponse {
-  if (response.status < 400 || !response.body.includes(key)) return response;
-  return { ...response, body: Buffer.from(response.body.toString('utf8').replaceAll(key, '<redacted>')) };
+function withoutSecret(response: UpstreamResponse, secret: string | undefined): UpstreamResponse {
+  if (secret === undefined || response.status < 400) return response;
+  const text = response.body.toString('utf8');
+  const safe = redacted(text, secret);
+  return safe === text ? response : { ...response, body: Buffer.from(safe) };
 }
 
 /** Own properties only: `?__proto__=…` is a parameter like any other, never a prototype. */
@@ -150,6 +154,8 @@ export interface RestDeps {
   trustProxy: number;
   /** MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST: a route's calls in flight at once (a source's further calls). */
   maxConcurrentUpstreamCalls: number;
+  /** HIRO_API_KEY: never in a mirrored error body. */
+  hiroApiKey?: string;
 }
 
 /** What a REST request passes to its upstream calls: its abort signal, request id, client and stats. */
@@ -163,6 +169,7 @@ export function createRestHandler({
   requestTimeoutMs,
   trustProxy,
   maxConcurrentUpstreamCalls,
+  hiroApiKey,
 }: RestDeps) {
   /** What the upstream would answer for this raw request target; `call` goes with its upstream calls. */
   async function answer(method: string, target: string, headers: IncomingMessage['headers'], call: RouteCall): Promise<RestAnswer> {
@@ -216,11 +223,12 @@ export function createRestHandler({
       // A data source other than hiro answers in hiro's shape; hiro's answers are mirrored as they are.
       const sourced = route.sourced?.(upstreams, input, call);
       let response: UpstreamResponse;
-      let tenant: string | undefined;
+      /** The key the upstream was asked with: a platform tenant's, else HIRO_API_KEY. */
+      let secret: string | undefined;
       if (sourced) response = await sourced;
       else {
         const [service, upstreamRequest] = route.upstream(upstreams, input);
-        tenant = upstreamRequest.tenant;
+        secret = upstreamRequest.tenant ?? hiroApiKey;
         response = await service.request(merged(upstreamRequest, call));
       }
       const ifNoneMatch = headers['if-none-match'];
@@ -234,7 +242,7 @@ export function createRestHandler({
         const cacheControl = response.headers['cache-control'];
         return { status: 304, headers: cacheControl === undefined ? {} : { 'cache-control': cacheControl } };
       }
-      return mirror(tenant === undefined ? response : withoutKey(response, tenant));
+      return mirror(withoutSecret(response, secret));
     } catch (error) {
       if (error instanceof UnsafePathError) return fastifyError(400, error.message);
       if (error instanceof UpstreamError) return upstreamFailure(error);

@@ -17,7 +17,7 @@ function platformError(reply: FastifyReply, status: number, message: string) {
 /** Answers 401/403 for a bad key and returns false; true when the key is accepted. */
 function checkKey(apiKey: string, keys: readonly string[], reply: FastifyReply): boolean {
   if (keys.includes(apiKey)) return true;
-  if (apiKey === 'unauthorized') void platformError(reply, 401, 'Unauthorized: missing or invalid API key');
+  if (apiKey === 'revoked-key') void platformError(reply, 401, 'Unauthorized: missing or invalid API key');
   else void platformError(reply, 403, 'Forbidden: API key is not allowed to access this resource');
   return false;
 }

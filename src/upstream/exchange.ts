@@ -13,6 +13,7 @@ import { SpanKind } from '../observe/tracing.js';
 import { isServiceDown } from './guards/circuit-breaker.js';
 import type { Guards } from './guards/guard-set.js';
 import { isRateLimitHeader } from './guards/quota-gate.js';
+import { isJsonApiAnswer } from './json-answer.js';
 import { queryString } from './paths.js';
 import type { ServiceOptions, UpstreamRequest, UpstreamResponse } from './request.js';
 
@@ -115,6 +116,17 @@ export class Exchange {
       if (kept['retry-after'] !== undefined) kept['retry-after'] = this.cappedRetryAfter(kept['retry-after']);
       outcome = String(response.statusCode);
       span?.set('http.response.status_code', response.statusCode);
+      if (this.options.answersJson && !isJsonApiAnswer(response.statusCode, response.headers, body, req.ifNoneMatch !== undefined)) {
+        // Not the service answering (a portal, a proxy in between): as if it had not answered.
+        outcome = 'invalid-body';
+        span?.fail(outcome);
+        breaker.failure(req.client);
+        this.logger.warn(
+          { method, route: req.route, status: response.statusCode, requestId: req.requestId },
+          'upstream answer is not JSON',
+        );
+        throw new UpstreamError(this.name, 'invalid-body', response.statusCode);
+      }
       if (response.statusCode >= 500) span?.fail(outcome);
       quota.observe(response.statusCode, rateLimit);
       // A tenant's quota is its own: only the service's is a metric.
@@ -124,6 +136,7 @@ export class Exchange {
       else breaker.success(req.client);
       return { status: response.statusCode, headers: kept, body };
     } catch (error) {
+      if (error instanceof UpstreamError) throw error;
       if (req.signal?.aborted) {
         outcome = 'aborted';
         span?.fail(outcome);

@@ -75,7 +75,8 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
       shared,
       // Each platform API key is a tenant with its own quota and devnet.
       perTenant: name === 'platform',
-      ...(name === 'platform' ? {} : fairness(name)),
+      // The platform's devnet node may answer anything; the others answer JSON only.
+      ...(name === 'platform' ? {} : { answersJson: true, ...fairness(name) }),
     });
   const services = [
     service('metadata', config.metadataUrl, policy(false)),

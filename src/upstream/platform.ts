@@ -5,6 +5,7 @@ import type { UpstreamService } from './service.js';
 import { joinPath, keySegment, proxyPath, segment } from './paths.js';
 import { checked, nestedAtMost, object, optional, string } from './shapes.js';
 import type { ChainhookDeletion } from './types.js';
+import { holdsSecret } from './redact.js';
 
 /** The devnet node's JSON, as deep as bitcoind's answers go and well within what serialising it again can take. */
 const NODE_JSON = nestedAtMost(64);
@@ -25,7 +26,7 @@ function platformError(service: UpstreamService, response: UpstreamResponse, api
   } catch {
     return error;
   }
-  if (typeof message === 'string' && message.length <= MAX_DETAIL && /^[\x20-\x7e]+$/.test(message) && !message.includes(apiKey)) {
+  if (typeof message === 'string' && message.length <= MAX_DETAIL && /^[\x20-\x7e]+$/.test(message) && !holdsSecret(message, apiKey)) {
     error.detail = message.trim();
   }
   return error;

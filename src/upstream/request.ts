@@ -185,6 +185,8 @@ export interface ServiceOptions {
   /** A larger answer is refused (UPSTREAM_ERROR), never buffered. */
   maxResponseBytes: number;
   retry: RetryPolicy;
+  /** A JSON API: an answer that cannot be one of its answers is a failure (json-answer.ts). */
+  answersJson?: boolean;
   /** GETs are cached and coalesced when set. */
   cache?: CachePolicy;
   events?: UpstreamEvents;

@@ -248,12 +248,12 @@ describe('platform keys: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND', () => {
   });
 
   it('UNAUTHENTICATED: the platform answered 401', async () => {
-    const { body } = await run(`{ status { status } bitcoinNode(path: "rest/chaininfo.json", apiKey: "unauthorized") }`);
+    const { body } = await run(`{ status { status } bitcoinNode(path: "rest/chaininfo.json", apiKey: "revoked-key") }`);
     expect(body).toEqual({
       data: { status: { status: 'ready' }, bitcoinNode: null },
       errors: [fieldError(['bitcoinNode'], { code: 'UNAUTHENTICATED', service: 'platform', httpStatus: 401 })],
     });
-    expect(sortedCalls()).toEqual(['GET /metadata/v1', 'GET /v1/ext/unauthorized/bitcoin-node/rest/chaininfo.json']);
+    expect(sortedCalls()).toEqual(['GET /metadata/v1', 'GET /v1/ext/revoked-key/bitcoin-node/rest/chaininfo.json']);
   });
 
   it('FORBIDDEN: the platform answered 403 for a wrong key', async () => {

@@ -373,6 +373,7 @@ describe('deleteChainhook', () => {
 
   it.each([
     ['one that holds the key', `No chainhook ${'x'} for key ${SAMPLE_PLATFORM_KEY}`],
+    ['one that holds the key upper-cased', `network ${SAMPLE_PLATFORM_KEY.toUpperCase()} does not exist`],
     ['one longer than 200 characters', 'Chainhook not found '.repeat(11)],
     ['one with control characters', 'Chainhook\nnot found'],
     ['one that is not a string', { text: 'Chainhook not found' }],

@@ -634,8 +634,8 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
         platformError('Forbidden: API key is not allowed to access this resource'),
       ],
       [
-        'key "unauthorized"',
-        chainhook(DELETABLE_CHAINHOOK_UUIDS[0]!, 'unauthorized'),
+        'key "revoked-key"',
+        chainhook(DELETABLE_CHAINHOOK_UUIDS[0]!, 'revoked-key'),
         401,
         platformError('Unauthorized: missing or invalid API key'),
       ],
@@ -721,7 +721,7 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
 
     test.each([
       ['wrong key', 'f'.repeat(32), 403],
-      ['key "unauthorized"', 'unauthorized', 401],
+      ['key "revoked-key"', 'revoked-key', 401],
     ])('%s (key %s) → %i', async (_label, key, status) => {
       const path = node('rest/chaininfo.json', key);
       const { gateway, direct, calls } = await compare(path);

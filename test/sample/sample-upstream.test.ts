@@ -310,8 +310,8 @@ describe('platform', () => {
     expect(withJsonType.status).toBe(200);
   });
 
-  it('checks the key: "unauthorized" is 401, other unknown keys 403', async () => {
-    const unauthorized = await del(DELETABLE_CHAINHOOK_UUIDS[0]!, 'unauthorized');
+  it('checks the key: "revoked-key" is 401, other unknown keys 403', async () => {
+    const unauthorized = await del(DELETABLE_CHAINHOOK_UUIDS[0]!, 'revoked-key');
     expect(unauthorized.status).toBe(401);
     expect(unauthorized.body).toMatchObject({ status: 'error', error: null });
     const forbidden = await get(platform('bitcoin-node/rest/chaininfo.json', '0123456789abcdef0123456789abcdef'));

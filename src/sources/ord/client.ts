@@ -25,6 +25,7 @@ export function createOrdClient({ config, logger, store, events, flights, fairne
     baseUrl: ordUrl,
     headers: ordAuth ? { authorization: `Basic ${Buffer.from(ordAuth).toString('base64')}` } : undefined,
     ...configuredServiceOptions(config, logger),
+    answersJson: true,
     cache: ttlCachePolicy(config, store, flights),
     events,
     ...fairness('ord'),

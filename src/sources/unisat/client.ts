@@ -50,6 +50,7 @@ export function createUnisatClient({ config, logger, store, events, redis, fligh
     headers: unisatApiKey ? { authorization: `Bearer ${unisatApiKey}` } : undefined,
     beforeAttempt: createCallBudget({ perSecond: unisatRatePerSecond, workers: config.workers, redis, service: 'unisat' }),
     ...configuredServiceOptions(config, logger),
+    answersJson: true,
     cache: ttlCachePolicy(config, store, flights),
     events,
     // A client's fair share is of UniSat's budget, which UniSat does not advertise.

@@ -1,0 +1,91 @@
+/**
+ * What the upstream sends that is not one of its answers (a portal's page, a redirect, a body
+ * compressed unasked, a 304 to a request that named no ETag) and error bodies that quote the
+ * gateway's own key: REST and GraphQL both see an upstream failure, stale-if-error applies, and
+ * no key is echoed.
+ */
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { HIRO_KEY, rest, startStack, type Stack } from '../harness.js';
+
+const TOKEN = '/ordinals/v1/brc-20/tokens/ordi';
+const NOT_JSON = {
+  statusCode: 502,
+  error: 'Bad Gateway',
+  message: 'The ordinals service sent an answer that is not the JSON the gateway expects',
+};
+
+// A gateway each: one case's answer, kept or stale, must not decide the next one's.
+let stack: Stack;
+beforeEach(async () => {
+  stack = await startStack({ STALE_IF_ERROR_MS: '60000' });
+});
+afterEach(() => stack.close());
+
+describe('an answer of the hiro services that cannot be JSON is an upstream failure', () => {
+  test.each([
+    ['a portal page', { status: 200, body: '<html>captive portal</html>' }],
+    ['JSON cut short', { status: 200, body: '{"token":' }],
+    ['a body compressed unasked', { status: 200, headers: { 'content-encoding': 'gzip' }, body: { token: {} } }],
+    ['an empty 200', { status: 200, body: '' }],
+    ['a 204', { status: 204 }],
+    ['a redirect', { status: 301, headers: { location: 'http://127.0.0.1:1/elsewhere' }, body: 'moved' }],
+    ['a 304 to a request without If-None-Match', { status: 304, headers: { etag: '"zz"' } }],
+  ])('%s: REST 502, GraphQL UPSTREAM_ERROR, nothing kept', async (_name, fault) => {
+    // REST's call, then GraphQL's: the token list, and the token's own route it falls back on.
+    stack.sample.inject({ path: '/ordinals/v1/brc-20/*', times: 3, ...fault });
+    const answer = await rest(stack.gatewayUrl + TOKEN);
+    const graphql = await stack.graphql('{ brc20Token(ticker: "ordi") { token { ticker } } }');
+    expect({ status: answer.status, body: answer.body }).toEqual({ status: 502, body: NOT_JSON });
+    expect(graphql.body).toEqual({
+      data: { brc20Token: null },
+      errors: [
+        {
+          message: 'The ordinals service sent an answer that is not the JSON the gateway expects',
+          locations: [{ line: 1, column: 3 }],
+          path: ['brc20Token'],
+          extensions: { code: 'UPSTREAM_ERROR', service: 'ordinals', httpStatus: fault.status },
+        },
+      ],
+    });
+    // Not kept: the next request asks again and gets the token.
+    const after = await rest(stack.gatewayUrl + TOKEN);
+    expect([after.status, (after.body as { token: { ticker: string } }).token.ticker]).toEqual([200, 'ordi']);
+    expect(stack.upstreamCalls()).toEqual([
+      `GET ${TOKEN}`,
+      'GET /ordinals/v1/brc-20/tokens?ticker=ordi&offset=0&limit=60',
+      `GET ${TOKEN}`,
+      `GET ${TOKEN}`,
+    ]);
+  });
+
+  test('a portal page in place of a cached answer is a failed revalidation: the stored answer is served stale', async () => {
+    const first = await rest(stack.gatewayUrl + TOKEN);
+    expect(first.status).toBe(200);
+    stack.sample.inject({ path: '/ordinals/v1/brc-20/tokens/*', times: 1, status: 200, body: '<html>captive portal</html>' });
+    const response = await fetch(stack.gatewayUrl + TOKEN);
+    expect([response.status, response.headers.get('warning'), await response.json()]).toEqual([
+      200,
+      '111 - "Revalidation Failed"',
+      first.body,
+    ]);
+  });
+});
+
+describe("error bodies never echo the gateway's HIRO_API_KEY", () => {
+  test.each([
+    ['as sent', HIRO_KEY],
+    ['upper-cased', HIRO_KEY.toUpperCase()],
+  ])('a 403 quoting the key %s is passed on with the key redacted', async (_name, quoted) => {
+    stack.sample.inject({
+      path: '/ordinals/v1/brc-20/tokens/*',
+      times: 1,
+      status: 403,
+      body: { message: `Invalid authentication credentials: ${quoted}` },
+    });
+    const answer = await rest(stack.gatewayUrl + TOKEN);
+    expect({ status: answer.status, body: answer.body }).toEqual({
+      status: 403,
+      body: { message: 'Invalid authentication credentials: <redacted>' },
+    });
+  });
+});
