@@ -74,6 +74,8 @@ export async function start(env: Record<string, string | undefined> = process.en
           maxBytes: config.responseCacheMaxBytes,
           maxBodyBytes: config.maxBodyBytes,
           trustProxy: config.trustProxy,
+          maxUpstreamCalls: config.maxUpstreamCallsPerRequest,
+          maxConcurrentUpstreamCalls: config.maxConcurrentUpstreamCallsPerRequest,
           cors,
           metrics,
         })

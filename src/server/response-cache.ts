@@ -31,6 +31,7 @@ import type { Metrics } from '../observe/metrics.js';
 import type { CorsPolicy } from '../http/cors.js';
 import type { UsedAnswer, UsedAnswers } from '../upstream/request.js';
 import type { ServedStats } from './served-stats.js';
+import { SingleLookup } from '../upstream/request-slots.js';
 
 /** The server context yoga gets from the listener (see listener.ts). */
 export interface FastPathContext {
@@ -62,6 +63,9 @@ export interface ResponseCacheDeps {
   trustProxy: number;
   cors: CorsPolicy;
   metrics: Metrics;
+  /** MAX_UPSTREAM_CALLS_PER_REQUEST and MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST: revalidations too. */
+  maxUpstreamCalls: number;
+  maxConcurrentUpstreamCalls: number;
 }
 
 /** Headers of yoga's answer that frame its body: a buffered answer is sent with its own Content-Length. */
@@ -79,7 +83,15 @@ const TYPICAL_ENTRY_BYTES = 4096;
  */
 const ASKED_HALF_LIFE_MS = 10_000;
 
-export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, metrics }: ResponseCacheDeps) {
+export function createResponseCache({
+  maxBytes,
+  maxBodyBytes,
+  trustProxy,
+  cors,
+  metrics,
+  maxUpstreamCalls,
+  maxConcurrentUpstreamCalls,
+}: ResponseCacheDeps) {
   const results = new ByteLru<StoredResult>(maxBytes, (key, result) => {
     let size = ENTRY_OVERHEAD + key.length + result.body.length;
     for (const used of result.used) size += used.key.length + used.response.body.length;
@@ -114,6 +126,9 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     let pending: UsedAnswer[] | undefined;
     for (const used of stored.used) if (!used.service.isCurrent(used)) (pending ??= []).push(used);
     if (pending === undefined) return true;
+    // A request's revalidations are its upstream calls, held to its bounds as an execution's are;
+    // past the count, executing does the calls it may and refuses the rest.
+    if (pending.length > maxUpstreamCalls) return false;
     call.stats.used = usedLog();
     const signal = untilClientLeaves(res);
     const options = { signal, requestId: call.requestId, stats: call.stats, client: clientIdOf(req, trustProxy) };
@@ -126,7 +141,7 @@ export function createResponseCache({ maxBytes, maxBodyBytes, trustProxy, cors, 
     return first!.service.confirm(first!, options).then(async (confirmed) => {
       if (!confirmed) return notCurrent();
       const left = rest.filter((used) => !used.service.isCurrent(used, since));
-      const all = await Promise.all(left.map((used) => used.service.confirm(used, options)));
+      const all = await new SingleLookup(maxConcurrentUpstreamCalls).spread(left, (used) => used.service.confirm(used, options));
       return all.every(Boolean) || notCurrent();
     });
   }

@@ -508,3 +508,29 @@ describe('admission: what is kept when the bound is reached', () => {
     expect(await counted(() => ask(popular))).toEqual({ hit: 1, miss: 0, stored: 0, refused: 0 });
   });
 });
+
+describe('revalidating a stored result is held to the request bounds', () => {
+  test('the answers behind it are confirmed at most MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST at a time', async () => {
+    // ord's answers have no ETag: each one behind a stored page is asked again to confirm it.
+    const stack = await startStack(
+      (sample) => ({ ETCHINGS_SOURCE: 'ord', ORD_API_URL: sample.baseUrl, MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST: '2' }),
+      { sources: { ord: {} } },
+    );
+    try {
+      const body = { query: '{ etchings(limit: 60) { results { runeId location { blockHash } } } }' };
+      const first = await post(stack, body);
+      expect(first.status).toBe(200);
+      const executed = stack.sample.requests.length;
+      stack.sample.clearLog();
+      // Long enough that calls overlapping in time were in flight together.
+      stack.sample.inject({ path: '/*', delayMs: 60 });
+      const again = await post(stack, body);
+      expect([again.status, await again.json()]).toEqual([200, await first.json()]);
+      const arrivals = stack.sample.requests.map(({ at }) => at);
+      const mostWithin50ms = Math.max(...arrivals.map((at) => arrivals.filter((other) => other >= at && other < at + 50).length));
+      expect({ calls: arrivals.length, mostWithin50ms }).toEqual({ calls: executed, mostWithin50ms: 2 });
+    } finally {
+      await stack.close();
+    }
+  });
+});
