@@ -453,3 +453,28 @@ describe('deleteChainhook', () => {
     ]);
   });
 });
+
+describe('deleteChainhook and MAX_UPSTREAM_CALLS_PER_REQUEST', () => {
+  it('each DELETE is one of the request calls: past the bound, TOO_MANY_UPSTREAM_CALLS and no DELETE sent', async () => {
+    const limited = await startStack({ MAX_UPSTREAM_CALLS_PER_REQUEST: '2' }, { platformApiKeys: [SAMPLE_PLATFORM_KEY] });
+    try {
+      const uuids = DELETABLE_CHAINHOOK_UUIDS.slice(0, 3);
+      const aliases = uuids.map((uuid, i) => `d${i}: deleteChainhook(uuid: "${uuid}", apiKey: "${SAMPLE_PLATFORM_KEY}") { chainhookUuid }`);
+      const { body } = await limited.graphql(`mutation { ${aliases.join(' ')} }`);
+      expect(body).toEqual({
+        data: { d0: { chainhookUuid: uuids[0] }, d1: { chainhookUuid: uuids[1] }, d2: null },
+        errors: [
+          {
+            message: 'This request needs more than 2 upstream lookups; split it',
+            locations: [{ line: 1, column: expect.any(Number) }],
+            path: ['d2'],
+            extensions: { code: 'TOO_MANY_UPSTREAM_CALLS', limit: 2 },
+          },
+        ],
+      });
+      expect(limited.upstreamCalls()).toEqual(uuids.slice(0, 2).map((uuid) => `DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${uuid}`));
+    } finally {
+      await limited.close();
+    }
+  });
+});

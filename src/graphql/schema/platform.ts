@@ -59,6 +59,8 @@ builder.mutationField('deleteChainhook', (t) =>
     ...policy({ cost: 'call', cache: 'none' }),
     resolve: (_root, { uuid, apiKey }, context) => {
       if (!isUuid(uuid)) throw badUserInput(`uuid ${UUID_RULE}`, 'uuid');
+      // One of the request's upstream calls (MAX_UPSTREAM_CALLS_PER_REQUEST), as a lookup's are.
+      context.call.lookups?.take();
       // The one field whose upstream 404 is NOT_FOUND (no such chainhook): elsewhere it is UPSTREAM_ERROR.
       return context.upstreams.platform.deleteChainhook(platformKey(apiKey, context), uuid, context.call).catch((error: unknown) => {
         throw error instanceof UpstreamError && error.status === 404 ? toGraphQLError(error, 'NOT_FOUND') : error;
