@@ -7,6 +7,7 @@ import type { CallOptions, UpstreamRequest, UpstreamResponse } from '../upstream
 import type { UpstreamService } from '../upstream/service.js';
 import { hiroAnswer } from '../sources/wire.js';
 import type { Upstreams } from '../upstream/index.js';
+import { UnsafePathError } from '../errors.js';
 import { isDotSegment, isPlatformKey, isUuid, PLATFORM_KEY_RULE, UUID_RULE } from '../upstream/paths.js';
 import { fastifyError, jsonAnswer, type RestAnswer } from './responses.js';
 import {
@@ -141,7 +142,11 @@ export const routes: RestRoute[] = [
     method: 'GET',
     paths: ['/v1/ext/:apiKey/bitcoin-node/*'],
     local: badKey,
-    upstream: ({ platform }, { params, rest }) => [platform.service, platform.bitcoinNodeRequest(params.apiKey ?? '', rest)],
+    upstream: ({ platform }, { params, rest }) => {
+      // `bitcoin-node//x`: an empty first segment, refused as any other is (proxyPath would drop it).
+      if (rest.startsWith('/')) throw new UnsafePathError('path must not contain empty segments');
+      return [platform.service, platform.bitcoinNodeRequest(params.apiKey ?? '', rest)];
+    },
   }),
 ];
 

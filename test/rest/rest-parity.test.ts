@@ -796,6 +796,14 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
       expect(escaped).toEqual([]);
       expect(accepted).toContainEqual(gateway);
     });
+
+    test('an empty first segment (bitcoin-node//host/x) is refused as any empty segment is, not dropped', async () => {
+      stack.sample.clearLog();
+      const emptySegments = { statusCode: 400, error: 'Bad Request', message: 'path must not contain empty segments' };
+      const answers = [await raw(stack.gatewayUrl, `${root}/evil.example/x`), await raw(stack.gatewayUrl, `${root}rest//x`)];
+      expect(answers).toEqual([json(400, emptySegments), json(400, emptySegments)]);
+      expect(upstreamCalls()).toEqual([]);
+    });
   });
 
   // ---------------------------------------------------------------------------------------------
