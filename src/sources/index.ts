@@ -97,11 +97,12 @@ export function createSources(deps: SourceDeps): DataSources {
     },
   };
   // UniSat's answers carry no height: each is marked with its index's (asked beside it, see heights.ts).
-  const heightOf = unisat && createUnisatHeights(unisat);
+  const unisatHeights = unisat && createUnisatHeights(unisat);
   const atHeight =
     <A extends unknown[], T>(index: UnisatIndex, run: (...args: [...A, CallOptions]) => Promise<T>) =>
     async (...args: [...A, CallOptions]): Promise<T> => {
-      const [value, height] = await Promise.all([run(...args), heightOf!(index)]);
+      const [value, height] = await Promise.all([run(...args), unisatHeights!.heightOf(index)]);
+      unisatHeights!.noteUsed(index, height, args[args.length - 1] as CallOptions);
       return withHeight(value, 'unisat', height);
     };
   if (unisat && sources.brc20 === 'unisat') {

@@ -3,7 +3,7 @@
  * route, asked once beside the first answer and then at most every 30 s a process; a height that
  * cannot be had is null, never a failed answer. The request log proves how often they are asked.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { UNISAT_TIP } from '../../src/sample/sources-data.js';
 import { BRC20_HEIGHT, RUNES_HEIGHT } from '../../src/sample/unisat.js';
 import type { SampleUpstream } from '../../src/sample/server.js';
@@ -65,5 +65,37 @@ describe('a height route that fails', () => {
     });
     await stack.graphql('{ etchings(limit: 2) { total } }');
     expect(heightCalls(stack.sample)).toEqual([['/v1/indexer/runes/status', `Bearer ${UNISAT_KEY}`]]);
+  });
+});
+
+describe('a stored result and the height it shows', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await everythingFromUnisat();
+  });
+  afterAll(async () => {
+    vi.useRealTimers();
+    await stack.close();
+  });
+
+  test('is executed again once the index moved: the height is one of the answers it rests on', async () => {
+    const query = '{ brc20Token(ticker: "ordi") { token { ticker } } }';
+    const heights = [heightOf((await stack.graphql(query)).body), heightOf((await stack.graphql(query)).body)];
+    stack.sample.inject({
+      path: '/v1/indexer/brc20/bestheight',
+      status: 200,
+      body: { code: 0, msg: 'ok', data: { height: BRC20_HEIGHT + 1 } },
+    });
+    stack.sample.clearLog();
+    // Past the 30 s a height is known for (the gateway runs in this process: its clock is this one).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 31_000 });
+    // Served as stored while the new height is asked for the next request.
+    heights.push(heightOf((await stack.graphql(query)).body));
+    const deadline = performance.now() + 5_000;
+    while (heightCalls(stack.sample).length === 0 && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    heights.push(heightOf((await stack.graphql(query)).body));
+    expect(heights).toEqual([BRC20_HEIGHT, BRC20_HEIGHT, BRC20_HEIGHT, BRC20_HEIGHT + 1]);
+    expect(heightCalls(stack.sample)).toEqual([['/v1/indexer/brc20/bestheight', `Bearer ${UNISAT_KEY}`]]);
   });
 });

@@ -11,8 +11,13 @@
  * its own call); later ones take the last height at once while a newer one is asked. A failed ask
  * is a null height until the next try, never a failed answer. The call is the gateway's own: no
  * client is charged for it.
+ *
+ * A result the fast path stores shows the height it was executed with: the height is one of the
+ * answers it rests on (`noteUsed`), current while it is the index's known height, and asked again
+ * (for the next request) once due, so a stored result does not keep an old height for as long as
+ * the rest of its answers do not change.
  */
-import type { CallOptions } from '../../upstream/request.js';
+import type { AnswerSource, CallOptions, UsedAnswer } from '../../upstream/request.js';
 import { checked, int, object, type Shape } from '../../upstream/shapes.js';
 import type { UnisatClient } from './client.js';
 
@@ -61,10 +66,37 @@ export function createUnisatHeights(client: UnisatClient) {
   }
 
   /** The index's height: at once when one is known, else once asked (null when it cannot be had). */
-  return (index: UnisatIndex): number | null | Promise<number | null> => {
+  const heightOf = (index: UnisatIndex): number | null | Promise<number | null> => {
     const entry = known.get(index);
     if (entry && (entry.asking || Date.now() - entry.at < REFRESH_MS)) return entry.height ?? entry.asking ?? null;
     const asking = ask(index, entry);
     return entry?.height ?? asking;
   };
+
+  /** Current while it is the known height; a due one is asked again, for whoever asks next. */
+  const heights: AnswerSource = {
+    isCurrent(used) {
+      const index = used.key as UnisatIndex;
+      const now = heightOf(index);
+      return typeof now !== 'object' && String(now) === used.response.body.toString('latin1');
+    },
+    confirm(used) {
+      return Promise.resolve(heights.isCurrent(used));
+    },
+  };
+
+  /** Notes the height a request's answer was marked with among the answers it rests on. */
+  const noteUsed = (index: UnisatIndex, height: number | null, call: CallOptions): void => {
+    const used = call.stats?.used;
+    if (!used) return;
+    const answer: UsedAnswer = {
+      service: heights,
+      key: index,
+      request: { path: ROUTES[index].path, route: ROUTES[index].path },
+      response: { status: 200, headers: {}, body: Buffer.from(String(height), 'latin1') },
+    };
+    used.answers.push(answer);
+  };
+
+  return { heightOf, noteUsed };
 }
