@@ -400,7 +400,9 @@ export function makeEtching(spec: RuneSpec, chainTip: number, used: Set<string>)
   const div = pick(`${l}:div`, DIVISIBILITIES);
   const unit = 10n ** BigInt(div);
   const hasTerms = rand(`${l}:terms`) < 0.85;
-  const amount = hasTerms ? BigInt(pick(`${l}:amount`, [1, 100, 1000, 2100, 10000, 69420, 1000000])) * unit : null;
+  // On chain an amount is a u128 of base units (ord writes it so): at 38 decimals, 3 whole units at most.
+  const fits = (whole: number) => BigInt(whole) * unit <= U128_MAX;
+  const amount = hasTerms ? BigInt(pick(`${l}:amount`, [1, 100, 1000, 2100, 10000, 69420, 1000000].filter(fits))) * unit : null;
   const cap = hasTerms ? pick(`${l}:cap`, [1000n, 21000n, 100000n, 1000000n, 21000000n, U128_MAX]) : null;
   // Stored zeros come back as null (the upstream's truthiness check), so 0 appears as null here.
   const heightStart = hasTerms && rand(`${l}:hs`) < 0.4 ? spec.height + randInt(`${l}:hsv`, 0, 10) : 0;
@@ -410,7 +412,7 @@ export function makeEtching(spec: RuneSpec, chainTip: number, used: Set<string>)
   const cenotaph = rand(`${l}:ceno`) < 0.03;
   const totalMints = cap === null ? 0n : BigInt(Math.floor(rand(`${l}:mints`) ** 2 * Number(cap < 10_000_000n ? cap : 10_000_000n)));
   const minted = amount === null ? 0n : totalMints * amount;
-  const premine = rand(`${l}:pre`) < 0.4 ? BigInt(randInt(`${l}:prev`, 1, 1_000_000_000)) * unit : 0n;
+  const premine = rand(`${l}:pre`) < 0.4 ? BigInt(randInt(`${l}:prev`, 1, fits(1_000_000_000) ? 1_000_000_000 : 3)) * unit : 0n;
   const totalBurns = minted > 0n && rand(`${l}:burns`) < 0.3 ? BigInt(randInt(`${l}:burnn`, 1, 40)) : 0n;
   const burned = totalBurns * BigInt(randInt(`${l}:burnv`, 1, 500));
   const mintable = !(
