@@ -3,8 +3,15 @@
  * computed on bigints (never through a JS number, which is exact only up to 2^53).
  */
 
-/** Base units of a decimal string at `decimals` places; undefined when it is not one, or finer. */
+/**
+ * The longest decimal string read as an amount: u128's 39 digits with 38 decimals fit well within.
+ * BigInt's parse and the trailing-zero strip below are super-linear in the length.
+ */
+const MAX_AMOUNT_LENGTH = 100;
+
+/** Base units of a decimal string at `decimals` places; undefined when it is not one, or finer, or too long. */
 export function toUnits(value: string, decimals: number): bigint | undefined {
+  if (value.length > MAX_AMOUNT_LENGTH) return undefined;
   const match = /^(\d+)(?:\.(\d+))?$/.exec(value);
   if (!match) return undefined;
   const fraction = (match[2] ?? '').replace(/0+$/, '');

@@ -111,6 +111,23 @@ describe('BRC-20 token details from UniSat', () => {
     ]);
   });
 
+  test('an amount longer than 100 characters is no amount: UPSTREAM_ERROR, REST 502', async () => {
+    const info = findUnisatBrc20('ordi')!;
+    stack.sample.inject({ path: infoPath('ordi'), status: 200, body: { code: 0, msg: 'OK', data: { ...info, max: '2'.repeat(101) } } });
+    const { body } = await stack.graphql(`{ brc20Token(ticker: "ordi") { token { id maxSupply } } }`);
+    expect(body).toEqual({
+      data: { brc20Token: null },
+      errors: [fieldError(['brc20Token'], { code: 'UPSTREAM_ERROR', service: 'ordinals', source: 'unisat' })],
+      extensions: { sources: [{ ...SOURCE, height: null, unavailable: [] }] },
+    });
+    const response = await fetch(`${stack.gatewayUrl}/ordinals/v1/brc-20/tokens/ordi`);
+    expect([response.status, await response.json()]).toEqual([
+      502,
+      { statusCode: 502, error: 'Bad Gateway', message: 'The unisat service sent an answer that is not the JSON the gateway expects' },
+    ]);
+    expect(dataRequests(stack.sample).map((r) => r.url)).toEqual([infoPath('ordi'), infoPath('ordi')]);
+  });
+
   test('`code: -1` on HTTP 200 is an error naming the operation’s service and the source, never data', async () => {
     stack.sample.inject({ path: infoPath('ordi'), status: 200, body: { code: -1, msg: 'server busy', data: { ticker: 'ordi' } } });
     const { body } = await stack.graphql(`{ brc20Token(ticker: "ordi") { token { id } } }`);

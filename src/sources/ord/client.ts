@@ -14,8 +14,19 @@ import { configuredServiceOptions, ttlCachePolicy } from '../../upstream/service
 import { UpstreamService } from '../../upstream/service.js';
 import type { Shape } from '../../upstream/shapes.js';
 
+/**
+ * The most digits an integer of ord's has: u128::MAX (its amounts) has 39. BigInt's parse is
+ * quadratic in the digits (4.5 million took 9.6 s of CPU, the whole process stalled), so a longer
+ * one is refused before it, which also ends the parse there: an unreadable answer.
+ */
+const MAX_INTEGER_DIGITS = 39;
+
 /** Integers as bigint, without loss; anything else (ord sends none in what is read here) as a number. */
-const number = (text: string): bigint | number => (/^-?\d+$/.test(text) ? BigInt(text) : Number(text));
+function number(text: string): bigint | number {
+  if (!/^-?\d+$/.test(text)) return Number(text);
+  if (text.replace('-', '').length > MAX_INTEGER_DIGITS) throw new RangeError('an integer longer than a u128');
+  return BigInt(text);
+}
 
 export function createOrdClient({ config, logger, store, events, flights, fairness }: SourceDeps) {
   const { ordUrl, ordAuth } = config.sources;

@@ -27,8 +27,8 @@ import type { OrdClient } from './client.js';
 /** What ord's code serves a page; learnt again from the answers. */
 const CODE_PAGE_SIZE = 50;
 
-/** ord's u128 amounts (any non-negative integer is read exactly: the bound is ord's, not ours). */
-const u128: Shape<bigint> = (value): value is bigint => typeof value === 'bigint' && value >= 0n;
+/** ord's u128 amounts: a larger one is no value of ord's (the reader refuses longer ones sooner). */
+const u128: Shape<bigint> = (value): value is bigint => typeof value === 'bigint' && value >= 0n && value < 2n ** 128n;
 const u64: Shape<bigint> = (value): value is bigint => typeof value === 'bigint' && value >= 0n && value < 2n ** 64n;
 const bool: Shape<boolean> = (value): value is boolean => typeof value === 'boolean';
 const pairOf =
