@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { sampleData } from '../../src/sample/data.js';
 import { ordRune } from '../../src/sample/sources-data.js';
 import { startStack, type Stack } from '../harness.js';
-import { callsOf, fieldError } from '../support.js';
+import { STACK_FRAME, callsOf, fieldError } from '../support.js';
 
 const all = sampleData.etchings;
 const U128_MAX = 2n ** 128n - 1n;
@@ -34,6 +34,12 @@ const UNREADABLE = {
   data: { etchings: null },
   errors: [fieldError(['etchings'], { code: 'UPSTREAM_ERROR', service: 'runes', source: 'ord', httpStatus: 200 })],
   // The source is named though it gave nothing; no height from an answer it could not read.
+  extensions: { sources: [{ source: 'ord', height: null, unavailable: [] }] },
+};
+/** Read, but a value that the schema's type cannot hold: the mapping's refusal (no HTTP status to name). */
+const UNFIT = {
+  data: { etchings: null },
+  errors: [fieldError(['etchings'], { code: 'UPSTREAM_ERROR', service: 'runes', source: 'ord' })],
   extensions: { sources: [{ source: 'ord', height: null, unavailable: [] }] },
 };
 const BAD_GATEWAY = {
@@ -80,4 +86,67 @@ test('4.5 million digits are refused before they are parsed: the process keeps s
   const health = await fetch(`${stack.gatewayUrl}/healthz`);
   expect([health.status, (await answer).body]).toEqual([200, UNREADABLE]);
   expect(performance.now() - started).toBeLessThan(2_000);
+});
+
+const INT_MAX = 2 ** 31 - 1;
+const ETCHING_QUERY = `{ etchings(limit: 1) { total results { number divisibility
+  mintTerms { heightStart heightEnd offsetStart offsetEnd } location { blockHeight txIndex timestamp } } } }`;
+
+test.each([
+  // Before: INTERNAL_SERVER_ERROR in GraphQL, and REST wrote "total" and "number" rounded.
+  ['a rune number of u64::MAX', (e: Pair[]) => void (e[0]![1].number = 2n ** 64n - 1n)],
+  ['a rune number whose total is past an Int', (e: Pair[]) => void (e[0]![1].number = BigInt(INT_MAX))],
+  ['a terms height past an Int', (e: Pair[]) => void (e[0]![1].terms!.height[1] = BigInt(INT_MAX) + 1n)],
+  ['a terms offset past an Int', (e: Pair[]) => void (e[0]![1].terms!.offset[1] = BigInt(INT_MAX) + 1n)],
+  ['a tx index past an Int', (e: Pair[]) => void (e[0]![0] = `${e[0]![1].block}:${INT_MAX + 1}`)],
+  ['seconds whose milliseconds are past 2^53', (e: Pair[]) => void (e[0]![1].timestamp = BigInt(Math.ceil(2 ** 53 / 1000)))],
+])('%s does not fit the schema’s type: UPSTREAM_ERROR, REST 502, nothing rounded', async (_name, edit) => {
+  stack.sample.inject({ path: '/runes/0', status: 200, body: firstPage(edit) });
+  const logged = stack.logs.length;
+  expect((await stack.graphql(ETCHING_QUERY)).body).toEqual(UNFIT);
+  const rest = await fetch(`${stack.gatewayUrl}/runes/v1/etchings?limit=1`);
+  expect([rest.status, await rest.json()]).toEqual([502, BAD_GATEWAY]);
+  // An upstream's fault, not the gateway's: no stack in the logs.
+  expect(stack.logs.slice(logged).filter((line) => STACK_FRAME.test(line))).toEqual([]);
+});
+
+test('a block height past an Int, for the etching or the index, is unreadable too', async () => {
+  const block = BigInt(INT_MAX) + 1n;
+  stack.sample.inject({ path: '/runes/0', status: 200, body: firstPage((e) => void (e[0]![1].block = block)) });
+  stack.sample.inject({ path: `/r/blockhash/${block}`, status: 200, body: JSON.stringify('0'.repeat(64)) });
+  expect((await stack.graphql(ETCHING_QUERY)).body).toEqual(UNFIT);
+  stack.sample.clearFaults();
+  stack.sample.inject({ path: '/blockheight', status: 200, body: String(block) });
+  expect((await stack.graphql(ETCHING_QUERY)).body).toEqual(UNFIT);
+  const rest = await fetch(`${stack.gatewayUrl}/runes/v1/etchings?limit=1`);
+  expect([rest.status, await rest.json()]).toEqual([502, BAD_GATEWAY]);
+});
+
+test('the largest values that fit are served exactly', async () => {
+  const edit = (e: Pair[]) => {
+    const [pair] = e;
+    pair![0] = `${pair![1].block}:${INT_MAX}`;
+    pair![1].terms!.height = [1n, BigInt(INT_MAX)];
+    pair![1].timestamp = BigInt(Math.floor(Number.MAX_SAFE_INTEGER / 1000));
+  };
+  stack.sample.inject({ path: '/runes/0', status: 200, body: firstPage(edit) });
+  const { body } = await stack.graphql(ETCHING_QUERY);
+  const e = all[0]!;
+  expect(body.data).toEqual({
+    etchings: {
+      total: all.length,
+      results: [
+        {
+          number: e.number,
+          divisibility: e.divisibility,
+          mintTerms: { heightStart: 1, heightEnd: INT_MAX, offsetStart: e.mint_terms.offset_start, offsetEnd: e.mint_terms.offset_end },
+          location: {
+            blockHeight: e.location.block_height,
+            txIndex: INT_MAX,
+            timestamp: Math.floor(Number.MAX_SAFE_INTEGER / 1000) * 1000,
+          },
+        },
+      ],
+    },
+  });
 });

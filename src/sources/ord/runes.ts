@@ -96,7 +96,17 @@ function mintable(entry: RuneEntry, height: bigint): boolean {
   return entry.mints < (terms.cap ?? 0n);
 }
 
-const small = (value: bigint | null) => (value === null ? null : Number(value));
+/** GraphQL's Int (32-bit signed), the schema's type (hiro's shape) of each count, height and index read here. */
+const INT_MAX = 2n ** 31n - 1n;
+/** The schema's Timestamp is milliseconds, a safe integer; ord's timestamps are seconds. */
+const SECONDS_MAX = BigInt(Math.floor(Number.MAX_SAFE_INTEGER / 1000));
+
+/** An ord integer where the schema has an Int: one that does not fit is unreadable, never rounded. */
+function int(value: bigint): number {
+  if (value > INT_MAX) throw unreadable('ord');
+  return Number(value);
+}
+const small = (value: bigint | null) => (value === null ? null : int(value));
 
 export function createOrdEtchings(client: OrdClient) {
   /** Runes per page, as the last full page 0 showed it. */
@@ -139,7 +149,7 @@ export function createOrdEtchings(client: OrdClient) {
       if (!answer) return null;
       if (answer.id !== runeId || height === undefined) throw unreadable('ord');
       const hash = await blockHashOf(answer.entry.block, call);
-      return toEtching(raw(answer.id, answer.entry, hash, height), 'ord', Number(height));
+      return toEtching(raw(answer.id, answer.entry, hash, height), 'ord', int(height));
     },
     async etchings({ offset, limit }: PageQuery, call: CallOptions): Promise<Page<SourcedRuneEtching>> {
       const lookups = lookupsOf(call);
@@ -151,7 +161,7 @@ export function createOrdEtchings(client: OrdClient) {
       const newest = first.entries[0]?.[1].number;
       if (newest === undefined) return { limit, offset, total: 0, results: [] };
       if (height === undefined) throw unreadable('ord');
-      const total = Number(newest) + 1;
+      const total = int(newest + 1n);
       // A full page 0 says the size: 50 or 100 entries, plus the code's look-ahead if it is there.
       if (first.more) pageSize = first.entries.length % 50 === 0 ? first.entries.length : first.entries.length - 1;
       const last = Math.min(offset + limit, total) - 1;
@@ -191,22 +201,24 @@ export function createOrdEtchings(client: OrdClient) {
       // the request's concurrency.
       const blocks = [...new Set(window.map(([, entry]) => entry.block))];
       const hashes = new Map(await lookups.spread(blocks, async (block) => [block, await blockHashOf(block, call)] as const));
-      const results = window.map(([id, entry]) => toEtching(raw(id, entry, hashes.get(entry.block)!, height), 'ord', Number(height)));
-      return marked({ limit, offset, total: results.length > 0 ? total : 0, results }, 'ord', Number(height));
+      const indexed = int(height);
+      const results = window.map(([id, entry]) => toEtching(raw(id, entry, hashes.get(entry.block)!, height), 'ord', indexed));
+      return marked({ limit, offset, total: results.length > 0 ? total : 0, results }, 'ord', indexed);
     },
   };
 }
 
 function raw(id: string, entry: RuneEntry, blockHash: string, height: bigint): RawRune {
   // The id's block is the etching's, but for the reserved rune (1:0, etched with block 840000).
+  // A rune id is a u64 block and a u32 tx.
   const tx = id.split(':')[1];
-  if (!/^\d+:\d+$/.test(id) || entry.divisibility > 38n) throw unreadable('ord');
+  if (!/^\d{1,20}:\d{1,10}$/.test(id) || entry.divisibility > 38n || entry.timestamp > SECONDS_MAX) throw unreadable('ord');
   const t = entry.terms;
   return {
     id,
     name: entry.spaced_rune.replaceAll('•', ''),
     spacedName: entry.spaced_rune,
-    number: Number(entry.number),
+    number: int(entry.number),
     divisibility: Number(entry.divisibility),
     symbol: entry.symbol,
     turbo: entry.turbo,
@@ -226,9 +238,9 @@ function raw(id: string, entry: RuneEntry, blockHash: string, height: bigint): R
     burned: entry.burned,
     mintable: mintable(entry, height + 1n),
     blockHash,
-    blockHeight: Number(entry.block),
+    blockHeight: int(entry.block),
     txId: entry.etching,
-    txIndex: Number(tx),
+    txIndex: int(BigInt(tx!)),
     timestamp: Number(entry.timestamp),
   };
 }
