@@ -150,3 +150,44 @@ test('the largest values that fit are served exactly', async () => {
     },
   });
 });
+
+/** ord's `/runes/1` as the sample serves it, after `edit`: JSON text. */
+function secondPage(edit: (entries: Pair[]) => void): string {
+  const entries = all.slice(50, 101).map(ordRune);
+  edit(entries);
+  return stringify({ entries, more: true, prev: 0, next: 2 })!;
+}
+const NUMBERS = (offset: number, limit: number) => `{ etchings(offset: ${offset}, limit: ${limit}) { total results { number } } }`;
+
+test.each([
+  // Before: one etching and total 302, no error.
+  ['two entries with one number', (e: Pair[]) => void (e[1]![1].number = e[0]![1].number)],
+  ['numbers going up', (e: Pair[]) => void ([e[1], e[2]] = [e[2]!, e[1]!])],
+  // Before: the two etchings above the hole, no error.
+  ['a number skipped', (e: Pair[]) => void e.splice(2, 1)],
+])('a page 0 with %s lies: UPSTREAM_ERROR, REST 502, never a short page', async (_name, edit) => {
+  stack.sample.inject({ path: '/runes/0', status: 200, body: firstPage(edit) });
+  expect((await stack.graphql(NUMBERS(0, 5))).body).toEqual(UNFIT);
+  const rest = await fetch(`${stack.gatewayUrl}/runes/v1/etchings?limit=5`);
+  expect([rest.status, await rest.json()]).toEqual([502, BAD_GATEWAY]);
+  expect(paths()).toEqual([...firstCalls(), ...firstCalls()].sort());
+});
+
+test.each([
+  // Before: read as a page size of -1, and /runes/-50 asked.
+  [
+    'an entry numbered above the newest',
+    (e: Pair[]) => void e.splice(0, e.length, [e[0]![0], { ...e[0]![1], number: BigInt(all.length) }]),
+  ],
+  // Before: the other rune served where page 0's look-ahead had placed its own.
+  ['another rune where page 0’s look-ahead is', (e: Pair[]) => void (e[0]![0] = '840000:999')],
+])('a later page with %s lies: UPSTREAM_ERROR, nothing more asked', async (_name, edit) => {
+  stack.sample.inject({ path: '/runes/1', status: 200, body: secondPage(edit) });
+  expect((await stack.graphql(NUMBERS(48, 5))).body).toEqual(UNFIT);
+  expect(paths()).toEqual([...firstCalls(), '/runes/1'].sort());
+});
+
+test('a last page shorter than the others is no lie: the window ends with the list', async () => {
+  const { body } = await stack.graphql(NUMBERS(all.length - 3, 10));
+  expect(body.data).toEqual({ etchings: { total: all.length, results: all.slice(-3).map((e) => ({ number: e.number })) } });
+});

@@ -167,9 +167,7 @@ export function createOrdEtchings(client: OrdClient) {
       const last = Math.min(offset + limit, total) - 1;
       /** Entries by their place in the list (newest first). */
       const placed = new Map<number, [string, RuneEntry]>();
-      const place = (page: RunesPage) => {
-        for (const pair of page.entries) placed.set(total - 1 - Number(pair[1].number), pair);
-      };
+      const place = (page: RunesPage) => placeAll(placed, page, newest);
       place(first);
       let more = first.more;
       // Pages until the window is covered: each one's first entry says where it starts.
@@ -177,7 +175,7 @@ export function createOrdEtchings(client: OrdClient) {
         const wanted = Math.max(position, offset);
         let index = Math.floor(wanted / pageSize);
         let page = await runesPage(index, call);
-        const start = page.entries[0] ? total - 1 - Number(page.entries[0][1].number) : undefined;
+        const start = page.entries[0] ? placeOf(page.entries[0][1].number, newest) : undefined;
         if (start !== undefined && index > 0 && start !== index * pageSize && start % index === 0) {
           // Another page size than assumed: learnt, and the right page asked.
           pageSize = start / index;
@@ -187,14 +185,15 @@ export function createOrdEtchings(client: OrdClient) {
         if (page.entries.length === 0) break;
         place(page);
         more = page.more;
-        const next = total - Number(page.entries[page.entries.length - 1]![1].number);
+        const next = placeOf(page.entries[page.entries.length - 1]![1].number, newest) + 1;
         if (next <= position) throw unreadable('ord');
         position = next;
       }
       const window: Array<[string, RuneEntry]> = [];
       for (let p = offset; p <= last; p++) {
         const pair = placed.get(p);
-        if (!pair) break;
+        // Every number up to the newest is a rune's: a hole is a page that lied, never a short page.
+        if (!pair) throw unreadable('ord');
         window.push(pair);
       }
       // One block hash per block on the page (recursive endpoint, cached by the pipeline), within
@@ -206,6 +205,30 @@ export function createOrdEtchings(client: OrdClient) {
       return marked({ limit, offset, total: results.length > 0 ? total : 0, results }, 'ord', indexed);
     },
   };
+}
+
+/** A rune's place in the list (newest first); no rune is numbered above the newest. */
+function placeOf(number: bigint, newest: bigint): number {
+  if (number > newest) throw unreadable('ord');
+  return Number(newest - number);
+}
+
+/**
+ * Places a page's entries. ord numbers runes one by one in rune-id order, the list's order: a page
+ * whose numbers do not go strictly down, or that puts another rune where one is placed, lies.
+ */
+function placeAll(placed: Map<number, [string, RuneEntry]>, page: RunesPage, newest: bigint): void {
+  let previous: bigint | undefined;
+  for (const pair of page.entries) {
+    const number = pair[1].number;
+    if (previous !== undefined && number >= previous) throw unreadable('ord');
+    previous = number;
+    const place = placeOf(number, newest);
+    // The code's look-ahead entry repeats the next page's first: the same rune, placed once.
+    const held = placed.get(place);
+    if (held && held[0] !== pair[0]) throw unreadable('ord');
+    placed.set(place, pair);
+  }
 }
 
 function raw(id: string, entry: RuneEntry, blockHash: string, height: bigint): RawRune {
