@@ -7,7 +7,7 @@
  * The longest decimal string read as an amount: u128's 39 digits with 38 decimals fit well within.
  * BigInt's parse and the trailing-zero strip below are super-linear in the length.
  */
-const MAX_AMOUNT_LENGTH = 100;
+export const MAX_AMOUNT_LENGTH = 100;
 
 /** Base units of a decimal string at `decimals` places; undefined when it is not one, or finer, or too long. */
 export function toUnits(value: string, decimals: number): bigint | undefined {

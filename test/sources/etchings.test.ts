@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { sampleData, type Etching } from '../../src/sample/data.js';
-import { ORD_HEIGHT } from '../../src/sample/sources-data.js';
+import { ORD_HEIGHT, unisatRunes } from '../../src/sample/sources-data.js';
 import { startStack, type Stack } from '../harness.js';
 import { etchingFromOrd, etchingFromOrdAt, etchingFromUnisat, restatedEtching } from '../sources-expected.js';
 import {
@@ -133,6 +133,27 @@ describe('UniSat', () => {
     expect(body.data).toEqual({ etchings: null });
     expect(body.errors).toEqual([
       fieldError(['etchings'], { code: 'UPSTREAM_ERROR', service: 'runes', source: 'unisat', httpStatus: 200 }),
+    ]);
+  });
+
+  test('an amount longer than 100 digits is no amount: UPSTREAM_ERROR, REST 502, before BigInt reads it', async () => {
+    // Before: BigInt read them (its parse is quadratic in the digits), and they were served.
+    const detail = unisatRunes.slice(0, 2).map((e, i) => (i === 1 ? { ...e, burned: '9'.repeat(1_000_000) } : e));
+    stack.sample.inject({
+      path: '/v1/indexer/runes/info-list',
+      status: 200,
+      body: { code: 0, msg: 'OK', data: { total: all.length, detail } },
+    });
+    const { body } = await stack.graphql('{ etchings(limit: 2) { total results { supply { burned } } } }');
+    expect(body).toEqual({
+      data: { etchings: null },
+      errors: [fieldError(['etchings'], { code: 'UPSTREAM_ERROR', service: 'runes', source: 'unisat', httpStatus: 200 })],
+      extensions: { sources: [{ source: 'unisat', height: null, unavailable: [] }] },
+    });
+    const response = await fetch(`${stack.gatewayUrl}/runes/v1/etchings?limit=2`);
+    expect([response.status, await response.json()]).toEqual([
+      502,
+      { statusCode: 502, error: 'Bad Gateway', message: 'The unisat service sent an answer that is not the JSON the gateway expects' },
     ]);
   });
 

@@ -11,11 +11,14 @@ import type { PageQuery } from '../../upstream/ordinals.js';
 import { joinPath, segment } from '../../upstream/paths.js';
 import { arrayOf, boolean, checked, int, object, optional, string, timestamp, type Shape } from '../../upstream/shapes.js';
 import type { Page, SourcedRuneEtching } from '../../upstream/types.js';
+import { MAX_AMOUNT_LENGTH } from '../amounts.js';
 import { unreadable } from '../errors.js';
 import { toEtching, type RawRune } from '../runes.js';
 import type { UnisatClient } from './client.js';
 
-const digits: Shape<string> = (value): value is string => typeof value === 'string' && /^\d+$/.test(value);
+/** Base units, read with BigInt: bounded, as its parse is quadratic in the digits. */
+const digits: Shape<string> = (value): value is string =>
+  typeof value === 'string' && value.length <= MAX_AMOUNT_LENGTH && /^\d+$/.test(value);
 
 interface RuneEntry {
   runeid: string;
