@@ -37,6 +37,8 @@ export interface UpstreamRequest {
   tenant?: string;
   /** Who asked (a keyed hash of the client's address): charged for the upstream calls it causes. */
   client?: string;
+  /** The answer never changes (ord's deep block hashes): a stored result does not rest on it. */
+  final?: boolean;
   /** The asking request's budget of upstream answer bytes (GraphQL requests). */
   budget?: ResponseBudget;
   /** The client request's access-log counters: upstream calls sent, cache outcomes. */

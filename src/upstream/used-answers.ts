@@ -75,6 +75,7 @@ export class Ledger {
       used.complete = false;
       return;
     }
+    if (req.final) return;
     const { method, path, route, query, tenant } = req;
     used.answers.push({ service: this.source, key, request: { method, path, route, query, tenant }, response });
   }

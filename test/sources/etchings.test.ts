@@ -3,7 +3,7 @@
  * from an `ord server`'s `/runes` pages (u128 amounts as bare JSON numbers; 50 a page with the
  * code's look-ahead entry, or 100 as the docs say), against the sample's profiles.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { sampleData, type Etching } from '../../src/sample/data.js';
 import { ORD_HEIGHT, unisatRunes } from '../../src/sample/sources-data.js';
 import { startStack, type Stack } from '../harness.js';
@@ -185,14 +185,14 @@ describe.each([
   { name: 'as the code serves them: 50 a page and a look-ahead entry', pageSize: 50, lookAhead: true },
   { name: 'as the docs say: 100 a page', pageSize: 100, lookAhead: false },
 ])('ord, pages $name', ({ pageSize, lookAhead }) => {
+  // A gateway each: the block hashes one test asked are kept (they are final), and would not be asked again.
   let stack: Stack;
-  beforeAll(async () => {
+  beforeEach(async () => {
     stack = await startStack((sample) => ({ ETCHINGS_SOURCE: 'ord', ORD_API_URL: sample.baseUrl, ORD_API_AUTH: ORD_AUTH }), {
       sources: { ord: { auth: ORD_AUTH, pageSize, lookAhead } },
     });
   });
-  afterAll(() => stack.close());
-  afterEach(() => stack.sample.reset());
+  afterEach(() => stack.close());
 
   test('every etching, page by page, exact: u128 amounts past 2^53 intact', async () => {
     const expected = all.map(fromOrd);
@@ -224,6 +224,19 @@ describe.each([
       });
       expect(request.headers['x-api-key']).toBeUndefined();
     }
+  });
+
+  test('a block hash 20 blocks under the index height is asked once; a newer one again each time', async () => {
+    const query = '{ etchings(limit: 6) { results { location { blockHeight blockHash } } } }';
+    const hashCalls = () => callsOf(stack.sample).flatMap((c) => (c.path.startsWith('/r/blockhash/') ? [c.path] : []));
+    const first = await stack.graphql(query);
+    const blocks = [...new Set(all.slice(0, 6).map((e) => e.location.block_height))];
+    expect([blocks.length, blocks[0]! + 20 > ORD_HEIGHT, blocks[1]! + 20 <= ORD_HEIGHT]).toEqual([2, true, true]);
+    expect(hashCalls().sort()).toEqual(blocks.map((b) => `/r/blockhash/${b}`).sort());
+    stack.sample.clearLog();
+    const again = await stack.graphql(query);
+    expect(again.body).toEqual(first.body);
+    expect(hashCalls()).toEqual([`/r/blockhash/${blocks[0]}`]);
   });
 
   test('a new etching of the sample is the list’s newest, at the index height it brings', async () => {

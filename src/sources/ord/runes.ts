@@ -22,6 +22,7 @@ import type { Page, SourcedRuneEtching } from '../../upstream/types.js';
 import { unreadable } from '../errors.js';
 import { toEtching, type RawRune } from '../runes.js';
 import { marked } from '../provenance.js';
+import { createBlockHashes } from './block-hashes.js';
 import type { OrdClient } from './client.js';
 
 /** What ord's code serves a page; learnt again from the answers. */
@@ -80,7 +81,6 @@ const isRunesPage = checked(object<RunesPage>({ entries: arrayOf(isPair), more: 
 /** `/rune/{rune}`: the entry and its id (and `mintable`, `parent`, which the list's rule already gives). */
 const isRuneAnswer = checked(object<{ entry: RuneEntry; id: string }>({ entry: isEntry, id: string }));
 const isHeight: Shape<bigint> = (value): value is bigint => u64(value);
-const isHash: Shape<string> = (value): value is string => typeof value === 'string' && /^[0-9a-f]{64}$/.test(value);
 
 /** ord's `RuneEntry::mintable(height)`: terms, inside the start..end window, mints below the cap. */
 function mintable(entry: RuneEntry, height: bigint): boolean {
@@ -123,11 +123,7 @@ export function createOrdEtchings(client: OrdClient) {
   };
 
   const indexHeight = (call: CallOptions) => client.get({ path: '/blockheight', route: '/blockheight' }, isHeight, call);
-  const blockHashOf = async (block: bigint, call: CallOptions) => {
-    const hash = await client.get({ path: joinPath('r', 'blockhash', String(block)), route: '/r/blockhash/:height' }, isHash, call);
-    if (hash === undefined) throw unreadable('ord');
-    return hash;
-  };
+  const blockHashOf = createBlockHashes(client);
 
   /**
    * The request's bound on calls in flight (GraphQL's and REST's alike); one at a time where no
@@ -148,7 +144,7 @@ export function createOrdEtchings(client: OrdClient) {
       );
       if (!answer) return null;
       if (answer.id !== runeId || height === undefined) throw unreadable('ord');
-      const hash = await blockHashOf(answer.entry.block, call);
+      const hash = await blockHashOf(answer.entry.block, height, call);
       return toEtching(raw(answer.id, answer.entry, hash, height), 'ord', int(height));
     },
     async etchings({ offset, limit }: PageQuery, call: CallOptions): Promise<Page<SourcedRuneEtching>> {
@@ -199,7 +195,7 @@ export function createOrdEtchings(client: OrdClient) {
       // One block hash per block on the page (recursive endpoint, cached by the pipeline), within
       // the request's concurrency.
       const blocks = [...new Set(window.map(([, entry]) => entry.block))];
-      const hashes = new Map(await lookups.spread(blocks, async (block) => [block, await blockHashOf(block, call)] as const));
+      const hashes = new Map(await lookups.spread(blocks, async (block) => [block, await blockHashOf(block, height, call)] as const));
       const indexed = int(height);
       const results = window.map(([id, entry]) => toEtching(raw(id, entry, hashes.get(entry.block)!, height), 'ord', indexed));
       return marked({ limit, offset, total: results.length > 0 ? total : 0, results }, 'ord', indexed);
