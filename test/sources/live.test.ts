@@ -57,4 +57,16 @@ describe('brc20Token subscription with BRC20_SOURCE=unisat', () => {
     // Unchanged answers send nothing more.
     expect(watch.results).toHaveLength(1);
   });
+
+  test('a ticker that reads as hex watches itself, not the token UniSat decodes it to: null', async () => {
+    stack.sample.clearLog();
+    const watch = sse(stack.gatewayUrl, 'subscription { brc20Token(ticker: "6f726469") { token { id } } }', '203.0.113.10');
+    await until(() => watch.results.length >= 1, 'the first event');
+    await until(() => dataRequests(stack.sample).length >= 2, 'another poll');
+    watch.stop();
+    await watch.done;
+    // UniSat answered ORDI each time (it decodes hex parameters): no event carried it.
+    expect(watch.results).toEqual([{ data: { brc20Token: null } }]);
+    expect(new Set(dataRequests(stack.sample).map((r) => r.path))).toEqual(new Set(['/v1/indexer/brc20/6f726469/info']));
+  });
 });

@@ -148,6 +148,26 @@ describe('BRC-20 token details from UniSat', () => {
     expectNoSecrets(JSON.stringify([body, answer]) + stack.logs.join('\n'), [UNISAT_KEY]);
   });
 
+  test('a ticker that reads as hex is itself, not the token UniSat decodes it to: null, REST 404', async () => {
+    // UniSat decodes hex path parameters: `6f726469` answers ORDI, `f09f90b8` the 🐸 token.
+    const asked = ['6f726469', 'F09F90B8', '🐸', 'ORDI'];
+    const { body } = await stack.graphql(`query ($t: [String!]!) { brc20Tokens(tickers: $t) { ${BRC20_FIELDS} } }`, { t: asked });
+    expect(body).toEqual({ data: { brc20Tokens: [null, null, expected('🐸'), expected('ordi')] }, extensions: { sources: [SOURCE] } });
+    const one = await stack.graphql(`{ brc20Token(ticker: "f09f90b8") { token { id } } }`);
+    expect(one.body).toEqual({
+      data: { brc20Token: null },
+      extensions: { sources: [{ source: 'unisat', height: null, unavailable: [] }] },
+    });
+    const answer = await rest(`${stack.gatewayUrl}/ordinals/v1/brc-20/tokens/f09f90b8`);
+    expect([answer.status, answer.etag, answer.body]).toEqual([404, null, { error: 'Not found' }]);
+    // 🐸 and its hex spelling are one UniSat path: each request reads the answer for itself.
+    expect(
+      dataRequests(stack.sample)
+        .map((r) => r.url)
+        .sort(),
+    ).toEqual([infoPath('6f726469'), infoPath('f09f90b8'), infoPath('f09f90b8'), infoPath('f09f90b8'), infoPath('ordi')]);
+  });
+
   test('REST answers hiro’s body with null for what UniSat lacks, names the source, and an ETag when found', async () => {
     const hiro = sampleData.brc20Tokens.find((t) => t.token.ticker === 'pepe')!;
     const response = await fetch(`${stack.gatewayUrl}/ordinals/v1/brc-20/tokens/PEPE`);

@@ -58,6 +58,17 @@ export function unisatTicker(ticker: string): string {
   return /^[a-z0-9]+$/.test(normalized) ? normalized : Buffer.from(normalized, 'utf8').toString('hex');
 }
 
+/**
+ * Whether UniSat's token is the one asked for. UniSat decodes a path parameter that reads as hex,
+ * so `6f726469` answers ORDI and `f09f90b8` the 🐸 token, and both spellings of 🐸 share one path:
+ * only the answer says which token it is. Hiro matches its stored, lowercased key (what toHiro
+ * answers as `ticker`; UniSat keeps the deploy's case) against the request with ASCII A-Z
+ * lowercased (normalizeTicker), and nothing else.
+ */
+function isAsked(info: Brc20InfoItem, ticker: string): boolean {
+  return info.ticker.toLowerCase() === normalizeTicker(ticker);
+}
+
 export function createUnisatBrc20(client: UnisatClient) {
   return {
     /** Null when UniSat has no such token, or the ticker cannot be one (as hiro's route 404). */
@@ -68,7 +79,7 @@ export function createUnisatBrc20(client: UnisatClient) {
         isInfo,
         call,
       );
-      if ('absent' in answer) return null;
+      if ('absent' in answer || !isAsked(answer.data, ticker)) return null;
       return toHiro(answer.data);
     },
   };
