@@ -130,6 +130,70 @@ describe('transfers per block from UniSat', () => {
     expect((body.data!.transfers as { total: number }).total).toBe(78);
   });
 
+  test('pages that do not add up are an error, never transfers served twice or cut short', async () => {
+    const range = unisatEvents.filter((e) => e.height === BIG_TRANSFER_BLOCK || e.height === NEXT_TO_BIG_BLOCK);
+    const total = range.length;
+    const page = (cursor: number, rows: unknown[], claimed = total) => ({
+      code: 0,
+      msg: 'OK',
+      data: { cursor, total: claimed, detail: rows },
+    });
+    // A query of its own: a result stored by another test would be confirmed page by page first.
+    const query = `{ transfers(block: ${BIG_TRANSFER_BLOCK}, limit: 60) { results { id } } }`;
+    const failed = { code: 'UPSTREAM_ERROR', service: 'ordinals', source: 'unisat', httpStatus: 200 };
+    const cases: Array<[string, number, unknown]> = [
+      // The cursor does not move: the first page's rows again.
+      ['repeats rows', 48, page(48, range.slice(0, 48))],
+      // One row of the first page among new ones.
+      ['repeats one row', 48, page(48, [range[47], ...range.slice(49, 96)])],
+      ['total grows', 48, page(48, range.slice(48, 96), total + 1)],
+      ['nothing while more is claimed', 48, page(48, [])],
+      // The first page claims 50 rows; the second brings 48 more, past that.
+      ['more rows than the total', 0, page(0, range.slice(0, 48), 50)],
+    ];
+    const answers = [];
+    for (const [name, cursor, body] of cases) {
+      stack.sample.inject({ path: '/v1/indexer/inscription/events', query: new RegExp(`cursor=${cursor}&`), status: 200, body, times: 1 });
+      const { body: answer } = await stack.graphql(query);
+      answers.push([name, answer.data, answer.errors, callsOf(stack.sample)]);
+      stack.sample.clearLog();
+    }
+    const twoPages = [blockCall(BIG_TRANSFER_BLOCK), eventsCall(BIG_TRANSFER_BLOCK, 0), eventsCall(BIG_TRANSFER_BLOCK, 48)];
+    expect(answers).toEqual(cases.map(([name]) => [name, { transfers: null }, [fieldError(['transfers'], failed)], twoPages]));
+    // REST says the same: 502 in hiro's error format.
+    stack.sample.inject({ path: '/v1/indexer/inscription/events', query: /cursor=48&/, status: 200, body: cases[0]![2], times: 1 });
+    const response = await fetch(`${stack.gatewayUrl}/ordinals/v1/inscriptions/transfers?block=${BIG_TRANSFER_BLOCK}`);
+    expect([response.status, await response.json()]).toEqual([
+      502,
+      {
+        statusCode: 502,
+        error: 'Bad Gateway',
+        message: "The unisat service's pages of the block's inscription events do not agree with each other",
+      },
+    ]);
+  });
+
+  test('the whole walk of a block’s pages waits UPSTREAM_TIMEOUT_MS at most, not that much per page', async () => {
+    // Each page answers well within the deadline (2000 ms in the harness); the three of the block do not.
+    stack.sample.inject({ path: '/v1/indexer/inscription/events', delayMs: 800 });
+    const started = Date.now();
+    const response = await fetch(`${stack.gatewayUrl}/ordinals/v1/inscriptions/transfers?block=${BIG_TRANSFER_BLOCK}`);
+    const waited = Date.now() - started;
+    expect([response.status, await response.json()]).toEqual([
+      504,
+      { statusCode: 504, error: 'Gateway Timeout', message: 'The unisat service did not answer in time' },
+    ]);
+    expect(waited).toBeGreaterThanOrEqual(2000);
+    expect(waited).toBeLessThan(2700);
+    // The third page was asked at 1600 ms and cut at the deadline.
+    expect(callsOf(stack.sample)).toEqual([
+      blockCall(BIG_TRANSFER_BLOCK),
+      eventsCall(BIG_TRANSFER_BLOCK, 0),
+      eventsCall(BIG_TRANSFER_BLOCK, 48),
+      eventsCall(BIG_TRANSFER_BLOCK, 96),
+    ]);
+  });
+
   test('a block of more events than the gateway reads is refused saying so', async () => {
     const events = (cursor: number) => ({
       code: 0,

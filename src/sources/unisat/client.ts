@@ -85,6 +85,7 @@ export function createUnisatClient({ config, logger, store, events, redis, fligh
     throw error;
   }
 
-  return { service, get };
+  // The whole time one field may wait on UniSat, however many calls it makes (sources/deadline.ts).
+  return { service, get, timeoutMs: config.upstreamTimeoutMs };
 }
 export type UnisatClient = ReturnType<typeof createUnisatClient>;

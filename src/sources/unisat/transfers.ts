@@ -22,6 +22,8 @@ import type { PageQuery } from '../../upstream/ordinals.js';
 import { joinPath } from '../../upstream/paths.js';
 import { arrayOf, boolean, checked, int, object, optional, string, timestamp } from '../../upstream/shapes.js';
 import type { Page, SourcedInscriptionTransfer } from '../../upstream/types.js';
+import { withinDeadline } from '../deadline.js';
+import { unreadable } from '../errors.js';
 import { marked, type MissableField } from '../provenance.js';
 import type { UnisatClient } from './client.js';
 
@@ -65,6 +67,13 @@ const HASH = /^[0]{8}[a-fA-F0-9]{56}$/;
 const TRANSFER_MISSING: readonly MissableField[] = ['from'];
 const LOCATION_MISSING: readonly MissableField[] = ['address', 'txId', 'location', 'output', 'offset'];
 
+/** UniSat's pages of one block's events do not add up (see blockTransfers): an unreadable answer. */
+function pagesDisagree(): UpstreamError {
+  const error = unreadable('unisat', 200);
+  error.message = "The unisat service's pages of the block's inscription events do not agree with each other";
+  return error;
+}
+
 /** The block's events fill more pages than the gateway reads: said as that, not as one large answer. */
 function tooManyEvents(): UpstreamError {
   const error = new UpstreamError('unisat', 'too-large');
@@ -92,9 +101,17 @@ export function createUnisatTransfers(client: UnisatClient) {
     return info?.height === height ? info : undefined;
   }
 
-  /** The block's transfer rows in block order. */
+  /**
+   * The block's transfer rows in block order. The pages must add up: the first page's `total` is
+   * the walk's, and a page that repeats a row already read, changes the total, brings nothing while
+   * more is claimed, or more than the total leaves is UniSat's error (a cursor that does not move
+   * served the same transfers again under new ids). Each page counts against MAX_EVENT_PAGES and
+   * the request's lookups; the caller holds the whole walk to one deadline.
+   */
   async function blockTransfers(height: number, call: CallOptions): Promise<InscriptionEvent[]> {
     const rows: InscriptionEvent[] = [];
+    const seen = new Set<string>();
+    let total: number | undefined;
     let cursor = 0;
     for (let pages = 0; ; pages++) {
       if (pages === MAX_EVENT_PAGES) throw tooManyEvents();
@@ -110,21 +127,39 @@ export function createUnisatTransfers(client: UnisatClient) {
         call,
         'list',
       );
-      // No rows on the first page is a block without events; a later page gone mid-walk would cut the list short.
-      if ('absent' in answer && pages > 0) throw new UpstreamError('unisat', 'invalid-body', 200);
-      const page = 'absent' in answer ? { total: 0, detail: [] } : answer.data;
-      rows.push(...page.detail.filter((row) => row.height === height));
-      cursor += page.detail.length;
-      if (page.detail.length === 0 || cursor >= page.total || page.detail.some((row) => row.height > height)) break;
+      // No data on the first page is a block without events; a later page gone mid-walk would cut the list short.
+      if ('absent' in answer) {
+        if (pages > 0) throw pagesDisagree();
+        break;
+      }
+      const page = answer.data;
+      total ??= page.total;
+      const upTo = cursor + page.detail.length;
+      if (page.total !== total || upTo > total || (page.detail.length === 0 && cursor < total)) throw pagesDisagree();
+      for (const row of page.detail) {
+        // An inscription moved twice in a block is two rows, in two transactions.
+        const key = `${row.inscriptionId}:${row.height}:${row.txidx}:${row.isTransfer}`;
+        if (seen.has(key)) throw pagesDisagree();
+        seen.add(key);
+        if (row.height === height) rows.push(row);
+      }
+      cursor = upTo;
+      if (cursor >= total || page.detail.some((row) => row.height > height)) break;
     }
     // Stable: rows of one transaction keep UniSat's order.
     return rows.filter((row) => row.isTransfer).sort((a, b) => a.txidx - b.txidx);
   }
 
+  /** The block and its transfer rows, all within the field's one deadline (not one per page). */
+  const read = (id: string, call: CallOptions) =>
+    withinDeadline(call, client.timeoutMs, 'unisat', async (within) => {
+      const info = await locate(id, within);
+      return { info, rows: info ? await blockTransfers(info.height, within) : [] };
+    });
+
   return {
     async transfers(id: string, { offset, limit }: PageQuery, call: CallOptions): Promise<Page<SourcedInscriptionTransfer>> {
-      const info = await locate(id, call);
-      const rows = info ? await blockTransfers(info.height, call) : [];
+      const { info, rows } = await read(id, call);
       const results = rows
         .reverse()
         .slice(offset, offset + limit)
