@@ -3,12 +3,10 @@ import type { CallOptions, UpstreamRequest } from './request.js';
 import type { UpstreamService } from './service.js';
 import type { PageQuery } from './ordinals.js';
 import { joinPath, segment } from './paths.js';
-import { boolean, checked, decimal, int, object, optional, page, string, timestamp, type Shape } from './shapes.js';
+import { boolean, checked, decimal, int, object, optional, page, seconds, string } from './shapes.js';
 import type { Page, RuneEtching } from './types.js';
 
 type Part<K extends keyof RuneEtching> = RuneEtching[K];
-/** The runes API answers seconds; the schema's Timestamp is milliseconds, a safe integer too. */
-const seconds: Shape<number> = (value): value is number => timestamp(value) && timestamp(value * 1000);
 const isEtching = object<RuneEtching>({
   id: string,
   name: string,

@@ -26,6 +26,8 @@ export const boolean: Shape<boolean> = (value): value is boolean => typeof value
 export const int: Shape<number> = (value): value is number => Number.isInteger(value) && Math.abs(value as number) <= 0x7fffffff;
 /** A Timestamp (or its seconds): a safe integer. */
 export const timestamp: Shape<number> = (value): value is number => Number.isSafeInteger(value);
+/** Seconds that become a Timestamp (× 1000): a safe integer in milliseconds too. */
+export const seconds: Shape<number> = (value): value is number => timestamp(value) && timestamp((value as number) * 1000);
 /** Made once: a regular expression literal in the function would be a new object at every call. */
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 /** An amount: a decimal string, never a JSON number. The Decimal scalar checks with this too. */

@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { sampleData, type Etching } from '../../src/sample/data.js';
-import { ORD_HEIGHT, unisatRunes } from '../../src/sample/sources-data.js';
+import { ORD_HEIGHT, unisatRune, unisatRunes } from '../../src/sample/sources-data.js';
 import { startStack, type Stack } from '../harness.js';
 import { etchingFromOrd, etchingFromOrdAt, etchingFromUnisat, restatedEtching } from '../sources-expected.js';
 import {
@@ -155,6 +155,47 @@ describe('UniSat', () => {
       502,
       { statusCode: 502, error: 'Bad Gateway', message: 'The unisat service sent an answer that is not the JSON the gateway expects' },
     ]);
+  });
+
+  test('a number past GraphQL Int (or a Timestamp) is UniSat’s unreadable answer, never an internal error', async () => {
+    const e = all.find((x) => x.mint_terms.height_end !== null)!;
+    const entry = unisatRune(e);
+    const entries = [
+      // u64 terms UniSat may send: RuneMintTerms' fields are Ints.
+      { ...entry, terms: { ...entry.terms, heightEnd: 4294967296000 } },
+      { ...entry, terms: { ...entry.terms, offsetStart: 2 ** 31 } },
+      // Seconds whose milliseconds are no safe integer.
+      { ...entry, timestamp: 2 ** 50 },
+    ];
+    const answers = [];
+    for (const bad of entries) {
+      stack.sample.inject({
+        path: `/v1/indexer/runes/${encodeURIComponent(e.id)}/info`,
+        status: 200,
+        body: { code: 0, msg: 'OK', data: bad },
+        times: 1,
+      });
+      stack.sample.inject({
+        path: '/v1/indexer/runes/info-list',
+        status: 200,
+        body: { code: 0, msg: 'OK', data: { total: all.length, start: 0, detail: [bad] } },
+        times: 1,
+      });
+      const { body } = await stack.graphql(
+        `query ($ids: [ID!]!) { nodes(ids: $ids) { ... on RuneEtching { ${ETCHING_FIELDS} } } etchings(limit: 1) { results { id } } }`,
+        { ids: [globalId('RuneEtching', e.id)] },
+      );
+      answers.push({ data: body.data, errors: body.errors });
+    }
+    const failed = { code: 'UPSTREAM_ERROR', service: 'runes', source: 'unisat', httpStatus: 200 };
+    expect(answers).toEqual(
+      entries.map(() => ({
+        data: { nodes: [null], etchings: null },
+        errors: [fieldError(['nodes', 0], failed), fieldError(['etchings'], failed)],
+      })),
+    );
+    // An upstream's answer, not the gateway's fault: nothing logged at error level.
+    expect(stack.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 50)).toEqual([]);
   });
 
   test('REST: an ETag made from the answer; If-None-Match with it is 304 naming it, another page has its own', async () => {

@@ -138,6 +138,25 @@ describe('BRC-20 token details from UniSat', () => {
     expect(JSON.stringify(body)).not.toContain('server busy');
   });
 
+  test('a number past GraphQL Int or a Timestamp is UniSat’s unreadable answer, never an internal error', async () => {
+    const info = findUnisatBrc20('ordi')!;
+    const bad = [
+      { holdersCount: 2 ** 31 },
+      { historyCount: 4294967296000 },
+      { deployHeight: -(2 ** 31) - 1 },
+      { deployBlocktime: 2 ** 50 },
+    ];
+    const answers = [];
+    for (const fields of bad) {
+      stack.sample.inject({ path: infoPath('ordi'), status: 200, body: { code: 0, msg: 'OK', data: { ...info, ...fields } }, times: 1 });
+      const { body } = await stack.graphql(`{ brc20Token(ticker: "ordi") { ${BRC20_FIELDS} } }`);
+      answers.push({ data: body.data, errors: body.errors });
+    }
+    const failed = { code: 'UPSTREAM_ERROR', service: 'ordinals', source: 'unisat', httpStatus: 200 };
+    expect(answers).toEqual(bad.map(() => ({ data: { brc20Token: null }, errors: [fieldError(['brc20Token'], failed)] })));
+    expect(stack.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 50)).toEqual([]);
+  });
+
   test('UniSat refusing the key is UNAUTHENTICATED; the key is in no answer and no log line', async () => {
     stack.sample.inject({ path: infoPath('ordi'), status: 401, body: 'Invalid API Key' });
     const { body } = await stack.graphql(`{ brc20Token(ticker: "ordi") { token { id } } }`);

@@ -130,6 +130,21 @@ describe('transfers per block from UniSat', () => {
     expect((body.data!.transfers as { total: number }).total).toBe(78);
   });
 
+  test('a number past GraphQL Int or a Timestamp is UniSat’s unreadable answer, never an internal error', async () => {
+    const [row] = unisatEvents.filter((e) => e.height === 800000 && e.isTransfer);
+    const bad = [{ timestamp: 2 ** 50 }, { inscriptionNumber: 2 ** 31 }, { txidx: 4294967296000 }];
+    const answers = [];
+    for (const fields of bad) {
+      const body = { code: 0, msg: 'OK', data: { cursor: 0, total: 1, detail: [{ ...row, ...fields }] } };
+      stack.sample.inject({ path: '/v1/indexer/inscription/events', status: 200, body, times: 1 });
+      const { body: answer } = await stack.graphql(`{ transfers(block: 800000) { ${TRANSFER_PAGE_FIELDS} } }`);
+      answers.push({ data: answer.data, errors: answer.errors });
+    }
+    const failed = { code: 'UPSTREAM_ERROR', service: 'ordinals', source: 'unisat', httpStatus: 200 };
+    expect(answers).toEqual(bad.map(() => ({ data: { transfers: null }, errors: [fieldError(['transfers'], failed)] })));
+    expect(stack.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 50)).toEqual([]);
+  });
+
   test('pages that do not add up are an error, never transfers served twice or cut short', async () => {
     const range = unisatEvents.filter((e) => e.height === BIG_TRANSFER_BLOCK || e.height === NEXT_TO_BIG_BLOCK);
     const total = range.length;

@@ -5,7 +5,7 @@
 import type { CallOptions } from '../../upstream/request.js';
 import { normalizeTicker } from '../../upstream/ordinals.js';
 import { MAX_PARAM_LENGTH, isDotSegment, joinPath } from '../../upstream/paths.js';
-import { checked, decimal, int, object, optional, string, timestamp } from '../../upstream/shapes.js';
+import { checked, decimal, int, object, optional, seconds, string } from '../../upstream/shapes.js';
 import type { Brc20TokenDetailsResponse } from '../../upstream/types.js';
 import { formatUnits, toUnits } from '../amounts.js';
 import { unreadable } from '../errors.js';
@@ -37,7 +37,8 @@ const isInfo = checked(
     inscriptionNumber: int,
     txid: string,
     deployHeight: int,
-    deployBlocktime: timestamp,
+    // Written × 1000 as a Timestamp; every count and height here is a GraphQL Int (`int`).
+    deployBlocktime: seconds,
     max: decimal,
     limit: optional(decimal),
     decimal: int,

@@ -9,7 +9,7 @@
 import type { CallOptions } from '../../upstream/request.js';
 import type { PageQuery } from '../../upstream/ordinals.js';
 import { joinPath, segment } from '../../upstream/paths.js';
-import { arrayOf, boolean, checked, int, object, optional, string, timestamp, type Shape } from '../../upstream/shapes.js';
+import { arrayOf, boolean, checked, int, object, optional, seconds, string, type Shape } from '../../upstream/shapes.js';
 import type { Page, SourcedRuneEtching } from '../../upstream/types.js';
 import { MAX_AMOUNT_LENGTH } from '../amounts.js';
 import { unreadable } from '../errors.js';
@@ -53,7 +53,7 @@ const isEntry = object<RuneEntry>({
   number: int,
   height: int,
   txidx: int,
-  timestamp,
+  timestamp: seconds,
   divisibility: int,
   symbol: optional(string),
   etching: string,
@@ -62,10 +62,11 @@ const isEntry = object<RuneEntry>({
     object<Terms>({
       amount: optional(digits),
       cap: optional(digits),
-      heightStart: optional(timestamp),
-      heightEnd: optional(timestamp),
-      offsetStart: optional(timestamp),
-      offsetEnd: optional(timestamp),
+      // GraphQL Ints (RuneMintTerms), as hiro's own shape reads them: a larger u64 is unreadable here.
+      heightStart: optional(int),
+      heightEnd: optional(int),
+      offsetStart: optional(int),
+      offsetEnd: optional(int),
     }),
   ),
   mints: digits,

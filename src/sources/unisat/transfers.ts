@@ -20,7 +20,7 @@ import { UpstreamError } from '../../errors.js';
 import type { CallOptions } from '../../upstream/request.js';
 import type { PageQuery } from '../../upstream/ordinals.js';
 import { joinPath } from '../../upstream/paths.js';
-import { arrayOf, boolean, checked, int, object, optional, string, timestamp } from '../../upstream/shapes.js';
+import { arrayOf, boolean, checked, int, object, optional, seconds, string, timestamp } from '../../upstream/shapes.js';
 import type { Page, SourcedInscriptionTransfer } from '../../upstream/types.js';
 import { withinDeadline } from '../deadline.js';
 import { unreadable } from '../errors.js';
@@ -45,8 +45,9 @@ const isEvent = object<InscriptionEvent>({
   isTransfer: boolean,
   inscriptionId: string,
   inscriptionNumber: int,
+  // A Decimal (any safe integer is exact); `timestamp` is written × 1000 as a Timestamp.
   satoshi: optional(timestamp),
-  timestamp,
+  timestamp: seconds,
   height: int,
   txidx: int,
 });
