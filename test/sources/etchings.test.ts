@@ -198,6 +198,31 @@ describe('UniSat', () => {
     expect(stack.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 50)).toEqual([]);
   });
 
+  test('amounts longer than any real one (100 characters; a u128 has 39 digits) are refused', async () => {
+    const e = all.find((x) => x.mint_terms.amount !== null && x.mint_terms.cap !== null)!;
+    const entry = unisatRune(e);
+    const long = '1'.repeat(101);
+    const entries = [
+      { ...entry, premine: long },
+      { ...entry, supply: long },
+      { ...entry, mints: long },
+      { ...entry, burned: long },
+      { ...entry, terms: { ...entry.terms, amount: long } },
+      { ...entry, terms: { ...entry.terms, cap: long } },
+    ];
+    const answers = [];
+    for (const bad of entries) {
+      const path = `/v1/indexer/runes/${encodeURIComponent(e.id)}/info`;
+      stack.sample.inject({ path, status: 200, body: { code: 0, msg: 'OK', data: bad }, times: 1 });
+      const { body } = await stack.graphql(`query ($ids: [ID!]!) { nodes(ids: $ids) { ... on RuneEtching { ${ETCHING_FIELDS} } } }`, {
+        ids: [globalId('RuneEtching', e.id)],
+      });
+      answers.push({ data: body.data, errors: body.errors });
+    }
+    const failed = { code: 'UPSTREAM_ERROR', service: 'runes', source: 'unisat', httpStatus: 200 };
+    expect(answers).toEqual(entries.map(() => ({ data: { nodes: [null] }, errors: [fieldError(['nodes', 0], failed)] })));
+  });
+
   test('REST: an ETag made from the answer; If-None-Match with it is 304 naming it, another page has its own', async () => {
     const url = `${stack.gatewayUrl}/runes/v1/etchings?offset=3&limit=2`;
     const first = await fetch(url);

@@ -14,6 +14,8 @@ const TOKEN_FIELDS = BRC20_FIELDS.slice(BRC20_FIELDS.indexOf('{') + 1, BRC20_FIE
 
 const UNISAT_KEY = 'unisat-secret-key-4d1e77';
 const SOURCE = { source: 'unisat', height: BRC20_HEIGHT, unavailable: ['Brc20Token.selfMint'] };
+/** An answer of UniSat's that the gateway cannot read, as a field's error. */
+const FAILED = { code: 'UPSTREAM_ERROR', service: 'ordinals', source: 'unisat', httpStatus: 200 };
 
 /** A hiro sample token as the gateway answers it from UniSat: the same, but UniSat has no self-mint flag. */
 function expected(ticker: string) {
@@ -152,9 +154,43 @@ describe('BRC-20 token details from UniSat', () => {
       const { body } = await stack.graphql(`{ brc20Token(ticker: "ordi") { ${BRC20_FIELDS} } }`);
       answers.push({ data: body.data, errors: body.errors });
     }
-    const failed = { code: 'UPSTREAM_ERROR', service: 'ordinals', source: 'unisat', httpStatus: 200 };
-    expect(answers).toEqual(bad.map(() => ({ data: { brc20Token: null }, errors: [fieldError(['brc20Token'], failed)] })));
+    expect(answers).toEqual(bad.map(() => ({ data: { brc20Token: null }, errors: [fieldError(['brc20Token'], FAILED)] })));
     expect(stack.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 50)).toEqual([]);
+  });
+
+  test('amounts longer than any real one (100 characters) are refused before any BigInt work', async () => {
+    const info = findUnisatBrc20('ordi')!;
+    const ask = async (fields: Record<string, string>) => {
+      stack.sample.inject({ path: infoPath('ordi'), status: 200, body: { code: 0, msg: 'OK', data: { ...info, ...fields } }, times: 1 });
+      const started = Date.now();
+      const { body } = await stack.graphql(`{ brc20Token(ticker: "ordi") { ${BRC20_FIELDS} } }`);
+      return { body, ms: Date.now() - started };
+    };
+    // The bound itself is served: far above any real amount, it refuses nothing real.
+    const longest = '9'.repeat(100);
+    const written = `${longest}.${'0'.repeat(18)}`;
+    const ordi = expected('ordi');
+    expect((await ask({ max: longest })).body).toEqual({
+      data: { brc20Token: { token: { ...ordi.token, maxSupply: written }, supply: { ...ordi.supply, maxSupply: written } } },
+      extensions: { sources: [SOURCE] },
+    });
+    const failed = {
+      data: { brc20Token: null },
+      errors: [fieldError(['brc20Token'], FAILED)],
+      extensions: { sources: [{ source: 'unisat', height: null, unavailable: [] }] },
+    };
+    const tooLong: Array<Record<string, string>> = [
+      { max: '9'.repeat(101) },
+      { limit: `1.${'0'.repeat(99)}` },
+      { confirmedMinted: '1'.repeat(101) },
+    ];
+    const answers = [];
+    for (const fields of tooLong) answers.push((await ask(fields)).body);
+    expect(answers).toEqual(tooLong.map(() => failed));
+    // 9,000,000 digits (a 9 MB answer, within UPSTREAM_MAX_RESPONSE_BYTES) took 5.5 s of CPU in BigInt.
+    const huge = await ask({ max: '9'.repeat(9_000_000) });
+    expect(huge.body).toEqual(failed);
+    expect(huge.ms).toBeLessThan(1500);
   });
 
   test('UniSat refusing the key is UNAUTHENTICATED; the key is in no answer and no log line', async () => {

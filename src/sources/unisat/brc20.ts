@@ -5,11 +5,12 @@
 import type { CallOptions } from '../../upstream/request.js';
 import { normalizeTicker } from '../../upstream/ordinals.js';
 import { MAX_PARAM_LENGTH, isDotSegment, joinPath } from '../../upstream/paths.js';
-import { checked, decimal, int, object, optional, seconds, string } from '../../upstream/shapes.js';
+import { checked, int, object, optional, seconds, string } from '../../upstream/shapes.js';
 import type { Brc20TokenDetailsResponse } from '../../upstream/types.js';
 import { formatUnits, toUnits } from '../amounts.js';
 import { unreadable } from '../errors.js';
 import { marked } from '../provenance.js';
+import { amount } from './amount-shapes.js';
 import type { UnisatClient } from './client.js';
 
 /** The fields of UniSat's BRC20InfoItem that the mapping reads (all others pass). */
@@ -39,10 +40,11 @@ const isInfo = checked(
     deployHeight: int,
     // Written × 1000 as a Timestamp; every count and height here is a GraphQL Int (`int`).
     deployBlocktime: seconds,
-    max: decimal,
-    limit: optional(decimal),
+    // Bounded in length before toUnits makes bigints of them (amount-shapes.ts).
+    max: amount,
+    limit: optional(amount),
     decimal: int,
-    confirmedMinted: decimal,
+    confirmedMinted: amount,
     historyCount: int,
     holdersCount: int,
   }),
@@ -89,14 +91,14 @@ export function createUnisatBrc20(client: UnisatClient) {
 function toHiro(info: Brc20InfoItem): Brc20TokenDetailsResponse {
   const { decimal: decimals } = info;
   // Amounts may come with fewer (or no) decimals than the token's: written again as hiro does.
-  const amount = (value: string) => {
+  const written = (value: string) => {
     const units = decimals >= 0 && decimals <= 18 ? toUnits(value, decimals) : undefined;
     if (units === undefined) throw unreadable('unisat');
     return formatUnits(units, decimals);
   };
-  const max = amount(info.max);
-  const minted = amount(info.confirmedMinted);
-  const limit = info.limit ? amount(info.limit) : null;
+  const max = written(info.max);
+  const minted = written(info.confirmedMinted);
+  const limit = info.limit ? written(info.limit) : null;
   const token = marked(
     {
       id: info.inscriptionId,

@@ -9,16 +9,12 @@
 import type { CallOptions } from '../../upstream/request.js';
 import type { PageQuery } from '../../upstream/ordinals.js';
 import { joinPath, segment } from '../../upstream/paths.js';
-import { arrayOf, boolean, checked, int, object, optional, seconds, string, type Shape } from '../../upstream/shapes.js';
+import { arrayOf, boolean, checked, int, object, optional, seconds, string } from '../../upstream/shapes.js';
 import type { Page, SourcedRuneEtching } from '../../upstream/types.js';
-import { MAX_AMOUNT_LENGTH } from '../amounts.js';
 import { unreadable } from '../errors.js';
 import { toEtching, type RawRune } from '../runes.js';
+import { digits } from './amount-shapes.js';
 import type { UnisatClient } from './client.js';
-
-/** Base units, read with BigInt: bounded, as its parse is quadratic in the digits. */
-const digits: Shape<string> = (value): value is string =>
-  typeof value === 'string' && value.length <= MAX_AMOUNT_LENGTH && /^\d+$/.test(value);
 
 interface RuneEntry {
   runeid: string;
