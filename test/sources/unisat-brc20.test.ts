@@ -119,7 +119,7 @@ describe('BRC-20 token details from UniSat', () => {
     const { body } = await stack.graphql(`{ brc20Token(ticker: "ordi") { token { id maxSupply } } }`);
     expect(body).toEqual({
       data: { brc20Token: null },
-      errors: [fieldError(['brc20Token'], { code: 'UPSTREAM_ERROR', service: 'ordinals', source: 'unisat' })],
+      errors: [fieldError(['brc20Token'], { code: 'UPSTREAM_ERROR', service: 'ordinals', source: 'unisat', httpStatus: 200 })],
       extensions: { sources: [{ ...SOURCE, height: null, unavailable: [] }] },
     });
     const response = await fetch(`${stack.gatewayUrl}/ordinals/v1/brc-20/tokens/ordi`);
