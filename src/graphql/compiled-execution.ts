@@ -6,7 +6,10 @@
  *   definition), and graphql-jit lets some through (a null for a non-null type) that it then reports
  *   as field errors; they are checked with graphql-js's own coercion before anything runs;
  * - an omitted variable with a default: graphql-jit 0.8.9 refuses it when the type is non-null, so
- *   defaults are filled in first, as the client could have written them.
+ *   defaults are filled in first, as the client could have written them;
+ * - a document with @skip or @include: graphql-jit 0.8.9 merges a skipped selection with another of
+ *   the same response key (their fields answered, their key placed first), where the spec's
+ *   CollectFields leaves a skipped selection out (its issues #111 and #166 are of this family).
  * The compiler never sees the client's literals: each document's literal arguments are hoisted into
  * variables first (hoist-literals.ts), since graphql-jit writes literals into its generated source
  * and turns some strings into code. The hoisted document's shape is the compile key, so documents
@@ -19,11 +22,13 @@
  * run on graphql-js, which ignores both directives: one whole answer, as it would get without them.
  */
 import {
+  BREAK,
   execute as executeWithGraphQLJs,
   getVariableValues,
   GraphQLError,
   Kind,
   valueFromASTUntyped,
+  visit,
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
@@ -207,7 +212,7 @@ function writeThenRelease(result: ExecutionResult): string {
 /** The document's literals hoisted, with its own operation and fragments; undefined for what never runs compiled. */
 function prepare(args: ExecutionArgs): Prepared | undefined {
   const operation = operationOf(args.document, args.operationName);
-  if (!operation || operation.operation === 'subscription') return undefined;
+  if (!operation || operation.operation === 'subscription' || skipsOrIncludes(args.document)) return undefined;
   const hoisted = hoistLiterals(args.schema, args.document, args.operationName);
   if (!hoisted) return undefined;
   return {
@@ -230,6 +235,19 @@ function compile(schema: GraphQLSchema, document: DocumentNode): Compiled | unde
   const operation = operationOf(document, undefined);
   if (!operation) return undefined;
   return { query, fields: expandedFields(operation, fragmentsOf(document)) };
+}
+
+/** Whether any selection of the document carries @skip or @include (see the header). */
+function skipsOrIncludes(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Directive(node) {
+      if (node.name.value !== 'skip' && node.name.value !== 'include') return undefined;
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
 }
 
 function fragmentsOf(document: DocumentNode): Map<string, FragmentDefinitionNode> {
