@@ -518,3 +518,24 @@ describe('UPSTREAM_UNAVAILABLE: upstreams that refuse connections', () => {
     expect(refused.upstreamCalls()).toEqual([]);
   });
 });
+
+describe("a custom scalar's bad literal", () => {
+  it.each([
+    ['a BlockId list', '{ transfers(block: [1]) { total } }', 20],
+    ['a BlockId enum value', '{ transfers(block: ABC) { total } }', 20],
+  ])('%s is BAD_USER_INPUT located at the literal, and asks nothing upstream', async (_name, query, column) => {
+    stack.sample.clearLog();
+    const { body } = await stack.graphql(query);
+    expect(body).toEqual({
+      errors: [
+        {
+          message:
+            'BlockId must be a block height (an Int >= 0 or a string of digits) or a block hash (64 hex characters starting with eight zeros)',
+          locations: [{ line: 1, column }],
+          extensions: { code: 'BAD_USER_INPUT' },
+        },
+      ],
+    });
+    expect(stack.upstreamCalls()).toEqual([]);
+  });
+});

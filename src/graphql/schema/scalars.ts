@@ -6,9 +6,12 @@ const BLOCK_HEIGHT = /^[0-9]+$/;
 /** The upstream's hash pattern: 64 hex characters, the first eight zeros. */
 const BLOCK_HASH = /^[0]{8}[a-fA-F0-9]{56}$/;
 
-/** Thrown from parseValue/parseLiteral: graphql-js keeps these extensions on the error it reports. */
-function invalid(message: string): GraphQLError {
-  return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT' } });
+/**
+ * Thrown from parseValue/parseLiteral: graphql-js reports it as it is, so a literal's error names
+ * its node (its `locations`, as the spec asks of an error at a point of the document).
+ */
+function invalid(message: string, node?: ValueNode): GraphQLError {
+  return new GraphQLError(message, { nodes: node, extensions: { code: 'BAD_USER_INPUT' } });
 }
 
 builder.scalarType('Decimal', {
@@ -23,7 +26,7 @@ builder.scalarType('Decimal', {
   },
   parseLiteral: (node) => {
     if (node.kind === Kind.STRING && decimal(node.value)) return node.value;
-    throw invalid('Decimal must be a string of digits with an optional fraction, e.g. "1000.5"');
+    throw invalid('Decimal must be a string of digits with an optional fraction, e.g. "1000.5"', node);
   },
 });
 
@@ -39,7 +42,7 @@ builder.scalarType('Timestamp', {
   },
   parseLiteral: (node) => {
     if (node.kind === Kind.INT && Number.isSafeInteger(Number(node.value))) return Number(node.value);
-    throw invalid('Timestamp must be an integer number of milliseconds');
+    throw invalid('Timestamp must be an integer number of milliseconds', node);
   },
 });
 
@@ -64,7 +67,7 @@ builder.scalarType('BlockId', {
   parseLiteral: (node) => {
     if (node.kind === Kind.INT || node.kind === Kind.FLOAT) return Number(node.value);
     if (node.kind === Kind.STRING || node.kind === Kind.BOOLEAN) return node.value;
-    throw invalid(BLOCK_ID_RULE);
+    throw invalid(BLOCK_ID_RULE, node);
   },
 });
 
