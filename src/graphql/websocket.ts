@@ -29,6 +29,7 @@ import { useServer, type Extra } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
 import { clientIdOf } from '../http/client-identity.js';
+import { linkedDeadline, type LinkedDeadline } from '../lib/cancellation.js';
 import { persistedDocument } from './limits/persisted-operations.js';
 import { scrubSecrets } from './plugins/secret-scrubbing.js';
 import { mapPayloadErrors } from './incremental-delivery.js';
@@ -36,7 +37,6 @@ import { requestIdFrom } from '../http/request-id.js';
 import { unexpectedErrorIds } from './plugins/unexpected-errors.js';
 import { setupTurn } from '../live/setup-turns.js';
 import { refusalError, type StartsRefusal } from '../live/client-seats.js';
-import { operationDeadline, type OperationDeadline } from './websocket-deadline.js';
 import { cutWhenNotRead } from './websocket-backpressure.js';
 import { requestTimeoutError, type SatgateServer } from './yoga.js';
 
@@ -74,7 +74,7 @@ type ConnectionState = {
   /** Operations running on the connection. */
   operations?: number;
   /** The deadlines of its queries and mutations in flight, by operation id. */
-  deadlines?: Map<string, OperationDeadline>;
+  deadlines?: Map<string, LinkedDeadline>;
   /** Ids whose operation is being set up: graphql-ws does not know them as running yet. */
   starting?: Set<string>;
 };
@@ -88,7 +88,7 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
   /** Operations running on every connection: shutdown waits for their complete messages. */
   let running = 0;
   /** The deadlines of the queries and mutations running on every connection: shutdown cuts them. */
-  const deadlines = new Set<OperationDeadline>();
+  const deadlines = new Set<LinkedDeadline>();
   /** Shutdown began: a new operation is refused, as a new HTTP request is. */
   let closing = false;
   const withIds = unexpectedErrorIds(logger);
@@ -160,9 +160,12 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
     if (errors.length > 0) return errors;
     extra.operations = (extra.operations ?? 0) + 1;
     running++;
-    let deadline: OperationDeadline | undefined;
+    // REQUEST_TIMEOUT_MS for a query or mutation, as over HTTP: the fields still waiting at the
+    // deadline answer REQUEST_TIMEOUT, or fail when the connection closes. A subscription lasts
+    // as long as its connection.
+    let deadline: LinkedDeadline | undefined;
     if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
-      deadline = operationDeadline(extra.controller.signal, options.requestTimeoutMs, () => requestTimeoutError(options.requestTimeoutMs));
+      deadline = linkedDeadline(extra.controller.signal, options.requestTimeoutMs, () => requestTimeoutError(options.requestTimeoutMs));
       (extra.deadlines ??= new Map()).set(id, deadline);
       deadlines.add(deadline);
     }

@@ -78,6 +78,39 @@ export function withDeadline<T>(work: () => Promise<T>, timeoutMs: number, cance
 }
 
 /**
+ * A Cancellation that aborts when `timeoutMs` have passed (with `expired()`) or when `caller` aborts
+ * (with its reason), until `stop()`: one deadline for work of several calls, each of which the
+ * upstream pipeline would otherwise give a deadline of its own (a graphql-ws operation's
+ * REQUEST_TIMEOUT_MS, a data source's walk of pages). `cut(reason)` ends it at once.
+ */
+export interface LinkedDeadline {
+  cancellation: Cancellation;
+  /** The work is done: the timer and the hold on the caller's signal go. */
+  stop(): void;
+  /** Ends it now: what is still waiting fails with `reason`. */
+  cut(reason: unknown): void;
+}
+
+export function linkedDeadline(caller: CancelSignal | undefined, timeoutMs: number, expired: () => unknown): LinkedDeadline {
+  const cancellation = new Cancellation();
+  const callerAborted = () => cancellation.abort(caller!.reason);
+  if (caller?.aborted) callerAborted();
+  else caller?.addEventListener('abort', callerAborted, { once: true });
+  const timer = setTimeout(() => cancellation.abort(expired()), timeoutMs);
+  timer.unref();
+  return {
+    cancellation,
+    stop() {
+      clearTimeout(timer);
+      caller?.removeEventListener('abort', callerAborted);
+    },
+    cut(reason) {
+      cancellation.abort(reason);
+    },
+  };
+}
+
+/**
  * One upstream exchange's AbortSignal (undici takes nothing else), retries included: it aborts when
  * `timeoutMs` have passed (`timedOut`) or when the caller's signal aborts, until `end()`. The timer
  * is cleared at the end: AbortSignal.timeout's runs for the whole timeout after every exchange,

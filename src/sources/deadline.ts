@@ -1,5 +1,5 @@
 import { UpstreamError, type ServiceName } from '../errors.js';
-import { Cancellation } from '../lib/cancellation.js';
+import { linkedDeadline } from '../lib/cancellation.js';
 import { merged } from '../lib/merge.js';
 import type { CallOptions } from '../upstream/request.js';
 
@@ -17,16 +17,10 @@ export async function withinDeadline<T>(
   service: ServiceName,
   run: (call: CallOptions) => Promise<T>,
 ): Promise<T> {
-  const cancellation = new Cancellation();
-  const caller = call.signal;
-  const onCallerAbort = () => cancellation.abort(caller!.reason);
-  if (caller?.aborted) onCallerAbort();
-  else caller?.addEventListener('abort', onCallerAbort);
-  const timer = setTimeout(() => cancellation.abort(new UpstreamError(service, 'timeout')), timeoutMs);
+  const deadline = linkedDeadline(call.signal, timeoutMs, () => new UpstreamError(service, 'timeout'));
   try {
-    return await run(merged(call, { signal: cancellation }));
+    return await run(merged(call, { signal: deadline.cancellation }));
   } finally {
-    clearTimeout(timer);
-    caller?.removeEventListener('abort', onCallerAbort);
+    deadline.stop();
   }
 }

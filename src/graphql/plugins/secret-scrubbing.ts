@@ -5,13 +5,13 @@
 import { mapAsyncIterator } from '@envelop/core';
 import { GraphQLError, visit, type DocumentNode, type ExecutionResult } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
+import { REDACTED } from '../../upstream/redact.js';
 import { mapPayloadErrors } from '../incremental-delivery.js';
 
 /** Past this many distinct keys in one request, error details are withheld rather than searched. */
 const MAX_SECRETS = 32;
 /** Extensions are searched this deep; anything deeper is dropped. */
 const MAX_EXTENSION_DEPTH = 8;
-const REDACTED = '<redacted>';
 /** Something that looks like an `apiKey` argument or member, in text that may not parse: its value, or `$` and a variable name. */
 const KEY_ARGUMENT = /apiKey[\s\\"']*:[\s\\"'[]*(\$?)([^\s"'\\,)}\]]+)/g;
 /** A JSON member (`"name": value`, escaped or not), to find the value of a variable named above. */
