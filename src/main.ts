@@ -156,14 +156,17 @@ export async function start(env: Record<string, string | undefined> = process.en
         }, config.shutdownTimeoutMs);
       });
       const drained = drain.begin();
-      // Subscriptions end cleanly (a complete event on each stream), then their connections close:
-      // an open stream would otherwise hold the drain until the timeout.
-      await live.close();
+      // Subscriptions stop polling and their HTTP connections are dropped, without a last event,
+      // so their clients subscribe again elsewhere (live/hub.ts, suspend); an open stream would
+      // otherwise hold the drain until the timeout.
+      live.suspend();
       // Queries and mutations over a WebSocket get the time HTTP requests in flight get, less a
-      // margin in which those still running are cut and their results sent (graphql/websocket.ts).
+      // margin in which those still running are cut and their results sent; then the sockets close
+      // with 1001, which ends their subscriptions without a complete (graphql/websocket.ts).
       const socketsClosed = webSockets.close(Math.max(0, config.shutdownTimeoutMs - WEBSOCKET_CUT_MARGIN_MS));
       await Promise.race([drained, timedOut]);
       await socketsClosed;
+      await live.close();
       const closed = new Promise<void>((resolve) => http.close(() => resolve()));
       // Keep-alive connections close as soon as they are idle (a health check may still be on one).
       http.closeIdleConnections();

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { YogaInitialContext } from 'graphql-yoga';
 import type { Cancellation } from '../lib/cancellation.js';
 import { clientIdOf } from '../http/client-identity.js';
@@ -26,6 +26,8 @@ export interface GraphQLContext {
   stale: { ageSeconds: number | undefined };
   /** Subscriptions: the process's pollers and fan-out. */
   live: LiveHub;
+  /** node:http's response over HTTP (yoga's server context, merged in); absent over WebSocket and yoga.fetch. */
+  res?: ServerResponse;
   /** The data sources other than hiro this request used (extensions.sources). */
   sources: SourcesUsed;
 }

@@ -85,9 +85,10 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
   const perClient = new Map<string, number>();
   /** Open sockets of every client, counted as perClient counts them (a client without an address too). */
   let open = 0;
-  /** Operations running on every connection: shutdown waits for their complete messages. */
-  let running = 0;
-  /** The deadlines of the queries and mutations running on every connection: shutdown cuts them. */
+  /**
+   * The deadlines of the queries and mutations running on every connection: shutdown waits for
+   * them, then cuts them. Subscriptions are not waited for: the close (1001) ends them.
+   */
   const deadlines = new Set<LinkedDeadline>();
   /** Shutdown began: a new operation is refused, as a new HTTP request is. */
   let closing = false;
@@ -159,7 +160,6 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
     const errors = enveloped.validate(enveloped.schema, document);
     if (errors.length > 0) return errors;
     extra.operations = (extra.operations ?? 0) + 1;
-    running++;
     // REQUEST_TIMEOUT_MS for a query or mutation, as over HTTP: the fields still waiting at the
     // deadline answer REQUEST_TIMEOUT, or fail when the connection closes. A subscription lasts
     // as long as its connection.
@@ -231,7 +231,6 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
           extra.deadlines!.delete(id);
         }
         extra.operations = Math.max(0, (extra.operations ?? 1) - 1);
-        running = Math.max(0, running - 1);
       },
       onClose: (ctx) => {
         ctx.extra.controller?.abort();
@@ -289,16 +288,17 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
       return wss.clients.size;
     },
     /**
-     * Closes every connection ("going away") once its operations have ended. Subscriptions were
-     * completed before (the live hub ends them first); queries and mutations get `graceMs` to
-     * finish, as HTTP requests in flight do. Those still running then end at once, their waiting
-     * fields answering SHUTTING_DOWN, so the client gets their result and complete before the close.
+     * Closes every connection with 1001 ("going away") once its queries and mutations have ended:
+     * they get `graceMs` to finish, as HTTP requests in flight do; those still running then end at
+     * once, their waiting fields answering SHUTTING_DOWN, so the client gets their result and
+     * complete before the close. Subscriptions get no `complete` (the live hub is suspended, not
+     * closed): graphql-ws's client retries a 1001 and subscribes again, to a replica that serves.
      */
     async close(graceMs = 1000) {
       http.off('upgrade', onUpgrade);
       closing = true;
       const until = async (deadline: number) => {
-        while (running > 0 && Date.now() < deadline) await sleep(10);
+        while (deadlines.size > 0 && Date.now() < deadline) await sleep(10);
       };
       await until(Date.now() + graceMs);
       for (const deadline of deadlines) deadline.cut(shuttingDown());

@@ -274,7 +274,8 @@ export interface LiveHubDeps {
 
 export function createLiveHub({ upstreams, settings, logger, events = noLiveEvents, coordinator = localCoordinator() }: LiveHubDeps) {
   const pollers = new Map<string, Poller>();
-  const stops = new Set<() => void>();
+  /** Each open stream's end, and how to drop its connection (HTTP streams; see `suspend`). */
+  const streams = new Map<() => void, (() => void) | undefined>();
   const seats = new ClientSeats(settings);
   let active = 0;
   let closed = false;
@@ -296,14 +297,30 @@ export function createLiveHub({ upstreams, settings, logger, events = noLiveEven
     }
   });
 
+  /**
+   * SIGTERM: polling stops, new subscriptions end at once, and each stream over HTTP has its
+   * connection dropped, with no `complete` event or closing boundary: graphql-sse's client and
+   * `EventSource` take that for a broken connection and subscribe again, through the load balancer,
+   * to a replica that serves. The other streams (graphql-ws) stay open, silent, until their socket
+   * closes with 1001, which graphql-ws's client retries too. A `complete` would end them for good.
+   */
+  const suspend = () => {
+    if (closed) return;
+    closed = true;
+    for (const poller of pollers.values()) poller.stop();
+    pollers.clear();
+    for (const drop of [...streams.values()]) drop?.();
+  };
+
   return {
     /**
      * The events of one resource for one subscriber (`client`: a keyed hash, as the fairness
      * windows key it), until it leaves, is refused its first value (a LiveFailure event), or the
-     * hub closes. Throws TOO_MANY_SUBSCRIPTIONS when MAX_SUBSCRIPTIONS are active, or when the
-     * client holds its share (client-seats.ts). Arguments are validated by the caller, before this.
+     * hub closes; `drop` closes its HTTP connection (see `suspend`). Throws TOO_MANY_SUBSCRIPTIONS
+     * when MAX_SUBSCRIPTIONS are active, or when the client holds its share (client-seats.ts).
+     * Arguments are validated by the caller, before this.
      */
-    subscribe(resource: LiveResource, client?: string): AsyncIterableIterator<unknown> {
+    subscribe(resource: LiveResource, client?: string, drop?: () => void): AsyncIterableIterator<unknown> {
       // Shutting down: the stream ends at once, cleanly.
       if (closed) return (async function* () {})();
       if (active >= settings.maxSubscriptions) {
@@ -325,7 +342,7 @@ export function createLiveHub({ upstreams, settings, logger, events = noLiveEven
       const buffer = new SlidingBuffer(resource.kind === 'etchings' ? EVENT_BUFFER : STATE_BUFFER);
       const iterator = new Repeater<unknown>(async (push, stop) => {
         started = true;
-        stops.add(stop);
+        streams.set(stop, drop);
         let poller = pollers.get(key);
         const fresh = !poller;
         if (!poller) {
@@ -347,7 +364,7 @@ export function createLiveHub({ upstreams, settings, logger, events = noLiveEven
         for (const event of poller.initial()) subscriber.push(event);
         if (fresh) poller.start();
         await stop;
-        stops.delete(stop);
+        streams.delete(stop);
         poller.subscribers.delete(subscriber);
         // The last subscriber is gone: no more polls.
         if (poller.subscribers.size === 0 && pollers.get(key) === poller) {
@@ -379,12 +396,11 @@ export function createLiveHub({ upstreams, settings, logger, events = noLiveEven
     get watched() {
       return pollers.size;
     },
-    /** Completes every stream (SIGTERM) and stops every poller. */
+    suspend,
+    /** After `suspend` and the sockets' close: completes any stream still open, and closes the coordinator. */
     async close() {
-      closed = true;
-      for (const stop of [...stops]) stop();
-      for (const poller of pollers.values()) poller.stop();
-      pollers.clear();
+      suspend();
+      for (const stop of [...streams.keys()]) stop();
       await coordinator.close();
     },
   };

@@ -1,8 +1,9 @@
 // Subscriptions over Apollo's multipart HTTP protocol, with Apollo Client itself: an HttpLink and no
 // split link (what Apollo Client does out of the box), its own multipart reader, against the sample
 // upstream: the token now, again on each change, the poller stopped when the client unsubscribes,
-// a bad argument answered as the contract's error, and the stream completed on SIGTERM.
-import { ApolloClient, CombinedGraphQLErrors, gql, HttpLink, InMemoryCache } from '@apollo/client';
+// a bad argument answered as the contract's error, and the stream dropped on SIGTERM (a RetryLink resumes it).
+import { ApolloClient, ApolloLink, CombinedGraphQLErrors, gql, HttpLink, InMemoryCache } from '@apollo/client';
+import { RetryLink } from '@apollo/client/link/retry';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { MINTING_TICKER } from '../../src/sample/activity.js';
@@ -136,15 +137,32 @@ test("a bad argument is the contract's error, before any poller or upstream call
   expect(stack.upstreamCalls()).toEqual([]);
 });
 
-test('SIGTERM completes the stream: the closing boundary, and Apollo completes the subscription', async () => {
-  const status = watch(apollo(), 'subscription { status { status } }');
+test('SIGTERM drops the stream without its closing boundary: Apollo with a RetryLink subscribes again to the replacement', async () => {
+  const url = new URL(stack.gatewayUrl);
+  // What an app that must outlive a deploy adds: Apollo's RetryLink before the HttpLink.
+  const retrying = new ApolloClient({
+    link: ApolloLink.from([
+      new RetryLink({ delay: { initial: 100, max: 100, jitter: false }, attempts: { max: 50 } }),
+      new HttpLink({ uri: `${stack.gatewayUrl}/graphql` }),
+    ]),
+    cache: new InMemoryCache(),
+  });
+  const status = watch(retrying, 'subscription { status { status } }');
   await until(() => status.results.length === 1, 'the first event');
   closed = true;
   await stack.close();
-  await until(() => status.completed, 'the subscription to complete');
-  expect({ errors: status.errors, completed: status.completed, results: status.results }).toEqual({
-    errors: [],
-    completed: true,
-    results: [{ data: { status: { __typename: 'Status', status: 'ready' } } }],
-  });
+  // The replacement: a new process on the same address, with an upstream of its own.
+  const replacement = await startStack({ PORT: url.port, LIVE_POLL_INTERVAL_MS: String(INTERVAL_MS), LIVE_RATE_LIMIT_PER_MINUTE: '0' });
+  try {
+    await until(() => status.results.length === 2, 'the event of the new gateway', 10_000);
+    const ready = { data: { status: { __typename: 'Status', status: 'ready' } } };
+    expect({ errors: status.errors, completed: status.completed, results: status.results }).toEqual({
+      errors: [],
+      completed: false,
+      results: [ready, ready],
+    });
+  } finally {
+    status.unsubscribe();
+    await replacement.close();
+  }
 });

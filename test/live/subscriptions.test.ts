@@ -1,6 +1,7 @@
 // Subscriptions with real clients (graphql-sse over SSE, graphql-ws over WebSocket) against the
 // sample upstream: one poller per resource (read from the request log), events on change only,
-// polling stopped after the last subscriber, bounded subscriptions, clean completion on SIGTERM.
+// polling stopped after the last subscriber, bounded subscriptions, no completion on SIGTERM (clients
+// that retry subscribe again to the gateway that replaces the stopped one).
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -68,6 +69,12 @@ function wsClient(stack: Stack): WsClient {
   });
   wsClients.push(client);
   return client;
+}
+
+/** How a subscription failed: graphql-ws's close code, or graphql-sse's error's name. */
+function endOf(error: unknown): string {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === 'number' ? `close ${code}` : (error as Error).name;
 }
 
 async function until(condition: () => boolean, what: string, timeoutMs = 3000): Promise<void> {
@@ -269,7 +276,7 @@ describe('bounds and shutdown', () => {
     if (!closed) await stack.close();
   });
 
-  it('caps subscriptions per connection and per process; SIGTERM completes every stream cleanly', async () => {
+  it('caps subscriptions per connection and per process; SIGTERM ends every stream without a complete', async () => {
     const client = wsClient(stack);
     const first = ws(stack, TOKEN_SUBSCRIPTION('ordi'), client);
     const second = ws(stack, TOKEN_SUBSCRIPTION('sats'), client);
@@ -298,10 +305,59 @@ describe('bounds and shutdown', () => {
       },
     ]);
 
+    // Without retries, each client reports the broken connection: a `complete` would have ended
+    // the stream as finished (see the rolling restart below for what retrying clients do).
+    const ends = Promise.all([first.done, second.done, sseWatch.done].map((done) => done.then(() => 'complete', endOf)));
     closed = true;
     await stack.close();
-    await Promise.all([first.done, second.done, sseWatch.done]);
-    expect([first.completed, second.completed, sseWatch.completed]).toEqual([true, true, true]);
+    expect(await ends).toEqual(['close 1001', 'close 1001', 'NetworkError']);
+    expect([first.completed, second.completed, sseWatch.completed]).toEqual([false, false, false]);
+  });
+});
+
+describe('a rolling restart', () => {
+  const stacks: Stack[] = [];
+  afterAll(async () => {
+    await cleanUp();
+    await Promise.all(stacks.map((stack) => stack.close().catch(() => {})));
+  });
+
+  it('graphql-ws and graphql-sse clients that retry subscribe again to the gateway that replaces the stopped one', async () => {
+    const first = await startStack(LIVE_ENV);
+    const url = `${first.gatewayUrl}/graphql`;
+    // Both published clients as an app would set them up to outlive a deploy: retries, short waits.
+    const wsRetrying = createWsClient({
+      url: url.replace('http', 'ws'),
+      webSocketImpl: WebSocket,
+      retryAttempts: 30,
+      retryWait: () => sleep(100),
+      lazy: true,
+    });
+    wsClients.push(wsRetrying);
+    const sseRetrying = createSseClient({ url, retryAttempts: 30, retry: () => sleep(100) });
+    sseClients.push(sseRetrying);
+    const overWs = collect(wsRetrying.iterate({ query: TOKEN_SUBSCRIPTION('ordi') }) as AsyncIterableIterator<Result>);
+    const overSse = collect(sseRetrying.iterate({ query: TOKEN_SUBSCRIPTION('ordi') }) as AsyncIterableIterator<Result>);
+    const ended = Promise.all([overWs.done, overSse.done].map((done) => done.then(() => 'complete', endOf)));
+    await until(() => overWs.results.length === 1 && overSse.results.length === 1, 'the first events');
+
+    await first.close();
+    // Dropped on purpose: nothing the operator must look at.
+    expect(first.logs.filter((line) => (JSON.parse(line) as { level: number }).level >= 40)).toEqual([]);
+    // The replacement: a new process on the same address, with an upstream of its own.
+    const second = await startStack({ ...LIVE_ENV, PORT: new URL(first.gatewayUrl).port });
+    stacks.push(second);
+    await until(() => overWs.results.length === 2 && overSse.results.length === 2, 'the events of the new gateway', 10_000);
+
+    const token = { data: { brc20Token: toBrc20(findBrc20Token('ordi')!) } };
+    expect([overWs.results, overSse.results]).toEqual([
+      [token, token],
+      [token, token],
+    ]);
+    expect(second.sample.requests.map((r) => r.path)).toContain(tokenPath('ordi'));
+    expect([overWs.completed, overSse.completed]).toEqual([false, false]);
+    await cleanUp();
+    expect(await ended).toEqual(['complete', 'complete']);
   });
 });
 

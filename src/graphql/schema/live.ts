@@ -20,8 +20,12 @@ builder.subscriptionType({
 // brc20Token as their query fields do); a subscription selects one field, whose cost alone never
 // passes MAX_QUERY_COST (at least UPSTREAM_CALL_COST). Never cached: an event stream.
 
-/** Watched for the subscribing client, keyed as its upstream calls are (TRUST_PROXY aware). */
-const watch = ({ live, call }: GraphQLContext, resource: LiveResource) => live.subscribe(resource, call.client);
+/**
+ * Watched for the subscribing client, keyed as its upstream calls are (TRUST_PROXY aware). At
+ * shutdown an HTTP stream's connection is dropped, so its client subscribes again (hub.suspend).
+ */
+const watch = ({ live, call, res }: GraphQLContext, resource: LiveResource) =>
+  live.subscribe(resource, call.client, res && (() => res.destroy()));
 
 /** An event as the field's value; a LiveFailure (e.g. the client's share spent) as the field's error. */
 const delivered = (event: unknown): never => {
