@@ -165,19 +165,20 @@ describe('circuit breaker against inputs the upstream is slow on (BREAKER_THRESH
   const breaker = async () =>
     ((await rest(`${stack.gatewayUrl}/readyz`)).body as { services: { runes: { breaker: string } } }).services.runes.breaker;
 
-  test('one client’s timeouts, all at once, open no breaker while others are served; two clients’ do', async () => {
+  test('a few clients’ timeouts, all at once, open no breaker while others are served; everyone’s do', async () => {
     // Offsets from 8880 on take the upstream a second: past the deadline.
     stack.sample.inject({ path: '/runes/v1/etchings', query: /offset=888\d/, delayMs: 1000 });
     const victim = '198.51.100.7';
     expect(await page(1, victim)).toEqual(served(1));
-    const attack = await Promise.all(Array.from({ length: 8 }, (_, i) => page(8880 + i, '203.0.113.9')));
+    // One attacker, two addresses.
+    const attack = await Promise.all(Array.from({ length: 8 }, (_, i) => page(8880 + i, `203.0.113.${9 + (i % 2)}`)));
     expect(attack).toEqual(Array.from({ length: 8 }, () => TIMED_OUT));
     expect(await breaker()).toBe('closed');
     stack.sample.clearLog();
     expect(await page(2, victim)).toEqual(served(2));
     expect(stack.upstreamCalls()).toEqual(['GET /runes/v1/etchings?offset=2&limit=1']);
 
-    // A run of failures from two clients is the service failing: it opens.
+    // A run of failures from every client served lately is the service failing: it opens.
     const run = await Promise.all([page(8888, '203.0.113.9'), page(8889, '203.0.113.9'), page(8887, victim)]);
     expect(run).toEqual([TIMED_OUT, TIMED_OUT, TIMED_OUT]);
     expect(await breaker()).toBe('open');

@@ -14,8 +14,10 @@ export function isServiceDown(status: number): boolean {
   return SERVICE_DOWN_STATUS.has(status);
 }
 
-/** How recently another client must have been served for one client's failures not to open the breaker. */
+/** How recently another client must have been served for some clients' failures not to open the breaker. */
 const SERVED_OTHERS_MS = 30_000;
+/** Distinct clients a run of failures, and the clients served, are told apart for; past that, a run is everyone's. */
+const TRACKED_CLIENTS = 32;
 
 /**
  * Opens after `threshold` consecutive failures; while open, requests fail fast. After `cooldownMs`
@@ -23,17 +25,18 @@ const SERVED_OTHERS_MS = 30_000;
  * A failure is the service not answering (isServiceDown); a success is any other answer.
  *
  * A timeout can be one input's (an offset the upstream's database is slow on): a run of failures
- * that are all one client's opens the breaker only if no other client was served in the last
- * SERVED_OTHERS_MS, so one client cannot fail fast for everyone with inputs of its choosing,
- * however many of them it sends at once. Alone, it opens it as before.
+ * opens the breaker only if every client served in the last SERVED_OTHERS_MS failed in the run
+ * too, so a few clients (one, or several addresses of one) cannot fail fast for everyone with
+ * inputs of their choosing, however many they send at once, while others are being served. When
+ * the service is down every client fails, and the run opens it; alone, a client opens it as before.
  */
 export class CircuitBreaker {
   private failures = 0;
-  /** The run's first failing client, and whether another has failed in the run since. */
-  private failing: string | undefined;
-  private failingSeveral = false;
-  /** The last two distinct clients served, newest first, with when. */
-  private served: Array<{ client: string; at: number }> = [];
+  /** The run's failing clients, up to TRACKED_CLIENTS; `failingMany` past that. */
+  private readonly failing = new Set<string>();
+  private failingMany = false;
+  /** When each of the last TRACKED_CLIENTS distinct clients was served. */
+  private readonly served = new Map<string, number>();
   /** Opened by one client's failures where no other was served: this process's view alone. */
   private byOneClient = false;
   private openedAt = 0;
@@ -66,30 +69,42 @@ export class CircuitBreaker {
   success(client = '', now = Date.now()): void {
     this.failures = 0;
     this.byOneClient = false;
-    this.failing = undefined;
-    this.failingSeveral = false;
+    if (this.failing.size > 0) this.failing.clear();
+    this.failingMany = false;
     this.probing = false;
-    if (this.served[0]?.client !== client) this.served = [{ client, at: now }, ...this.served.slice(0, 1)];
-    else this.served[0].at = now;
+    if (!this.served.has(client) && this.served.size >= TRACKED_CLIENTS) this.forgetLongestServed();
+    this.served.set(client, now);
     if (this.state !== 'closed') this.set('closed');
   }
 
   failure(client = '', now = Date.now()): void {
     this.failures++;
     this.probing = false;
-    if (this.failing === undefined) this.failing = client;
-    else if (this.failing !== client) this.failingSeveral = true;
-    if (this.state === 'half-open' || (this.failures >= this.threshold && !this.oneClientAmongOthers(now))) {
+    if (!this.failingMany && !this.failing.has(client)) {
+      if (this.failing.size < TRACKED_CLIENTS) this.failing.add(client);
+      else this.failingMany = true;
+    }
+    if (this.state === 'half-open' || (this.failures >= this.threshold && !this.othersServed(now))) {
       this.openedAt = now;
-      this.byOneClient = !this.failingSeveral;
+      this.byOneClient = this.failing.size === 1 && !this.failingMany;
       if (this.state !== 'open') this.set('open');
     }
   }
 
-  /** The run's failures are all one client's, and another client was served lately. */
-  private oneClientAmongOthers(now: number): boolean {
-    if (this.failingSeveral) return false;
-    return this.served.some(({ client, at }) => client !== this.failing && now - at < SERVED_OTHERS_MS);
+  /** A client that has not failed in the run was served lately. */
+  private othersServed(now: number): boolean {
+    if (this.failingMany) return false;
+    for (const [client, at] of this.served) if (!this.failing.has(client) && now - at < SERVED_OTHERS_MS) return true;
+    return false;
+  }
+
+  private forgetLongestServed(): void {
+    let oldest: string | undefined;
+    let oldestAt = Infinity;
+    for (const [client, at] of this.served) {
+      if (at < oldestAt) [oldest, oldestAt] = [client, at];
+    }
+    if (oldest !== undefined) this.served.delete(oldest);
   }
 
   /**

@@ -1,0 +1,61 @@
+// Who can open the breaker: a run of failures opens it only when every client served lately
+// failed in the run too (the HTTP side is in test/upstream/resilience.test.ts).
+import { describe, expect, test } from 'vitest';
+import { CircuitBreaker } from '../../src/upstream/guards/circuit-breaker.js';
+
+const T = 1_000_000;
+
+/** `clients` fail in turn, `threshold` times in all, at time `at`. */
+function failRun(breaker: CircuitBreaker, clients: string[], at = T) {
+  for (let i = 0; i < breaker.threshold; i++) breaker.failure(clients[i % clients.length], at);
+}
+
+describe('circuit breaker', () => {
+  test('three addresses failing while another client was served a second ago: closed', () => {
+    const breaker = new CircuitBreaker(5);
+    breaker.success('victim', T - 1_000);
+    failRun(breaker, ['a1', 'a2', 'a3']);
+    expect(breaker.state).toBe('closed');
+    // The victim fails too: every client served lately is failing, so the service is.
+    breaker.failure('victim', T);
+    expect([breaker.state, breaker.sharedOpenUntilTime]).toEqual(['open', T + 5_000]);
+  });
+
+  test('a client served more than 30 s ago holds nothing open', () => {
+    const breaker = new CircuitBreaker(5);
+    breaker.success('idle', T - 30_001);
+    failRun(breaker, ['a1', 'a2']);
+    expect(breaker.state).toBe('open');
+  });
+
+  test('one client alone opens it, for this replica only', () => {
+    const breaker = new CircuitBreaker(5);
+    failRun(breaker, ['a1']);
+    expect([breaker.state, breaker.openUntilTime, breaker.sharedOpenUntilTime]).toEqual(['open', T + 5_000, 0]);
+  });
+
+  test('a success ends the run: its failing clients start over', () => {
+    const breaker = new CircuitBreaker(3);
+    breaker.success('victim', T - 1_000);
+    breaker.failure('victim', T);
+    breaker.success('b', T);
+    failRun(breaker, ['a1']);
+    expect(breaker.state).toBe('closed');
+  });
+
+  test('failures from more clients than it tells apart are everyone’s: open', () => {
+    const breaker = new CircuitBreaker(5);
+    breaker.success('victim', T - 1_000);
+    for (let i = 0; i < 33; i++) breaker.failure(`a${i}`, T);
+    expect(breaker.state).toBe('open');
+  });
+
+  test('of many clients served, the one served longest ago is forgotten, not the first seen', () => {
+    const breaker = new CircuitBreaker(5);
+    breaker.success('recent', T - 2_000);
+    // 32 more, told of later but served long ago (a replica's clock, a slow answer): one must go.
+    for (let i = 0; i < 32; i++) breaker.success(`old${i}`, T - 40_000 - i);
+    failRun(breaker, ['a1', 'a2']);
+    expect(breaker.state).toBe('closed');
+  });
+});
