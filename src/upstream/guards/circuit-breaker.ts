@@ -16,7 +16,7 @@ export function isServiceDown(status: number): boolean {
 
 /** How recently another client must have been served for some clients' failures not to open the breaker. */
 const SERVED_OTHERS_MS = 30_000;
-/** Distinct clients a run of failures, and the clients served, are told apart for; past that, a run is everyone's. */
+/** The clients served that the breaker keeps apart: the last ones, by when they were served. */
 const TRACKED_CLIENTS = 32;
 
 /**
@@ -25,18 +25,20 @@ const TRACKED_CLIENTS = 32;
  * A failure is the service not answering (isServiceDown); a success is any other answer.
  *
  * A timeout can be one input's (an offset the upstream's database is slow on): a run of failures
- * opens the breaker only if every client served in the last SERVED_OTHERS_MS failed in the run
- * too, so a few clients (one, or several addresses of one) cannot fail fast for everyone with
- * inputs of their choosing, however many they send at once, while others are being served. When
- * the service is down every client fails, and the run opens it; alone, a client opens it as before.
+ * opens the breaker only if every client served in the last SERVED_OTHERS_MS (of the last
+ * TRACKED_CLIENTS served) failed in the run too. So clients that are never served, however many
+ * addresses one attacker has and however many inputs they send at once, cannot fail fast for
+ * the others; when the service is down, every client fails. Alone, a client opens it as before.
  */
 export class CircuitBreaker {
   private failures = 0;
-  /** The run's failing clients, up to TRACKED_CLIENTS; `failingMany` past that. */
-  private readonly failing = new Set<string>();
-  private failingMany = false;
+  /** The run's first failing client, and whether another has failed in the run since. */
+  private failing: string | undefined;
+  private failingSeveral = false;
   /** When each of the last TRACKED_CLIENTS distinct clients was served. */
   private readonly served = new Map<string, number>();
+  /** The clients of `served` that failed in the run. */
+  private readonly servedThenFailed = new Set<string>();
   /** Opened by one client's failures where no other was served: this process's view alone. */
   private byOneClient = false;
   private openedAt = 0;
@@ -69,8 +71,9 @@ export class CircuitBreaker {
   success(client = '', now = Date.now()): void {
     this.failures = 0;
     this.byOneClient = false;
-    if (this.failing.size > 0) this.failing.clear();
-    this.failingMany = false;
+    this.failing = undefined;
+    this.failingSeveral = false;
+    if (this.servedThenFailed.size > 0) this.servedThenFailed.clear();
     this.probing = false;
     if (!this.served.has(client) && this.served.size >= TRACKED_CLIENTS) this.forgetLongestServed();
     this.served.set(client, now);
@@ -80,21 +83,21 @@ export class CircuitBreaker {
   failure(client = '', now = Date.now()): void {
     this.failures++;
     this.probing = false;
-    if (!this.failingMany && !this.failing.has(client)) {
-      if (this.failing.size < TRACKED_CLIENTS) this.failing.add(client);
-      else this.failingMany = true;
-    }
+    if (this.failing === undefined) this.failing = client;
+    else if (this.failing !== client) this.failingSeveral = true;
+    if (this.served.has(client)) this.servedThenFailed.add(client);
     if (this.state === 'half-open' || (this.failures >= this.threshold && !this.othersServed(now))) {
       this.openedAt = now;
-      this.byOneClient = this.failing.size === 1 && !this.failingMany;
+      this.byOneClient = !this.failingSeveral;
       if (this.state !== 'open') this.set('open');
     }
   }
 
   /** A client that has not failed in the run was served lately. */
   private othersServed(now: number): boolean {
-    if (this.failingMany) return false;
-    for (const [client, at] of this.served) if (!this.failing.has(client) && now - at < SERVED_OTHERS_MS) return true;
+    for (const [client, at] of this.served) {
+      if (now - at < SERVED_OTHERS_MS && !this.servedThenFailed.has(client)) return true;
+    }
     return false;
   }
 
@@ -104,7 +107,9 @@ export class CircuitBreaker {
     for (const [client, at] of this.served) {
       if (at < oldestAt) [oldest, oldestAt] = [client, at];
     }
-    if (oldest !== undefined) this.served.delete(oldest);
+    if (oldest === undefined) return;
+    this.served.delete(oldest);
+    this.servedThenFailed.delete(oldest);
   }
 
   /**
