@@ -190,10 +190,16 @@ describe('a malformed id is BAD_USER_INPUT and never reaches the upstream', () =
     expect(stack.upstreamCalls()).toEqual([]);
   });
 
-  it('in nodes, one malformed id among good ones fails the field before any call', async () => {
-    const ids = [globalId('RuneEtching', sampleData.etchings[0]!.id), raw('Brc20Token:ORDI')];
-    const { body } = await stack.graphql(NODES, { ids });
-    expect(body).toEqual({ data: null, errors: [fieldError(['nodes'], { code: 'BAD_USER_INPUT', argument: 'id' })] });
-    expect(stack.upstreamCalls()).toEqual([]);
+  it.each(malformed)('%s: in nodes, fails its entry alone; the others and the other root fields are answered', async (_name, id) => {
+    const etching = sampleData.etchings[0]!;
+    const ids = [globalId('RuneEtching', etching.id), id, globalId('Brc20Token', 'sats')];
+    const { body } = await stack.graphql(`query ($ids: [ID!]!) { status { status } nodes(ids: $ids) { ${NODE_FIELDS} } }`, { ids });
+    expect(body).toEqual({
+      data: { status: { status: 'ready' }, nodes: [asEtching(etching), null, asToken('sats')] },
+      errors: [fieldError(['nodes', 1], { code: 'BAD_USER_INPUT', argument: 'id' })],
+    });
+    expect(stack.upstreamCalls().sort()).toEqual(
+      ['GET /metadata/v1', `GET /runes/v1/etchings/${encodeURIComponent(etching.id)}`, listCall(['sats'])].sort(),
+    );
   });
 });

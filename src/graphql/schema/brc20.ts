@@ -15,7 +15,7 @@ const MAX_TICKER_BYTES = 16;
  * Refetched through the same loader as `brc20Tokens` without holders: one call (hiro's token list
  * answers up to 20 tickers at once; UniSat one route per ticker).
  */
-function parseTicker(id: string): string {
+export function parseTicker(id: string): string {
   const printable = !/[\x00-\x1f\x7f/]/.test(id) && id !== '.' && id !== '..';
   if (!printable || Buffer.byteLength(id, 'utf8') > MAX_TICKER_BYTES || /\p{Cs}/u.test(id) || normalizeTicker(id) !== id) {
     throw invalidGlobalID();

@@ -2,7 +2,7 @@ import SchemaBuilder from '@pothos/core';
 import RelayPlugin from '@pothos/plugin-relay';
 import type { GraphQLContext } from '../context.js';
 import { decodeGlobalID, encodeGlobalID } from './global-ids.js';
-import { nodeQueryOptions, nodesQueryOptions } from './node-lookup.js';
+import { nodeQueryOptions } from './node-lookup.js';
 
 /** The builder only configures: Context and the scalars' input/output types, declared once. */
 export const builder = new SchemaBuilder<{
@@ -23,14 +23,15 @@ export const builder = new SchemaBuilder<{
 }>({
   plugins: [RelayPlugin],
   defaultFieldNullability: false,
-  // Connections, and Relay's object identification: the Node interface with `node`/`nodes`.
+  // Connections, and Relay's object identification: the Node interface with `node`.
   relay: {
     encodeGlobalID,
     decodeGlobalID,
     idFieldOptions: { description: 'A global id: opaque, stable, unique across types; `node(id:)` refetches it.' },
     nodeTypeOptions: { description: 'An entity with a global id, which `node(id:)` and `nodes(ids:)` refetch.' },
     nodeQueryOptions,
-    nodesQueryOptions,
+    // nodes.ts: each id fails alone.
+    nodesQueryOptions: false,
     edgesFieldOptions: { nullable: false },
     nodeFieldOptions: { nullable: false },
   },

@@ -10,6 +10,7 @@ import './runes.js';
 import './platform.js';
 import './connections.js';
 import './live.js';
+import './nodes.js';
 import { withInlineReads } from './inline-reads.js';
 import { withSourceMarks } from './source-marks.js';
 import { withSyncGlobalIds } from './sync-global-ids.js';

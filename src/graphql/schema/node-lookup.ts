@@ -1,9 +1,8 @@
 /**
- * `node(id:)` and `nodes(ids:)` (Relay's object identification), as options of the relay plugin
- * (builder.ts): their descriptions, their policy (field-policy.ts) and the 1..50 rule of `nodes`.
- * What each type's refetch asks the upstream is beside the type (brc20.ts, transfers.ts, runes.ts).
+ * `node(id:)` (Relay's object identification), as options of the relay plugin (builder.ts): its
+ * description and policy (field-policy.ts); `nodes(ids:)` is nodes.ts. What each type's refetch
+ * asks the upstream is beside the type (brc20.ts, transfers.ts, runes.ts).
  */
-import { badUserInput } from '../../errors.js';
 import { policy, UPSTREAM_CALL_COST } from './field-policy.js';
 
 /** The most ids one `nodes` lookup may ask for. */
@@ -25,23 +24,6 @@ export function nodesCost(ids: number | undefined): number {
 export const nodeQueryOptions = {
   description: 'Any entity by its global id (the `id` of a Brc20Token, InscriptionTransfer or RuneEtching); null when it no longer exists.',
   ...policy({ cost: 'node', cache: 'public' }),
-};
-
-export const nodesQueryOptions = {
-  description: `1..${MAX_NODE_IDS} global ids; one entry per id, in the order asked; null where none exists.`,
-  ...policy({ cost: 'nodes', cache: 'public' }),
-  resolve: <T>(
-    _root: unknown,
-    { ids }: { ids: Array<{ typename: string; id: string }> },
-    _context: unknown,
-    _info: unknown,
-    resolveNodes: (ids: Array<{ typename: string; id: string }>) => Promise<T[]>,
-  ): Promise<T[]> => {
-    if (ids.length < 1 || ids.length > MAX_NODE_IDS) {
-      throw badUserInput(`ids must hold 1 to ${MAX_NODE_IDS} ids, got ${ids.length}`, 'ids');
-    }
-    return resolveNodes(ids);
-  },
 };
 
 /**

@@ -53,7 +53,7 @@ const RuneLocation = builder.objectRef<RuneEtching['location']>('RuneLocation').
 /** An etching's local id is its rune id, `block:tx`, in one spelling (no leading zeros). */
 const RUNE_ID = /^(0|[1-9]\d{0,9}):(0|[1-9]\d{0,9})$/;
 
-function parseRuneId(id: string): string {
+export function parseRuneId(id: string): string {
   if (!RUNE_ID.test(id)) throw invalidGlobalID();
   return id;
 }

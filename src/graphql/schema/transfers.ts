@@ -35,7 +35,7 @@ interface TransferKey {
 }
 const TRANSFER_ID = /^(0|[1-9]\d{0,8}):(0|[1-9]\d{0,8}):([0-9a-f]{64}i(?:0|[1-9]\d{0,9}))$/;
 
-function parseTransferId(id: string): TransferKey {
+export function parseTransferId(id: string): TransferKey {
   const match = TRANSFER_ID.exec(id);
   if (!match) throw invalidGlobalID();
   return { height: Number(match[1]), offset: Number(match[2]), inscriptionId: match[3]! };
