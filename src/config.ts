@@ -106,6 +106,8 @@ export interface Config {
   maxQueryCost: number;
   /** A bound on the field comparisons graphql-js's validation makes (quadratic in repeated fields). */
   maxQueryComparisons: number;
+  /** MAX_RESULT_FIELDS: fields one operation's result may hold (limits/measure.ts). */
+  maxResultFields: number;
   maxBodyBytes: number;
   /** Bytes of parsed documents (and parse errors) kept, and of automatic persisted queries kept. */
   documentCacheMaxBytes: number;
@@ -269,6 +271,7 @@ export function loadConfig(env: Env): Config {
     maxDirectives: integer(env, 'MAX_DIRECTIVES', 10, 0, 10_000),
     maxQueryCost: integer(env, 'MAX_QUERY_COST', 1_000, 10, 1_000_000),
     maxQueryComparisons: integer(env, 'MAX_QUERY_COMPARISONS', 10_000, 100, 100_000_000),
+    maxResultFields: integer(env, 'MAX_RESULT_FIELDS', 50_000, 100, 100_000_000),
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 100 * 1024, 1024, 100 * 1024 * 1024),
     documentCacheMaxBytes: integer(env, 'DOCUMENT_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 2 ** 40),
     apqCacheMaxBytes: integer(env, 'APQ_CACHE_MAX_BYTES', 8 * 1024 * 1024, 0, 2 ** 40),

@@ -152,6 +152,7 @@ export function createServer({
         maxDirectives: config.maxDirectives,
         maxCost: config.maxQueryCost,
         maxComparisons: config.maxQueryComparisons,
+        maxResultFields: config.maxResultFields,
         maxBodyBytes: config.maxBodyBytes,
         // Keys are document texts, a fraction of what their parses weigh.
         validatedShapesBytes: config.documentCacheMaxBytes / 8,

@@ -48,12 +48,27 @@ function tooComplex(message: string, limit: number, actual: number) {
 }
 const cost = (actual: number) =>
   tooComplex(`Query cost ${actual} exceeds the limit of 1000 (10 per upstream call, 1 per page item)`, 1000, actual);
+const resultFields = (actual: number) =>
+  tooComplex(
+    `The result may hold ${actual} fields, over the limit of 50000 (each list's items times the fields written below it, aliases and every spread of a fragment counted)`,
+    50000,
+    actual,
+  );
 const comparisons = (actual: number) =>
   tooComplex(
     `${actual} field comparisons exceed the limit of 10000 (fields repeated under one name, fragments spread side by side)`,
     10000,
     actual,
   );
+
+/** `text` once, then `copies - 1` more times under aliases (`c1: text`, …). */
+const copies = (text: string, count: number) => [text, ...Array.from({ length: count - 1 }, (_, i) => `c${i + 1}: ${text}`)].join(' ');
+
+/** `fragment T<i> on __Type { ofType { ...T<i+1> } a: ofType { ...T<i+1> } }`, `levels` deep: 2^levels copies of the last. */
+function ofTypeFan(levels: number): string {
+  const fragments = Array.from({ length: levels }, (_, i) => `fragment T${i} on __Type { ${copies(`ofType { ...T${i + 1} }`, 2)} }`);
+  return `query { __type(name: "Query") { ...T0 } }\n${fragments.join('\n')}\nfragment T${levels} on __Type { name kind }`;
+}
 
 /** `fragment F<i> on Query { ...F<i+1> × fanOut }` for i < length, then F<length> = `leaf`. */
 function fanChain(length: number, fanOut: number, leaf: string): string {
@@ -75,20 +90,49 @@ describe('abuse: query limits', () => {
         // cost(F<i>) = 10 × cost(F<i+1>), cost(F16) = 10: 10^17, past 2^53 - 1. The old rule expanded 10^16 spreads.
         'a 1.5 KB document whose 16 fragments each spread the next ten times',
         fanChain(16, 10, 'status { status }'),
-        [cost(MAX_SAFE)],
+        [resultFields(MAX_SAFE), cost(MAX_SAFE)],
       ],
-      ['fragments that spread the next one twice, 20 deep', fanChain(20, 2, 'status { status }'), [cost(2 ** 20 * 10)]],
+      // The result: 2^20 copies of `status { status }`, 2 fields each.
+      [
+        'fragments that spread the next one twice, 20 deep',
+        fanChain(20, 2, 'status { status }'),
+        [resultFields(2 ** 21), cost(2 ** 20 * 10)],
+      ],
       [
         // depth(D<i>) = 1 + depth(D<i+1>), depth(D30) = 1 (unknown fields still count: the limits come before graphql-js's rules)
         'fragments nesting each other twice inside a field, 30 deep',
         `query { ...D0 }\n${Array.from({ length: 30 }, (_, i) => `fragment D${i} on Query { f${i} { ...D${i + 1} ...D${i + 1} } }`).join('\n')}\nfragment D30 on Query { leaf }`,
-        [tooComplex('Query depth 31 exceeds the limit of 8', 8, 31)],
+        // The result: f0 and 2^31 - 2 fields below it (2^i copies of f<i>, 2^30 of leaf), past 50000 too.
+        [tooComplex('Query depth 31 exceeds the limit of 8', 8, 31), resultFields(2 ** 31 - 1)],
       ],
       [
-        // Aliases are counted as written: a fragment's 31 count once however often it is spread.
+        // A fragment's aliases count at every spread: each spread's copies answer apart in the result.
         'a fragment of 31 aliases spread 500 times',
         `query { ${'...A '.repeat(500)}}\nfragment A on Query { ${Array.from({ length: 31 }, (_, i) => `t${i}: __typename`).join(' ')} }`,
-        [tooComplex('31 aliases exceed the limit of 30', 30, 31)],
+        [tooComplex('15500 aliases exceed the limit of 30', 30, 15500)],
+      ],
+      [
+        // 1 KB: a 500-item connection, its edges, their nodes and the nodes' locations each four
+        // times under aliases (an outside review's document answered 90 MB from a 1 KB body).
+        'aliases at three levels through fragments, under a 500-item connection',
+        `{ etchingsConnection(first: 500) { ${copies('edges { ...E }', 4)} } }
+fragment E on RuneEtchingEdge { ${copies('node { ...N }', 4)} }
+fragment N on RuneEtching { id runeId ${copies('location { ...L }', 4)} }
+fragment L on RuneLocation { txId blockHeight }`,
+        // Per item: 4 edges × (1 + 4 nodes × (1 + 2 + 4 locations × (1 + 2))) = 244; aliases 3 + 4 × (3 + 4 × 3).
+        [resultFields(1 + 500 * 244), tooComplex('63 aliases exceed the limit of 30', 30, 63)],
+      ],
+      [
+        // Within every other limit: 29 aliases, cost 600.
+        'edges written 30 times under a 500-item connection',
+        `{ etchingsConnection(first: 500) { ${copies('edges { node { id runeId name } }', 30)} } }`,
+        [resultFields(1 + 500 * 30 * 5)],
+      ],
+      [
+        // Introspection has no depth and no cost; compiled, this document held the loop for seconds.
+        'introspection fragments that each alias the next one twice, 12 deep',
+        ofTypeFan(12),
+        [tooComplex('4095 aliases exceed the limit of 30', 30, 4095)],
       ],
       [
         'a fragment of 11 directives spread three times from inside inline fragments',

@@ -3,7 +3,9 @@
 // runs them on graphql-js with the same answers, while another client's new shapes still compile.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { COMPILES_PER_CLIENT_PER_MINUTE } from '../../src/graphql/compiled-execution.js';
+import { sampleData } from '../../src/sample/data.js';
 import { executionsByEngine, startStack, type Stack } from '../harness.js';
+import { toEtching } from '../support.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -36,4 +38,20 @@ test("past its share of compilations a client's new shapes run on graphql-js, wi
   expect(await twice('other', '203.0.113.8')).toEqual({ answers: answered('other'), compiled: 1, fallback: 1 });
   // A shape compiled before runs compiled for the client past its share too: only compiling is charged.
   expect(await twice('a0', heavy)).toEqual({ answers: answered('a0'), compiled: 2, fallback: 0 });
+});
+
+test('a document of more than 1,000 fields, fragments expanded, is never compiled: it runs on graphql-js, with the same answer', async () => {
+  // 32 spreads of a 32-field fragment under one etching: 1,026 fields expanded, within every query limit.
+  const query = `{ etchings(limit: 1) { results { ${'...S '.repeat(32)}} } }
+fragment S on RuneEtching { id runeId name spacedName number divisibility symbol turbo
+  mintTerms { amount cap heightStart heightEnd offsetStart offsetEnd }
+  supply { current minted totalMints mintPercentage mintable burned totalBurns premine }
+  location { blockHash blockHeight txId txIndex vout output timestamp } }`;
+  const before = await executions();
+  const first = await stack.graphql(query, undefined, { 'x-forwarded-for': '203.0.113.9' });
+  const second = await stack.graphql(query, undefined, { 'x-forwarded-for': '203.0.113.9' });
+  const after = await executions();
+  expect(first.body).toEqual({ data: { etchings: { results: [toEtching(sampleData.etchings[0]!)] } } });
+  expect(second.body).toEqual(first.body);
+  expect({ compiled: after.compiled - before.compiled, fallback: after.fallback - before.fallback }).toEqual({ compiled: 0, fallback: 2 });
 });

@@ -82,7 +82,32 @@ test('the cost walk prices a field by the policy it declares, whatever its name'
     querySchema({ lookup: { cost: 'call', cache: 'none' }, list: { cost: 'page', cache: 'none' }, local: { cost: 'none', cache: 'none' } }),
   );
   const measure = measureDocument(parse('{ lookup list(limit: 7) local a: lookup }'), policies);
-  expect(measure).toEqual({ operations: [{ depth: 1, cost: 10 + 17 + 0 + 10 }], aliases: 1, directives: 0, comparisons: 4, cyclic: false });
+  expect(measure).toEqual({
+    operations: [{ depth: 1, cost: 10 + 17 + 0 + 10, answered: 4 }],
+    aliases: 1,
+    directives: 0,
+    comparisons: 4,
+    cyclic: false,
+  });
+});
+
+test("a result's fields: each root field's items times the fields below it, a fragment's (and its aliases) at every spread", () => {
+  const policies = rootFieldPolicies(querySchema({ lookup: { cost: 'call', cache: 'none' }, list: { cost: 'page', cache: 'none' } }));
+  const measured = (query: string) => {
+    const { operations, aliases } = measureDocument(parse(query), policies);
+    return { answered: operations.map((operation) => operation.answered), aliases };
+  };
+  expect([
+    measured('{ list(limit: 7) { a b c } lookup }'),
+    measured('{ list(limit: 7) { ...F x: c ...F } } fragment F on T { a y: b }'),
+    measured('{ ...Q a: lookup { ...Q } } fragment Q on Query { list(limit: 3) { e: a b } }'),
+  ]).toEqual([
+    { answered: [1 + 7 * 3 + 1], aliases: 0 },
+    // Below the list: x, and F's two fields at each of its two spreads; F's alias twice.
+    { answered: [1 + 7 * (1 + 2 * 2)], aliases: 3 },
+    // Q at root answers its list; Q below `a` adds its fields to a's item (one).
+    { answered: [1 + 3 * 2 + (1 + 1 * 3)], aliases: 3 },
+  ]);
 });
 
 test("each root field is priced by its operation's root type, or its fragment's type condition", () => {

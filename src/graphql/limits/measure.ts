@@ -4,7 +4,7 @@
  */
 import { Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
 import type { FieldPolicy, RootFieldPolicies } from '../schema/field-policy.js';
-import { fieldCost } from './cost.js';
+import { fieldDemand } from './cost.js';
 
 /** Counts that can grow exponentially (a fragment spread twice by each of a chain) stop at 2^53 - 1. */
 export const saturate = (count: number) => Math.min(count, Number.MAX_SAFE_INTEGER);
@@ -15,8 +15,26 @@ interface Scan {
   depth: number;
   /** The cost of its own root-level fields. */
   cost: number;
-  /** Per fragment it spreads: the deepest nesting of a spread (-1: only inside introspection), and how often it is spread at root level. */
-  spreads: Map<string, { depth: number; atRoot: number }>;
+  /** Its own aliases and fields, at every level (not its spreads'). */
+  aliases: number;
+  fields: number;
+  /** Its root-level fields as the result holds them: see RootField. */
+  roots: RootField[];
+  /**
+   * Per fragment it spreads: the deepest nesting of a spread (-1: only inside introspection), how
+   * often it is spread at root level, and how often anywhere.
+   */
+  spreads: Map<string, { depth: number; atRoot: number; count: number }>;
+}
+
+/**
+ * A root-level field: the most items it answers (its list's entries; 1 for an object), and what
+ * each item holds, written below it: its fields and the fragments it spreads, each with how often.
+ */
+interface RootField {
+  items: number;
+  fields: number;
+  spreads: Map<string, number>;
 }
 
 /**
@@ -38,15 +56,16 @@ interface SetShape {
  */
 function scan(
   selectionSet: SelectionSetNode,
-  counts: { aliases: number; directives: number },
+  counts: { directives: number },
   shapes: SetShape[],
   rootFields: ReadonlyMap<string, FieldPolicy> | undefined,
 ): Scan {
-  const result: Scan = { depth: 0, cost: 0, spreads: new Map() };
-  // [selection set, its nesting depth, at root level, inside an introspection field (`__schema`, `__type`)]
-  const pending: Array<[SelectionSetNode, number, boolean, boolean]> = [[selectionSet, 0, true, false]];
+  const result: Scan = { depth: 0, cost: 0, aliases: 0, fields: 0, roots: [], spreads: new Map() };
+  // [selection set, its nesting depth, at root level, inside an introspection field (`__schema`,
+  // `__type`), the root-level field it is below]
+  const pending: Array<[SelectionSetNode, number, boolean, boolean, RootField | undefined]> = [[selectionSet, 0, true, false, undefined]];
   for (let next = pending.pop(); next; next = pending.pop()) {
-    const [root, depth, atRoot, introspection] = next;
+    const [root, depth, atRoot, introspection, below] = next;
     const shape: SetShape = { fields: 0, sameNamePairs: 0, spreads: new Set() };
     const names = new Map<string, number>();
     const merged = [root];
@@ -54,7 +73,7 @@ function scan(
       for (const selection of set.selections) {
         counts.directives += selection.directives?.length ?? 0;
         if (selection.kind === Kind.FIELD) {
-          if (selection.alias) counts.aliases++;
+          if (selection.alias) result.aliases++;
           const name = (selection.alias ?? selection.name).value;
           const count = (names.get(name) ?? 0) + 1;
           names.set(name, count);
@@ -62,16 +81,27 @@ function scan(
           shape.sameNamePairs += 2 * count - 1; // count² - (count - 1)²
           const exempt = introspection || selection.name.value.startsWith('__');
           if (!exempt) result.depth = Math.max(result.depth, depth + 1);
-          if (atRoot) result.cost = saturate(result.cost + fieldCost(selection, rootFields?.get(selection.name.value)));
-          if (selection.selectionSet) pending.push([selection.selectionSet, depth + 1, false, exempt]);
+          result.fields++;
+          let owner = below;
+          if (atRoot) {
+            const { cost, items } = fieldDemand(selection, rootFields?.get(selection.name.value));
+            result.cost = saturate(result.cost + cost);
+            owner = { items, fields: 0, spreads: new Map() };
+            result.roots.push(owner);
+          } else if (owner) {
+            owner.fields++;
+          }
+          if (selection.selectionSet) pending.push([selection.selectionSet, depth + 1, false, exempt, owner]);
         } else if (selection.kind === Kind.INLINE_FRAGMENT) {
           merged.push(selection.selectionSet);
         } else {
           shape.spreads.add(selection.name.value);
-          const spread = result.spreads.get(selection.name.value) ?? { depth: -1, atRoot: 0 };
+          const spread = result.spreads.get(selection.name.value) ?? { depth: -1, atRoot: 0, count: 0 };
           if (!introspection) spread.depth = Math.max(spread.depth, depth);
           if (atRoot) spread.atRoot++;
+          spread.count++;
           result.spreads.set(selection.name.value, spread);
+          below?.spreads.set(selection.name.value, (below.spreads.get(selection.name.value) ?? 0) + 1);
         }
       }
     }
@@ -81,10 +111,19 @@ function scan(
 }
 
 export interface DocumentMeasure {
-  /** Per operation: its depth (field nesting, introspection exempt) and its upstream cost. */
-  operations: Array<{ depth: number; cost: number }>;
-  /** Aliases and directives written in the document. */
+  /**
+   * Per operation: its depth (field nesting, introspection exempt), its upstream cost, and the
+   * fields its result may hold: per root-level field, its items times the fields written below it,
+   * each fragment's counted at every spread (aliases of a list, or of a field above a fragment,
+   * multiply what a small document answers).
+   */
+  operations: Array<{ depth: number; cost: number; answered: number }>;
+  /**
+   * Aliases, each fragment's counted at every spread (its copies answer apart in the result, so
+   * each one multiplies what the fields below it answer), summed over the operations.
+   */
   aliases: number;
+  /** Directives written in the document. */
   directives: number;
   /** A bound on the field comparisons graphql-js's overlapping-fields rule makes: see SetShape. */
   comparisons: number;
@@ -107,7 +146,7 @@ export interface DocumentMeasure {
  */
 export function measureDocument(document: DocumentNode, policies: RootFieldPolicies): DocumentMeasure {
   const rootFields = (typeName: string | undefined) => (typeName === undefined ? undefined : policies.byType.get(typeName));
-  const counts = { aliases: 0, directives: 0 };
+  const counts = { directives: 0 };
   const shapes: SetShape[] = [];
   const fragments = new Map<string, Scan>();
   const operations: Scan[] = [];
@@ -122,18 +161,29 @@ export function measureDocument(document: DocumentNode, policies: RootFieldPolic
     }
   }
   /** Per fragment, through the fragments it spreads; `reach`: the fragments its own selection set reaches, each path counted. */
-  const totals = new Map<string, { depth: number; cost: number; reach: number }>();
+  const totals = new Map<string, { depth: number; cost: number; aliases: number; fields: number; answered: number; reach: number }>();
+  /** The fields of `spreads` (fragment names, each with how often it is spread), expanded. */
+  const spreadFields = (spreads: ReadonlyMap<string, number>) => {
+    let fields = 0;
+    for (const [name, count] of spreads) fields = saturate(fields + count * (totals.get(name)?.fields ?? 0));
+    return fields;
+  };
   const withSpreads = (own: Scan) => {
-    let { depth, cost } = own;
+    let { depth, cost, aliases, fields } = own;
+    let answered = 0;
+    for (const root of own.roots) answered = saturate(answered + 1 + root.items * saturate(root.fields + spreadFields(root.spreads)));
     let reach = 0;
     for (const [name, spread] of own.spreads) {
       const fragment = totals.get(name);
       if (!fragment) continue; // unknown, or spread from inside itself (a cycle)
       if (spread.depth >= 0) depth = Math.max(depth, spread.depth + fragment.depth);
       cost = saturate(cost + spread.atRoot * fragment.cost);
+      aliases = saturate(aliases + spread.count * fragment.aliases);
+      fields = saturate(fields + spread.count * fragment.fields);
+      answered = saturate(answered + spread.atRoot * fragment.answered);
       if (spread.atRoot > 0) reach = saturate(reach + 1 + fragment.reach);
     }
-    return { depth, cost, reach };
+    return { depth, cost, aliases, fields, answered, reach };
   };
   // Fragments in depth-first post-order, with an explicit stack. `entered` holds the fragments on
   // the current path: a spread of one of them closes a cycle.
@@ -165,6 +215,7 @@ export function measureDocument(document: DocumentNode, policies: RootFieldPolic
     for (const name of shape.spreads) reached = saturate(reached + 1 + (totals.get(name)?.reach ?? 0));
     comparisons = saturate(comparisons + shape.sameNamePairs + reached * (2 * shape.fields + reached));
   }
-  const measured = operations.map(withSpreads).map(({ depth, cost }) => ({ depth, cost }));
-  return { operations: measured, ...counts, comparisons, cyclic };
+  const measured = operations.map(withSpreads);
+  const aliases = saturate(measured.reduce((sum, operation) => sum + operation.aliases, 0));
+  return { operations: measured.map(({ depth, cost, answered }) => ({ depth, cost, answered })), aliases, ...counts, comparisons, cyclic };
 }

@@ -1,6 +1,6 @@
 /**
- * Hostile-query defences: limits on tokens, depth, aliases, directives and upstream cost, checked
- * before any resolver runs, and a request body cap.
+ * Hostile-query defences: limits on tokens, depth, aliases, directives, upstream cost and the
+ * fields a result may hold, checked before any resolver runs, and a request body cap.
  *
  * Everything here is linear in the request: the document is measured in one walk (measure.ts);
  * graphql-js's own validation runs only on documents within the limits.
@@ -22,6 +22,8 @@ export interface QueryLimits {
   maxCost: number;
   /** See DocumentMeasure.comparisons. */
   maxComparisons: number;
+  /** See DocumentMeasure.operations' `answered`. */
+  maxResultFields: number;
   maxBodyBytes: number;
   /** The bound on the validated shapes kept (validated-shapes.ts). */
   validatedShapesBytes: number;
@@ -38,6 +40,16 @@ function refusals(measure: DocumentMeasure, limits: QueryLimits): GraphQLError[]
     if (depth > limits.maxDepth) {
       errors.push(tooComplex(`Query depth ${depth} exceeds the limit of ${limits.maxDepth}`, limits.maxDepth, depth));
     }
+  }
+  const answered = Math.max(0, ...measure.operations.map((operation) => operation.answered));
+  if (answered > limits.maxResultFields) {
+    errors.push(
+      tooComplex(
+        `The result may hold ${answered} fields, over the limit of ${limits.maxResultFields} (each list's items times the fields written below it, aliases and every spread of a fragment counted)`,
+        limits.maxResultFields,
+        answered,
+      ),
+    );
   }
   const { aliases, directives } = measure;
   if (aliases > limits.maxAliases) {

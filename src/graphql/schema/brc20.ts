@@ -87,8 +87,13 @@ export const MAX_BATCH_TICKERS = 50;
  * undefined when it comes from a variable (then the most). Pure, for the cost walk (limits/cost.ts).
  */
 export function brc20TokensCost(tickers: number | undefined, holders: boolean): number {
-  const count = Math.min(MAX_BATCH_TICKERS, Math.max(1, tickers ?? MAX_BATCH_TICKERS));
+  const count = brc20TokensItems(tickers);
   return UPSTREAM_CALL_COST * (holders ? count : Math.ceil(count / 20)) + count;
+}
+
+/** The entries `brc20Tokens` answers for `tickers` written (undefined from a variable: the most). */
+export function brc20TokensItems(tickers: number | undefined): number {
+  return Math.min(MAX_BATCH_TICKERS, Math.max(1, tickers ?? MAX_BATCH_TICKERS));
 }
 
 builder.queryField('brc20Tokens', (t) =>

@@ -124,10 +124,17 @@ export function connectionPages(count: number): number {
  * call, 1 per item): `first`/`last` as literals, or `fromVariables` when either comes from a variable
  * (then the largest window is priced). Pure, for the cost walk (limits/cost.ts).
  */
-export function connectionCost(args: { first?: number | null; last?: number | null; fromVariables?: boolean }): number {
-  const asked = args.fromVariables ? MAX_CONNECTION_ITEMS : (args.first ?? args.last ?? DEFAULT_CONNECTION_ITEMS);
-  const count = Math.min(MAX_CONNECTION_ITEMS, Math.max(1, asked));
+export function connectionCost(args: ConnectionSize): number {
+  const count = connectionItems(args);
   return UPSTREAM_CALL_COST * connectionPages(count) + count;
+}
+
+type ConnectionSize = { first?: number | null; last?: number | null; fromVariables?: boolean };
+
+/** The items a connection field may answer, as connectionCost prices them. */
+export function connectionItems(args: ConnectionSize): number {
+  const asked = args.fromVariables ? MAX_CONNECTION_ITEMS : (args.first ?? args.last ?? DEFAULT_CONNECTION_ITEMS);
+  return Math.min(MAX_CONNECTION_ITEMS, Math.max(1, asked));
 }
 
 /**

@@ -17,8 +17,12 @@ export const NODE_CALLS = 1;
  * the cost walk (limits/cost.ts).
  */
 export function nodesCost(ids: number | undefined): number {
-  const count = Math.min(MAX_NODE_IDS, Math.max(1, ids ?? MAX_NODE_IDS));
-  return count * (NODE_CALLS * UPSTREAM_CALL_COST + 1);
+  return nodesItems(ids) * (NODE_CALLS * UPSTREAM_CALL_COST + 1);
+}
+
+/** The entries `nodes` answers for `ids` written (undefined from a variable: the most). */
+export function nodesItems(ids: number | undefined): number {
+  return Math.min(MAX_NODE_IDS, Math.max(1, ids ?? MAX_NODE_IDS));
 }
 
 export const nodeQueryOptions = {
