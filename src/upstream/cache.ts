@@ -10,9 +10,13 @@ import type { UpstreamEvents } from '../observe/metrics.js';
 import type { CacheEntry, CacheStore, UpstreamResponse } from './request.js';
 import { isObject } from './shapes.js';
 
-/** Keys never hold a path in clear: paths may carry platform keys or user text. */
-export function cacheKey(service: ServiceName, path: string, query: string): string {
-  return `satgate:v1:${service}:${hash('sha256', `${path}?${query}`, 'base64url')}`;
+/**
+ * Keys never hold a path in clear: paths may carry platform keys or user text. The upstream's base
+ * URL is part of what is hashed: gateways that share a Redis but not an upstream (staging beside
+ * production, a move from Hiro to a self-hosted indexer) must not serve each other's answers.
+ */
+export function cacheKey(service: ServiceName, base: string, path: string, query: string): string {
+  return `satgate:v1:${service}:${hash('sha256', `${base}\n${path}?${query}`, 'base64url')}`;
 }
 
 /** The service a key was made for by cacheKey, for metric labels. */

@@ -1,9 +1,10 @@
 /**
  * With REDIS_URL, the secret of keyedHash is one for every worker and replica, so that one client
  * is one counter in Redis wherever its requests land (client-limits.ts). The first process to
- * reach Redis draws it and stores it (SET NX, no expiry); every other one reads it back. Before
- * that, and on a process that cannot reach Redis at start, each process keeps its own secret and
- * its clients are counted on their own (the local share of client-limits.ts).
+ * reach Redis draws it and stores it (SET NX, no expiry); every other one reads it back, and each
+ * puts it back whenever it reconnects to a Redis that lost it. Before that, and on a process that
+ * cannot reach Redis at start, each process keeps its own secret and its clients are counted on
+ * their own (the local share of client-limits.ts).
  *
  * The trade-off: who can read Redis can also read this secret, and so test guesses of addresses
  * against the counters' keys (each lives one minute). Addresses themselves never reach Redis.
@@ -25,29 +26,34 @@ export interface SharedHashSecret {
 }
 
 export function shareHashSecret(redis: Redis, logger: Logger): SharedHashSecret {
-  let shared = false;
+  /** The group's secret as this process uses it, once shared. */
+  let current: string | undefined;
   let trying = false;
   let settle: () => void = () => {};
   const ready = new Promise<void>((resolve) => (settle = resolve));
   const timer = setTimeout(() => {
-    if (!shared) logger.warn('Redis not reached at start: client call limits count per process until it is');
+    if (current === undefined) logger.warn('Redis not reached at start: client call limits count per process until it is');
     settle();
   }, START_WAIT_MS);
   timer.unref();
-  // Tried each time the connection becomes ready, until it worked once.
+  // Tried each time the connection becomes ready: a Redis restarted empty gets this process's
+  // secret back (SET NX), so that a process started after it draws none of its own and counts the
+  // same clients under other keys; when another process put its own back first, that one is taken.
   const attempt = async () => {
-    if (shared || trying) return;
+    if (trying) return;
     trying = true;
     try {
-      await redis.set(KEY, randomBytes(32).toString('base64'), 'NX');
-      const secret = Buffer.from((await redis.get(KEY)) ?? '', 'base64');
+      await redis.set(KEY, current ?? randomBytes(32).toString('base64'), 'NX');
+      const stored = (await redis.get(KEY)) ?? '';
+      if (stored === current) return;
+      const secret = Buffer.from(stored, 'base64');
       if (secret.length !== 32) {
         logger.error({ key: KEY }, 'the shared hash secret in Redis is not 32 bytes: client call limits count per process');
         return;
       }
+      if (current !== undefined) logger.info('the shared hash secret in Redis changed: clients are now counted under it');
       useKeyedHashSecret(secret);
-      shared = true;
-      redis.off('ready', attempt);
+      current = stored;
       clearTimeout(timer);
       settle();
     } catch {
@@ -62,7 +68,7 @@ export function shareHashSecret(redis: Redis, logger: Logger): SharedHashSecret 
     ready,
     // eslint-disable-next-line no-restricted-syntax -- made once per process
     get shared() {
-      return shared;
+      return current !== undefined;
     },
   };
 }

@@ -59,7 +59,7 @@ export class UpstreamService implements AnswerSource {
     const retries = new Retries(this.exchange, this.guardSet, clients, options, logger, events);
     this.cache = options.cache && new HttpCache(this.name, options.cache, retries, events, options.timeoutMs);
     const coalescer = this.cache && new Coalescer(this.name, this.cache, events);
-    this.ledger = new Ledger(this.name, this, coalescer, retries);
+    this.ledger = new Ledger(this.name, options.baseUrl.href, this, coalescer, retries);
   }
 
   /** The outcome of the last attempt, for /readyz. */

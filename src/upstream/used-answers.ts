@@ -24,6 +24,8 @@ export class Ledger {
 
   constructor(
     private readonly name: ServiceName,
+    /** The upstream's base URL, as cache keys hold it (cache.ts). */
+    private readonly base: string,
     /** The service that answers for what is noted: a stored result asks it whether an answer is current. */
     private readonly source: AnswerSource,
     /** The stages below: the cache, coalesced, on a cached service; the upstream, retries included. */
@@ -63,7 +65,7 @@ export class Ledger {
     let key = this.keys.get(target);
     if (key === undefined) {
       if (this.keys.size >= REMEMBERED_KEYS) this.keys.clear();
-      key = cacheKey(this.name, req.path, query);
+      key = cacheKey(this.name, this.base, req.path, query);
       this.keys.set(target, key);
     }
     return key;

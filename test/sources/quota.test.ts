@@ -234,7 +234,12 @@ describe('two replicas sharing REDIS_URL', () => {
   test('a flight whose process died is waited for until its lock lapses, then asked', async () => {
     stack.sample.reset();
     const [ticker] = tickers.slice(8, 9) as [string];
-    await board.set(`${cacheKey('unisat', infoPath(ticker), '')}:flight`, 'a replica that died', 'PX', 600);
+    await board.set(
+      `${cacheKey('unisat', new URL(stack.sample.baseUrl).href, infoPath(ticker), '')}:flight`,
+      'a replica that died',
+      'PX',
+      600,
+    );
     const started = Date.now();
     const answer = await ask(`http://127.0.0.1:${replica.port}`, lookups([ticker]));
     expect(answer).toEqual(answered);

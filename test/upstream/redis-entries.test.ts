@@ -59,13 +59,16 @@ const REWRITTEN_DATA = (ticker: string) => ({
 
 const HEADERS = { 'content-type': 'application/json; charset=utf-8', etag: '"rewritten"' };
 
+/** The key the gateway stores `ticker`'s answer under (upstream/cache.ts). */
+const keyOf = (ticker: string) => cacheKey('ordinals', new URL(stack.sample.baseUrl).href, tokenPath(ticker), '');
+
 /** Writes an entry for `ticker` straight into Redis: `head` is the JSON head line (or raw text). */
 async function writeEntry(ticker: string, head: unknown, body = rewrittenBody(ticker)): Promise<void> {
   const line = typeof head === 'string' ? head : JSON.stringify(head);
-  await redis.set(cacheKey('ordinals', tokenPath(ticker), ''), Buffer.from(`${line}\n${body}`), 'PX', 60_000);
+  await redis.set(keyOf(ticker), Buffer.from(`${line}\n${body}`), 'PX', 60_000);
 }
 
-const storedEntry = (ticker: string) => redis.getBuffer(cacheKey('ordinals', tokenPath(ticker), ''));
+const storedEntry = (ticker: string) => redis.getBuffer(keyOf(ticker));
 
 /** satgate_cache_events_total{service="ordinals",event="rejected"}, 0 when not yet counted. */
 async function rejectedCount(): Promise<number> {

@@ -36,7 +36,7 @@ afterAll(async () => {
 
 const tickers = sampleData.brc20Tokens.map((t) => t.token.ticker).filter((t) => /^[a-z]{4}$/.test(t));
 const tokenPath = (ticker: string) => `/ordinals/v1/brc-20/tokens/${ticker}`;
-const keyOf = (ticker: string) => cacheKey('ordinals', tokenPath(ticker), '');
+const keyOf = (ticker: string) => cacheKey('ordinals', new URL(stack.sample.baseUrl).href, tokenPath(ticker), '');
 
 /** Asks the gateway for `ticker` (never asked before: a cache miss); answers the body and how long it took. */
 async function ask(ticker: string) {

@@ -1,0 +1,91 @@
+/**
+ * REDIS_URL, what gateways share and what they must not: the client hash secret stays one for the
+ * group when Redis restarts empty (a gateway that lived through the restart puts its secret back,
+ * so one started after it counts the same client under the same key), and gateways over different
+ * upstreams never serve each other's stored answers.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { afterAll, expect, test } from 'vitest';
+import { freePort, startStack, type Stack } from '../harness.js';
+import { listCall } from '../profiles.js';
+import { newPage, startRedis, stopRedis, untilStoring } from '../redis.js';
+
+const KEY = 'satgate:v1:hash-secret';
+const stacks: Stack[] = [];
+const servers: ChildProcess[] = [];
+let redis: ChildProcess | undefined;
+afterAll(async () => {
+  await Promise.all(stacks.map((stack) => stack.close()));
+  for (const server of [...servers, redis]) if (server && server.exitCode === null) await stopRedis(server);
+});
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const value = await read().catch(() => undefined as T);
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+const token = (stack: Stack, ticker: string) =>
+  stack.graphql(`{ brc20Token(ticker: "${ticker}") { token { ticker } } }`).then(({ body }) => body.errors?.[0]?.extensions?.code ?? 'ok');
+
+test('a gateway started after Redis restarted empty counts a client with those that lived through it', async () => {
+  const port = await freePort();
+  const env = { REDIS_URL: `redis://127.0.0.1:${port}`, CLIENT_UPSTREAM_CALLS_PER_MINUTE: '3' };
+  redis = await startRedis(port);
+  const client = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0, lazyConnect: true });
+  client.on('error', () => {});
+  try {
+    const first = await startStack(env);
+    stacks.push(first);
+    const secret = await until(() => client.get(KEY), Boolean, 'the shared secret');
+
+    await stopRedis(redis);
+    redis = await startRedis(port);
+    // The surviving gateway reconnects and puts its secret back.
+    expect(
+      await until(
+        () => client.get(KEY),
+        (value) => value !== null,
+        'the secret put back',
+      ),
+    ).toBe(secret);
+
+    expect([await token(first, 'ordi'), await token(first, 'pepe'), await token(first, 'sats')]).toEqual(['ok', 'ok', 'ok']);
+    const second = await startStack(env);
+    stacks.push(second);
+    expect(await token(second, 'rats')).toBe('RATE_LIMITED');
+  } finally {
+    client.disconnect();
+  }
+});
+
+test('gateways sharing a Redis but not an upstream each ask their own for the same path', async () => {
+  const port = await freePort();
+  servers.push(await startRedis(port));
+  const client = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0 });
+  try {
+    // Each stack has an upstream of its own (staging beside production, or hiro beside an indexer).
+    const env = { REDIS_URL: `redis://127.0.0.1:${port}`, CACHE_TTL_MS: '60000' };
+    const [one, other] = [await startStack(env), await startStack(env)];
+    stacks.push(one, other);
+    await untilStoring(client, (n) => one.graphql(newPage(n)));
+    const stored = await client.dbsize();
+    expect(await token(one, 'ordi')).toBe('ok');
+    await until(
+      () => client.dbsize(),
+      (size) => size > stored,
+      "the first gateway's answer in Redis",
+    );
+    other.sample.clearLog();
+    expect(await token(other, 'ordi')).toBe('ok');
+    expect(other.upstreamCalls()).toEqual([listCall(['ordi'])]);
+  } finally {
+    client.disconnect();
+  }
+});
