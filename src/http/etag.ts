@@ -12,12 +12,16 @@ export function etagOf(body: string | Buffer): string {
 }
 
 /**
- * The upstream's If-None-Match parsing (hirosystems/api-toolkit): quotes and W/ prefixes stripped,
- * comma-separated lists accepted, `*` without special meaning.
+ * Whether If-None-Match names `etag` (an ETag header), as the upstream decides it: hirosystems/
+ * api-toolkit's parseIfNoneMatchHeader (src/fastify/cache.ts), step for step. One pair of wrapping
+ * quotes or a `W/"` prefix (in any case) is stripped from the whole value, a value holding a comma
+ * is split on commas with those around them, and `*` has no special meaning. So `w/"a"` matches
+ * `"a"` while `W/a` and `""a""` do not, as upstream.
  */
 export function etagMatches(ifNoneMatch: string | null, etag: string | undefined): boolean {
   if (!ifNoneMatch || !etag) return false;
-  const bare = (tag: string) => tag.trim().replace(/^W\//, '').replace(/"/g, '');
-  const wanted = bare(etag);
-  return ifNoneMatch.split(',').some((tag) => bare(tag) === wanted);
+  const normalized = /^(?:"|W\/")?(.*?)"?$/i.exec(ifNoneMatch.trim())?.[1];
+  if (!normalized) return false;
+  const wanted = /^(?:W\/)?"(.*)"$/.exec(etag)?.[1] ?? etag;
+  return normalized.includes(',') ? normalized.split(/(?:W\/"|")?(?:\s*),(?:\s*)(?:W\/"|")?/i).includes(wanted) : normalized === wanted;
 }
