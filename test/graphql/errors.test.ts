@@ -519,6 +519,19 @@ describe('UPSTREAM_UNAVAILABLE: upstreams that refuse connections', () => {
   });
 });
 
+it.each(['1e3', '775700.0'])(
+  'a Float literal of a whole number (%s) is no BlockId, as the upstream refuses block=1e3: BAD_USER_INPUT at transfers, nothing asked',
+  async (literal) => {
+    stack.sample.clearLog();
+    const { body } = await stack.graphql(`{ status { status } transfers(block: ${literal}) { total } }`);
+    expect(body).toEqual({
+      data: { status: { status: 'ready' }, transfers: null },
+      errors: [fieldError(['transfers'], { code: 'BAD_USER_INPUT' })],
+    });
+    expect(stack.upstreamCalls()).toEqual(['GET /metadata/v1']);
+  },
+);
+
 describe("a custom scalar's bad literal", () => {
   it.each([
     ['a BlockId list', '{ transfers(block: [1]) { total } }', 20],

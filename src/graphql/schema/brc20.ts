@@ -16,7 +16,9 @@ const MAX_TICKER_BYTES = 16;
  * answers up to 20 tickers at once; UniSat one route per ticker).
  */
 export function parseTicker(id: string): string {
-  const printable = !/[\x00-\x1f\x7f/]/.test(id) && id !== '.' && id !== '..';
+  // A `/` is a ticker's character like any other (brc20Token takes it: the upstream decodes %2F), so
+  // the id a token with one is handed is refetched too; dot segments are refused as REST refuses them.
+  const printable = !/[\x00-\x1f\x7f]/.test(id) && id !== '.' && id !== '..';
   if (!printable || Buffer.byteLength(id, 'utf8') > MAX_TICKER_BYTES || /\p{Cs}/u.test(id) || normalizeTicker(id) !== id) {
     throw invalidGlobalID();
   }

@@ -65,8 +65,10 @@ builder.scalarType('BlockId', {
   serialize: (value) => value,
   parseValue: (value) => value,
   parseLiteral: (node) => {
-    if (node.kind === Kind.INT || node.kind === Kind.FLOAT) return Number(node.value);
-    if (node.kind === Kind.STRING || node.kind === Kind.BOOLEAN) return node.value;
+    if (node.kind === Kind.INT) return Number(node.value);
+    // A Float literal (`1e3`, `775700.0`) is its text, which parseBlockId refuses, as the upstream
+    // refuses `block=1e3`: its field fails alone.
+    if (node.kind === Kind.FLOAT || node.kind === Kind.STRING || node.kind === Kind.BOOLEAN) return node.value;
     throw invalid(BLOCK_ID_RULE, node);
   },
 });
