@@ -377,3 +377,25 @@ describe('REQUEST_TIMEOUT_MS', () => {
     }
   });
 });
+
+test('@stream holds every transfer of an inscription moved twice in one block, as the answer without it does (UniSat block 812345)', async () => {
+  const unisat = await startStack((sample) => ({ TRANSFERS_SOURCE: 'unisat', UNISAT_API_URL: sample.baseUrl }), {
+    sources: { unisat: {} },
+  });
+  try {
+    const connection = (edges: string) =>
+      `{ transfersConnection(block: 812345, first: 100) { totalCount ${edges} { cursor node { id inscriptionId } } } }`;
+    const whole = (await unisat.graphql(connection('edges'))).body.data!.transfersConnection as {
+      edges: Array<{ node: { inscriptionId: string } }>;
+    };
+    // The block holds an inscription twice: two transfers, two edges.
+    expect(new Set(whole.edges.map((edge) => edge.node.inscriptionId)).size).toBe(whole.edges.length - 1);
+    const { payloads } = await multipart(connection('edges @stream(initialCount: 5)'), undefined, unisat);
+    const [first, ...rest] = payloads;
+    const streamed = (first!.data as { transfersConnection: { edges: unknown[] } }).transfersConnection;
+    const items = rest.flatMap((payload) => (payload.incremental as Array<{ items: unknown[] }>).flatMap((part) => part.items));
+    expect({ ...streamed, edges: [...streamed.edges, ...items] }).toEqual(whole);
+  } finally {
+    await unisat.close();
+  }
+});

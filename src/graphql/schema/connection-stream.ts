@@ -32,13 +32,22 @@ export interface StreamedConnection<T> {
 export async function streamConnection<T>(source: ListSource<T>, request: ConnectionRequest): Promise<StreamedConnection<T> | null> {
   if (request.backward || request.before) return readConnection(source, request);
   const edges = new EdgeQueue<T>();
+  // An edge is its id's n-th occurrence in list order: one id can be two items (an inscription
+  // moved twice in one block is two transfers), and each pass below meets the items in list order.
   const streamed = new Set<string>();
-  const push = (edge: Edge<T>) => {
-    const id = source.id(edge.node);
-    if (streamed.size >= request.count || streamed.has(id)) return;
-    streamed.add(id);
-    edges.push(edge);
+  const pusher = () => {
+    const seen = new Map<string, number>();
+    return (edge: Edge<T>) => {
+      const id = source.id(edge.node);
+      const nth = (seen.get(id) ?? 0) + 1;
+      seen.set(id, nth);
+      const key = `${nth}:${id}`;
+      if (streamed.size >= request.count || streamed.has(key)) return;
+      streamed.add(key);
+      edges.push(edge);
+    };
   };
+  const push = pusher();
   let told: (total: number) => void = () => {};
   const firstTotal = new Promise<number>((resolve) => (told = resolve));
   let next: number | undefined;
@@ -57,7 +66,7 @@ export async function streamConnection<T>(source: ListSource<T>, request: Connec
   const answer = read.then((result) => {
     // A page after the first answered that the list is unknown.
     if (!result) throw listChanged(source.kind);
-    result.edges.forEach(push);
+    result.edges.forEach(pusher());
     edges.end();
     return result;
   });
