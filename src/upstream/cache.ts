@@ -92,7 +92,6 @@ export interface RedisLike {
   getBuffer(key: string): Promise<Buffer | null>;
   set(key: string, value: Buffer, mode: 'PX', ms: number): Promise<unknown>;
   del(key: string): Promise<unknown>;
-  ping(): Promise<unknown>;
   quit(): Promise<unknown>;
   disconnect(): void;
   status: string;
@@ -108,12 +107,16 @@ const CLOCK_SKEW_MS = 1000;
 
 /**
  * After a command fails on an open connection (it timed out: Redis hangs, or Redis refused it),
- * Redis is skipped this long (every read a miss, every write dropped), then one background PING
+ * Redis is skipped this long (every read a miss, every write dropped), then one background write
  * decides whether it is used again. A hung Redis costs one command timeout, once, instead of a
  * timeout on every request for as long as it hangs. Without a connection a command fails at once
  * (no offline queue) and costs nothing: the store is used again when ioredis has reconnected.
  */
 const SKIP_MS = 2000;
+
+/** What the probe after a skip writes (see RedisStore.skip). */
+const PROBE_KEY = 'satgate:v1:probe';
+const PROBE_VALUE = Buffer.from('1');
 
 /** Writes are not awaited; at most this many bytes wait for Redis at once, further ones are dropped. */
 const MAX_PENDING_WRITE_BYTES = 16 * 1024 * 1024;
@@ -198,10 +201,14 @@ export class RedisStore implements CacheStore {
     this.logger.info('Redis cache available again');
   }
 
-  /** Skips Redis for SKIP_MS, then PINGs it: an answer puts it back in use, a failure skips again. */
+  /**
+   * Skips Redis for SKIP_MS, then writes a probe: its success puts Redis back in use, a failure skips
+   * again. A write, not a PING: a Redis out of memory (noeviction) answers PING and refuses writes,
+   * and the outage was logged as over and begun again every few seconds.
+   */
   private skip(): void {
     this.probe = setTimeout(() => {
-      this.redis.ping().then(
+      this.redis.set(PROBE_KEY, PROBE_VALUE, 'PX', SKIP_MS).then(
         () => {
           this.probe = undefined;
           this.recovered();

@@ -89,3 +89,34 @@ test('gateways sharing a Redis but not an upstream each ask their own for the sa
     client.disconnect();
   }
 });
+
+test('a Redis out of memory is one outage, logged once, until it takes writes again', async () => {
+  const port = await freePort();
+  servers.push(await startRedis(port));
+  const client = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0 });
+  try {
+    const stack = await startStack({ REDIS_URL: `redis://127.0.0.1:${port}`, CACHE_TTL_MS: '60000' });
+    stacks.push(stack);
+    await untilStoring(client, (n) => stack.graphql(newPage(n)));
+    const outageLines = () =>
+      stack.logs
+        .map((line) => (JSON.parse(line) as { msg: string }).msg)
+        .filter((msg) => /^Redis cache (unavailable|available again)/.test(msg));
+    // Full, and evicting nothing: every write is refused, while PING is still answered.
+    await client.config('SET', 'maxmemory', '1024');
+    for (let n = 0; n < 5; n++) {
+      await stack.graphql(newPage(100 + n));
+      await sleep(1_000);
+    }
+    expect(outageLines()).toEqual(['Redis cache unavailable: serving from the upstream']);
+    await client.config('SET', 'maxmemory', '0');
+    await until(
+      async () => outageLines().length,
+      (count) => count === 2,
+      'the end of the outage',
+    );
+    expect(outageLines()).toEqual(['Redis cache unavailable: serving from the upstream', 'Redis cache available again']);
+  } finally {
+    client.disconnect();
+  }
+});
