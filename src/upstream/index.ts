@@ -18,7 +18,7 @@ import { createRunesClient } from './runes.js';
 import { HIRO_ONLY, type SourcesFactory } from './sourced.js';
 
 /** Redis, when configured, is a cache and a signal board only: it may be down, and must never stall a request. */
-function createRedis(url: URL): Redis {
+function createRedis(url: URL, logger: Logger): Redis {
   const redis = new Redis(url.href, {
     lazyConnect: false,
     enableOfflineQueue: false,
@@ -28,7 +28,14 @@ function createRedis(url: URL): Redis {
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
   // Failures are reported by the store, once per outage; ioredis would otherwise log every retry.
-  redis.on('error', () => {});
+  // Refused credentials are said once, apart: else they read as Redis down (its message holds no
+  // password; the URL is never logged).
+  let refusedLogged = false;
+  redis.on('error', (error: Error) => {
+    if (refusedLogged || !/^(?:WRONGPASS|NOAUTH|NOPERM)\b/.test(error.message)) return;
+    refusedLogged = true;
+    logger.error({ err: error.message }, 'Redis refused the credentials of REDIS_URL: serving without it');
+  });
   return redis;
 }
 
@@ -38,7 +45,7 @@ function createRedis(url: URL): Redis {
  * operations whose source is not hiro; without it every operation asks hiro.
  */
 export function createUpstreams(config: Config, logger: Logger, events?: UpstreamEvents, createSources?: SourcesFactory) {
-  const redis = config.redisUrl ? createRedis(config.redisUrl) : undefined;
+  const redis = config.redisUrl ? createRedis(config.redisUrl, logger) : undefined;
   const store: CacheStore = redis
     ? new TieredStore(new MemoryStore(config.cacheMaxBytes), new RedisStore(redis, logger.child({ component: 'cache' }), events))
     : new MemoryStore(config.cacheMaxBytes);

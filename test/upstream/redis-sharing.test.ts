@@ -120,3 +120,30 @@ test('a Redis out of memory is one outage, logged once, until it takes writes ag
     client.disconnect();
   }
 });
+
+test('a REDIS_URL whose credentials Redis refuses is said once, as such, without the password; requests are served', async () => {
+  const port = await freePort();
+  servers.push(await startRedis(port));
+  const client = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0 });
+  try {
+    await client.config('SET', 'requirepass', 'right-secret-7d1e');
+    const stack = await startStack({ REDIS_URL: `redis://:wrong-secret-9c2a@127.0.0.1:${port}` });
+    stacks.push(stack);
+    expect(await token(stack, 'ordi')).toBe('ok');
+    await sleep(1_000); // ioredis retries meanwhile: still one line
+    const lines = stack.logs.map((line) => JSON.parse(line) as { msg: string });
+    expect(lines.filter((line) => line.msg.startsWith('Redis refused'))).toEqual([
+      {
+        app: 'satgate',
+        level: 'error',
+        msg: 'Redis refused the credentials of REDIS_URL: serving without it',
+        err: 'WRONGPASS invalid username-password pair or user is disabled.',
+        pid: process.pid,
+        time: expect.any(String),
+      },
+    ]);
+    expect(stack.logs.filter((line) => line.includes('secret-'))).toEqual([]);
+  } finally {
+    client.disconnect();
+  }
+});
