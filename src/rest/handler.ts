@@ -41,9 +41,30 @@ const compiled: CompiledRoute[] = routes.flatMap((route) =>
 
 type Match = { route: RestRoute; template: string; params: Record<string, string>; rest: string } | 'bad-url' | undefined;
 
-/** Matches the raw (still percent-encoded) path against the table; params come back decoded. */
+/**
+ * The path as the upstream's router (find-my-way 7, url-sanitizer.js) matches it: an escape of a
+ * character decodeURI leaves encoded (`# $ & + , / : ; = ? @`) stays as it is; any other escape, or
+ * `%25`, has the whole path decoded with decodeURI (so `/runes/v1/etching%73` is the etchings route),
+ * `%25` kept encoded; a path decodeURI refuses is Fastify's bad-URL 400. `/` is never decoded, so
+ * its segments are the raw path's.
+ */
+function routerPath(rawPath: string): string | 'bad-url' {
+  if (!/%(?!2[346BbCcFf]|3[AaBbDdFf]|40)/.test(rawPath)) return rawPath;
+  try {
+    return decodeURI(rawPath.replace(/%25/g, '%2525'));
+  } catch {
+    return 'bad-url';
+  }
+}
+
+/**
+ * Matches the path against the table as the upstream's router does (routerPath); params come back
+ * decoded, and a wildcard's rest as the client wrote it.
+ */
 function match(method: string, rawPath: string, query: string): Match {
-  const parts = rawPath.split('/').slice(1);
+  const path = routerPath(rawPath);
+  if (path === 'bad-url') return path;
+  const parts = path.split('/').slice(1);
   for (const candidate of compiled) {
     if (candidate.method !== method) continue;
     const { segments, wildcard } = candidate;
@@ -68,7 +89,12 @@ function match(method: string, rawPath: string, query: string): Match {
       }
     }
     if (matched) {
-      const rest = wildcard ? parts.slice(segments.length).join('/') + (query ? `?${query}` : '') : '';
+      const rest = wildcard
+        ? rawPath
+            .split('/')
+            .slice(segments.length + 1)
+            .join('/') + (query ? `?${query}` : '')
+        : '';
       return { route: candidate.route, template: candidate.template, params, rest };
     }
   }
@@ -181,8 +207,9 @@ export function createRestHandler({
     // HEAD works on every GET route upstream.
     const found = match(method === 'HEAD' ? 'GET' : method, rawPath, rawQuery);
     if (found === 'bad-url') {
-      // Fastify 4.15's FST_ERR_BAD_URL answer, as the upstream sends it (but never echoing a key).
-      const message = `'${redactPath(rawPath)}' is not a valid url component`;
+      // Fastify 4.15's FST_ERR_BAD_URL answer, as the upstream sends it: the whole request target,
+      // query included (but never echoing a key).
+      const message = `'${redactPath(target)}' is not a valid url component`;
       return jsonAnswer(400, { error: 'Bad Request', message, statusCode: 400 }, 'application/json');
     }
     // Under /v1/ext/ the path holds the caller's platform key: never echo it.

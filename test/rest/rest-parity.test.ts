@@ -820,12 +820,27 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
       ['/runes/v1/{x}', []],
       // A malformed escape: Fastify 4.15's bad-URL 400 (no `code` field, content-type application/json).
       ['/ordinals/v1/brc-20/tokens/%zz', []],
+      ['/ordinals/v1/brc-20/tokens/%zz?x=1', []],
       ['/ordinals/brc-20/tokens/%E0%A4%A', []],
+      // find-my-way decodes the whole path before it matches (but for reserved characters): a bad
+      // escape anywhere is the bad-URL 400.
+      ['/runes/v1/etchings%zz', []],
+      ['/ordinals/v1/%zz', []],
     ] as Array<[string, string[]]>)('GET %s', async (path, expectedCalls) => {
       const { gateway, direct, calls } = await compareRaw(path);
       expect(gateway).toEqual(direct);
       expect(calls.map((c) => `${c.method} ${c.path}`.toLowerCase())).toEqual(expectedCalls.map((c) => c.toLowerCase()));
     });
+  });
+
+  test.each([
+    ['/ordinals/v1/brc%2D20/tokens/ordi', '/ordinals/v1/brc-20/tokens/ordi'],
+    ['/runes/v1/etching%73?limit=1', '/runes/v1/etchings?limit=1'],
+    ['/ordinals/v1/brc-20/tokens/%25', '/ordinals/v1/brc-20/tokens/%25'],
+  ])('GET %s: an escape in a fixed segment is that segment, as find-my-way decodes the path first', async (path, plain) => {
+    const answer = await raw(stack.gatewayUrl, path, 'GET');
+    expect(answer).toEqual(await raw(stack.gatewayUrl, plain, 'GET'));
+    expect([answer.status, answer.body === null]).toEqual([plain.endsWith('%25') ? 404 : 200, false]);
   });
 
   test.each(['/ordinals/v1/brc-20/tokens/%2e%2e', '/ordinals/brc-20/tokens/..', '/ordinals/v1/brc-20/tokens/.'])(
