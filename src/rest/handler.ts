@@ -63,10 +63,11 @@ function routerPath(rawPath: string): string | 'bad-url' {
  */
 function match(method: string, rawPath: string, query: string): Match {
   const path = routerPath(rawPath);
-  if (path === 'bad-url') return path;
-  const parts = path.split('/').slice(1);
+  const parts = (path === 'bad-url' ? rawPath : path).split('/').slice(1);
   for (const candidate of compiled) {
     if (candidate.method !== method) continue;
+    // The platform's router is not known to be find-my-way: its wildcard route checks its path itself.
+    if (path === 'bad-url' && !candidate.wildcard) continue;
     const { segments, wildcard } = candidate;
     // A wildcard also matches its root without the trailing slash (`…/bitcoin-node`).
     if (wildcard ? parts.length < segments.length : parts.length !== segments.length) continue;
@@ -98,7 +99,7 @@ function match(method: string, rawPath: string, query: string): Match {
       return { route: candidate.route, template: candidate.template, params, rest };
     }
   }
-  return undefined;
+  return path === 'bad-url' ? path : undefined;
 }
 
 /**
