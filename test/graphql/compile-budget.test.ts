@@ -55,3 +55,14 @@ fragment S on RuneEtching { id runeId name spacedName number divisibility symbol
   expect(second.body).toEqual(first.body);
   expect({ compiled: after.compiled - before.compiled, fallback: after.fallback - before.fallback }).toEqual({ compiled: 0, fallback: 2 });
 });
+
+test('a document that asks introspection is never compiled: it runs on graphql-js, with the same answer', async () => {
+  const query = `{ __type(name: "Status") { name kind fields { name type { kind ofType { kind name ofType { kind name } } } } } }`;
+  const before = await executions();
+  const first = await stack.graphql(query, undefined, { 'x-forwarded-for': '203.0.113.10' });
+  const second = await stack.graphql(query, undefined, { 'x-forwarded-for': '203.0.113.10' });
+  const after = await executions();
+  expect((first.body.data?.__type as { name: string }).name).toBe('Status');
+  expect(second.body).toEqual(first.body);
+  expect({ compiled: after.compiled - before.compiled, fallback: after.fallback - before.fallback }).toEqual({ compiled: 0, fallback: 2 });
+});

@@ -6,6 +6,9 @@ import { Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
 import type { FieldPolicy, RootFieldPolicies } from '../schema/field-policy.js';
 import { fieldDemand } from './cost.js';
 
+/** The root fields that answer introspection: their results are the schema's, which MAX_RESULT_FIELDS does not see. */
+const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
+
 /** Counts that can grow exponentially (a fragment spread twice by each of a chain) stop at 2^53 - 1. */
 export const saturate = (count: number) => Math.min(count, Number.MAX_SAFE_INTEGER);
 
@@ -13,6 +16,10 @@ export const saturate = (count: number) => Math.min(count, Number.MAX_SAFE_INTEG
 interface Scan {
   /** The deepest field nesting inside it (introspection exempt). */
   depth: number;
+  /** The same, introspection included. */
+  fullDepth: number;
+  /** Its root-level introspection fields (`__schema`, `__type`). */
+  introspections: number;
   /** The cost of its own root-level fields. */
   cost: number;
   /** Its own aliases and fields, at every level (not its spreads'). */
@@ -24,7 +31,7 @@ interface Scan {
    * Per fragment it spreads: the deepest nesting of a spread (-1: only inside introspection), how
    * often it is spread at root level, and how often anywhere.
    */
-  spreads: Map<string, { depth: number; atRoot: number; count: number }>;
+  spreads: Map<string, { depth: number; fullDepth: number; atRoot: number; count: number }>;
 }
 
 /**
@@ -60,7 +67,7 @@ function scan(
   shapes: SetShape[],
   rootFields: ReadonlyMap<string, FieldPolicy> | undefined,
 ): Scan {
-  const result: Scan = { depth: 0, cost: 0, aliases: 0, fields: 0, roots: [], spreads: new Map() };
+  const result: Scan = { depth: 0, fullDepth: 0, introspections: 0, cost: 0, aliases: 0, fields: 0, roots: [], spreads: new Map() };
   // [selection set, its nesting depth, at root level, inside an introspection field (`__schema`,
   // `__type`), the root-level field it is below]
   const pending: Array<[SelectionSetNode, number, boolean, boolean, RootField | undefined]> = [[selectionSet, 0, true, false, undefined]];
@@ -81,6 +88,8 @@ function scan(
           shape.sameNamePairs += 2 * count - 1; // count² - (count - 1)²
           const exempt = introspection || selection.name.value.startsWith('__');
           if (!exempt) result.depth = Math.max(result.depth, depth + 1);
+          result.fullDepth = Math.max(result.fullDepth, depth + 1);
+          if (atRoot && INTROSPECTION_ROOTS.has(selection.name.value)) result.introspections++;
           result.fields++;
           let owner = below;
           if (atRoot) {
@@ -96,8 +105,9 @@ function scan(
           merged.push(selection.selectionSet);
         } else {
           shape.spreads.add(selection.name.value);
-          const spread = result.spreads.get(selection.name.value) ?? { depth: -1, atRoot: 0, count: 0 };
+          const spread = result.spreads.get(selection.name.value) ?? { depth: -1, fullDepth: 0, atRoot: 0, count: 0 };
           if (!introspection) spread.depth = Math.max(spread.depth, depth);
+          spread.fullDepth = Math.max(spread.fullDepth, depth);
           if (atRoot) spread.atRoot++;
           spread.count++;
           result.spreads.set(selection.name.value, spread);
@@ -112,12 +122,13 @@ function scan(
 
 export interface DocumentMeasure {
   /**
-   * Per operation: its depth (field nesting, introspection exempt), its upstream cost, and the
+   * Per operation: its depth (field nesting, introspection exempt; `fullDepth` with it), its
+   * introspection fields at root level (each spread counted), its upstream cost, and the
    * fields its result may hold: per root-level field, its items times the fields written below it,
    * each fragment's counted at every spread (aliases of a list, or of a field above a fragment,
    * multiply what a small document answers).
    */
-  operations: Array<{ depth: number; cost: number; answered: number }>;
+  operations: Array<{ depth: number; fullDepth: number; introspections: number; cost: number; answered: number }>;
   /**
    * Aliases, each fragment's counted at every spread (its copies answer apart in the result, so
    * each one multiplies what the fields below it answer), summed over the operations.
@@ -161,7 +172,19 @@ export function measureDocument(document: DocumentNode, policies: RootFieldPolic
     }
   }
   /** Per fragment, through the fragments it spreads; `reach`: the fragments its own selection set reaches, each path counted. */
-  const totals = new Map<string, { depth: number; cost: number; aliases: number; fields: number; answered: number; reach: number }>();
+  const totals = new Map<
+    string,
+    {
+      depth: number;
+      fullDepth: number;
+      introspections: number;
+      cost: number;
+      aliases: number;
+      fields: number;
+      answered: number;
+      reach: number;
+    }
+  >();
   /** The fields of `spreads` (fragment names, each with how often it is spread), expanded. */
   const spreadFields = (spreads: ReadonlyMap<string, number>) => {
     let fields = 0;
@@ -169,7 +192,7 @@ export function measureDocument(document: DocumentNode, policies: RootFieldPolic
     return fields;
   };
   const withSpreads = (own: Scan) => {
-    let { depth, cost, aliases, fields } = own;
+    let { depth, fullDepth, introspections, cost, aliases, fields } = own;
     let answered = 0;
     for (const root of own.roots) answered = saturate(answered + 1 + root.items * saturate(root.fields + spreadFields(root.spreads)));
     let reach = 0;
@@ -177,13 +200,15 @@ export function measureDocument(document: DocumentNode, policies: RootFieldPolic
       const fragment = totals.get(name);
       if (!fragment) continue; // unknown, or spread from inside itself (a cycle)
       if (spread.depth >= 0) depth = Math.max(depth, spread.depth + fragment.depth);
+      fullDepth = Math.max(fullDepth, spread.fullDepth + fragment.fullDepth);
+      introspections = saturate(introspections + spread.atRoot * fragment.introspections);
       cost = saturate(cost + spread.atRoot * fragment.cost);
       aliases = saturate(aliases + spread.count * fragment.aliases);
       fields = saturate(fields + spread.count * fragment.fields);
       answered = saturate(answered + spread.atRoot * fragment.answered);
       if (spread.atRoot > 0) reach = saturate(reach + 1 + fragment.reach);
     }
-    return { depth, cost, aliases, fields, answered, reach };
+    return { depth, fullDepth, introspections, cost, aliases, fields, answered, reach };
   };
   // Fragments in depth-first post-order, with an explicit stack. `entered` holds the fragments on
   // the current path: a spread of one of them closes a cycle.
@@ -217,5 +242,17 @@ export function measureDocument(document: DocumentNode, policies: RootFieldPolic
   }
   const measured = operations.map(withSpreads);
   const aliases = saturate(measured.reduce((sum, operation) => sum + operation.aliases, 0));
-  return { operations: measured.map(({ depth, cost, answered }) => ({ depth, cost, answered })), aliases, ...counts, comparisons, cyclic };
+  return {
+    operations: measured.map(({ depth, fullDepth, introspections, cost, answered }) => ({
+      depth,
+      fullDepth,
+      introspections,
+      cost,
+      answered,
+    })),
+    aliases,
+    ...counts,
+    comparisons,
+    cyclic,
+  };
 }

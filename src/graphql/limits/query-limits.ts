@@ -29,6 +29,16 @@ export interface QueryLimits {
   validatedShapesBytes: number;
 }
 
+/**
+ * Introspection is exempt from MAX_QUERY_DEPTH and its lists are the schema's, which the result's
+ * field count does not see: an operation may ask `__schema`/`__type` this often (aliases and
+ * spreads counted; 30 aliased `__schema` answered 2 MB), and nest, introspection included, this
+ * deep (graphql-js's introspection rule does not count `ofType`: a chain 660 deep took 0.6 s to
+ * compile). getIntrospectionQuery() asks one `__schema`, 15 deep.
+ */
+const MAX_INTROSPECTIONS = 3;
+const MAX_FULL_DEPTH = 20;
+
 function tooComplex(message: string, limit: number, actual: number): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'QUERY_TOO_COMPLEX', limit, actual } });
 }
@@ -39,6 +49,23 @@ function refusals(measure: DocumentMeasure, limits: QueryLimits): GraphQLError[]
   for (const { depth } of measure.operations) {
     if (depth > limits.maxDepth) {
       errors.push(tooComplex(`Query depth ${depth} exceeds the limit of ${limits.maxDepth}`, limits.maxDepth, depth));
+    }
+  }
+  for (const { depth, fullDepth, introspections } of measure.operations) {
+    if (introspections > MAX_INTROSPECTIONS) {
+      errors.push(
+        tooComplex(
+          `${introspections} introspection fields (__schema, __type) exceed the limit of ${MAX_INTROSPECTIONS}`,
+          MAX_INTROSPECTIONS,
+          introspections,
+        ),
+      );
+    }
+    // Said once: a document too deep without its introspection has its error above.
+    if (fullDepth > Math.max(MAX_FULL_DEPTH, limits.maxDepth) && depth <= limits.maxDepth) {
+      errors.push(
+        tooComplex(`Query depth ${fullDepth}, introspection included, exceeds the limit of ${MAX_FULL_DEPTH}`, MAX_FULL_DEPTH, fullDepth),
+      );
     }
   }
   const answered = Math.max(0, ...measure.operations.map((operation) => operation.answered));
