@@ -174,16 +174,7 @@ export function measureDocument(document: DocumentNode, policies: RootFieldPolic
   /** Per fragment, through the fragments it spreads; `reach`: the fragments its own selection set reaches, each path counted. */
   const totals = new Map<
     string,
-    {
-      depth: number;
-      fullDepth: number;
-      introspections: number;
-      cost: number;
-      aliases: number;
-      fields: number;
-      answered: number;
-      reach: number;
-    }
+    Pick<Scan, 'depth' | 'fullDepth' | 'introspections' | 'cost' | 'aliases' | 'fields'> & { answered: number; reach: number }
   >();
   /** The fields of `spreads` (fragment names, each with how often it is spread), expanded. */
   const spreadFields = (spreads: ReadonlyMap<string, number>) => {
