@@ -9,7 +9,9 @@
  *   defaults are filled in first, as the client could have written them;
  * - a document with @skip or @include: graphql-jit 0.8.9 merges a skipped selection with another of
  *   the same response key (their fields answered, their key placed first), where the spec's
- *   CollectFields leaves a skipped selection out (its issues #111 and #166 are of this family).
+ *   CollectFields leaves a skipped selection out (its issues #111 and #166 are of this family);
+ * - a document that asks introspection, or of more than MAX_COMPILED_FIELDS fields: compiling is
+ *   synchronous, and grows with them.
  * The compiler never sees the client's literals: each document's literal arguments are hoisted into
  * variables first (hoist-literals.ts), since graphql-jit writes literals into its generated source
  * and turns some strings into code. The hoisted document's shape is the compile key, so documents
@@ -29,7 +31,6 @@ import {
   Kind,
   valueFromASTUntyped,
   visit,
-  type DirectiveNode,
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
@@ -220,7 +221,7 @@ function writeThenRelease(result: ExecutionResult): string {
 /** The document's literals hoisted, with its own operation and fragments; undefined for what never runs compiled. */
 function prepare(args: ExecutionArgs): Prepared | undefined {
   const operation = operationOf(args.document, args.operationName);
-  if (!operation || operation.operation === 'subscription' || skipsOrIncludes(args.document)) return undefined;
+  if (!operation || operation.operation === 'subscription' || staysOnGraphqlJs(args.document)) return undefined;
   const hoisted = hoistLiterals(args.schema, args.document, args.operationName);
   if (!hoisted) return undefined;
   return {
@@ -236,7 +237,7 @@ function compile(schema: GraphQLSchema, document: DocumentNode): Compiled | unde
   const operation = operationOf(document, undefined);
   if (!operation) return undefined;
   const fields = expandedFields(operation, fragmentsOf(document));
-  if (fields > MAX_COMPILED_FIELDS || asksIntrospection(document)) return undefined;
+  if (fields > MAX_COMPILED_FIELDS) return undefined;
   let query: CompiledQuery | ExecutionResult;
   try {
     query = compileQuery(schema, document, undefined, { disablingCapturingStackErrors: true });
@@ -248,24 +249,20 @@ function compile(schema: GraphQLSchema, document: DocumentNode): Compiled | unde
 }
 
 /**
- * Whether the document selects `__schema` or `__type`: introspection runs on graphql-js. Clients ask
- * it rarely, and its nesting is what compiling grows with (a 660-deep `ofType` chain compiled for 0.6 s).
+ * Whether the document carries @skip or @include (see the header), or selects `__schema` or
+ * `__type`: introspection runs on graphql-js too. Clients ask it rarely, and its nesting is what
+ * compiling grows with (a 660-deep `ofType` chain compiled for 0.6 s). One walk for both.
  */
-function asksIntrospection(document: DocumentNode): boolean {
-  return hasNamed(document, Kind.FIELD, ['__schema', '__type']);
-}
-
-/** Whether any selection of the document carries @skip or @include (see the header). */
-function skipsOrIncludes(document: DocumentNode): boolean {
-  return hasNamed(document, Kind.DIRECTIVE, ['skip', 'include']);
-}
-
-/** Whether the document holds a field, or a directive, of one of `names`. */
-function hasNamed(document: DocumentNode, kind: Kind.FIELD | Kind.DIRECTIVE, names: readonly string[]): boolean {
+function staysOnGraphqlJs(document: DocumentNode): boolean {
   let found = false;
   visit(document, {
-    enter(node) {
-      if (node.kind !== kind || !names.includes((node as FieldNode | DirectiveNode).name.value)) return undefined;
+    Directive(node) {
+      if (node.name.value !== 'skip' && node.name.value !== 'include') return undefined;
+      found = true;
+      return BREAK;
+    },
+    Field(node) {
+      if (node.name.value !== '__schema' && node.name.value !== '__type') return undefined;
       found = true;
       return BREAK;
     },
