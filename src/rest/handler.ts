@@ -63,7 +63,8 @@ function routerPath(rawPath: string): string | 'bad-url' {
  */
 function match(method: string, rawPath: string, query: string): Match {
   const path = routerPath(rawPath);
-  const parts = (path === 'bad-url' ? rawPath : path).split('/').slice(1);
+  const rawParts = rawPath.split('/').slice(1);
+  const parts = path === 'bad-url' || path === rawPath ? rawParts : path.split('/').slice(1);
   for (const candidate of compiled) {
     if (candidate.method !== method) continue;
     // The platform's router is not known to be find-my-way: its wildcard route checks its path itself.
@@ -90,12 +91,7 @@ function match(method: string, rawPath: string, query: string): Match {
       }
     }
     if (matched) {
-      const rest = wildcard
-        ? rawPath
-            .split('/')
-            .slice(segments.length + 1)
-            .join('/') + (query ? `?${query}` : '')
-        : '';
+      const rest = wildcard ? rawParts.slice(segments.length).join('/') + (query ? `?${query}` : '') : '';
       return { route: candidate.route, template: candidate.template, params, rest };
     }
   }
