@@ -21,12 +21,17 @@ export function headerValue(value: string | string[] | undefined): string | null
  * before, node writes that list as it is, without a per-header entry on the response.
  */
 export function writeHead(res: ServerResponse, status: number, ...sets: Array<Readonly<Record<string, string>>>): ServerResponse {
+  return res.writeHead(status, flatHead(sets));
+}
+
+/** Every header of `sets` as the flat list node takes (names in lower case; a later set wins). */
+export function flatHead(sets: ReadonlyArray<Readonly<Record<string, string>>>): string[] {
   const head: string[] = [];
   for (let i = 0; i < sets.length; i++) {
     const headers = sets[i]!;
     for (const name in headers) if (!overridden(name, sets, i)) head.push(name, headers[name]!);
   }
-  return res.writeHead(status, head);
+  return head;
 }
 
 /** Whether a set after the `i`th names the header too. */

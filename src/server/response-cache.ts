@@ -26,7 +26,7 @@ import { clientIdOf } from '../http/client-identity.js';
 import { etagMatches, GET_ANSWER_VARY as VARY } from '../http/etag.js';
 import { isGraphqlTarget } from '../http/graphql-target.js';
 import type { ResultCandidate } from '../graphql/plugins/result-candidates.js';
-import { headerValue, writeHead } from '../http/node-response.js';
+import { flatHead, headerValue, writeHead } from '../http/node-response.js';
 import type { Metrics } from '../observe/metrics.js';
 import type { CorsPolicy } from '../http/cors.js';
 import type { UsedAnswer, UsedAnswers } from '../upstream/request.js';
@@ -52,6 +52,11 @@ interface StoredResult {
   etag: string | undefined;
   operationName: string | undefined;
   used: UsedAnswer[];
+  /**
+   * The head of its 200 but the request id, for the CORS headers it was last sent with (one object
+   * per origin, corsPolicy): built once, copied per answer, so no answer walks four header objects.
+   */
+  head?: { cors: Readonly<Record<string, string>>; list: readonly string[] };
   /** How often it was asked lately, counted at `epoch` of the admission sketch (see `admitted`). */
   asked: number;
   epoch: number;
@@ -164,11 +169,15 @@ export function createResponseCache({
       writeHead(res, 304, corsHeaders, { etag: stored.etag!, 'x-request-id': requestId }, cached).end();
       return;
     }
-    const length = String(stored.body.length);
-    const own: Record<string, string> = vary
-      ? { 'content-length': length, 'x-request-id': requestId, vary }
-      : { 'content-length': length, 'x-request-id': requestId };
-    writeHead(res, 200, stored.headers, corsHeaders, own).end(stored.body);
+    if (stored.head?.cors !== corsHeaders) {
+      const length = String(stored.body.length);
+      const own: Record<string, string> = vary ? { 'content-length': length, vary } : { 'content-length': length };
+      stored.head = { cors: corsHeaders, list: flatHead([stored.headers, corsHeaders, own]) };
+    }
+    // A copy: the kept list, old, must not point at each request's young id.
+    const head = stored.head.list.slice();
+    head.push('x-request-id', requestId);
+    res.writeHead(200, head).end(stored.body);
   }
 
   /** yoga answers; its result is kept when it qualifies. */
