@@ -2,7 +2,8 @@
  * Prometheus metrics. Labels are route templates, services, operation types and error codes: a
  * bounded set that never holds a raw path, a ticker or a key.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import { TalliedHistogram } from './tallied-histogram.js';
 import { clusterScrape } from './cluster-metrics.js';
 import type { ServiceName } from '../errors.js';
 
@@ -95,7 +96,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
 
   // Counted for every stored answer too: see talliedCounter.
   const countOperation = talliedCounter(registry, 'satgate_graphql_operations_total', 'GraphQL operations by type', ['operation']);
-  const graphqlDuration = new Histogram({
+  const graphqlDuration = new TalliedHistogram({
     name: 'satgate_graphql_duration_seconds',
     help: 'GraphQL operation duration',
     labelNames: ['operation'],
@@ -108,14 +109,14 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     labelNames: ['code'],
     registers: [registry],
   });
-  const restRequests = new Histogram({
+  const restRequests = new TalliedHistogram({
     name: 'satgate_rest_request_duration_seconds',
     help: 'REST compatibility requests by route template and status',
     labelNames: ['route', 'status'],
     buckets: latencyBuckets,
     registers: [registry],
   });
-  const upstreamRequests = new Histogram({
+  const upstreamRequests = new TalliedHistogram({
     name: 'satgate_upstream_request_duration_seconds',
     help: 'Upstream requests by service, route template and outcome (HTTP status, timeout, unavailable)',
     labelNames: ['service', 'route', 'outcome'],
@@ -215,7 +216,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
 
   // Per source and operation: a GraphQL field or REST answer from a source may take several calls
   // (pages, a block hash), each also in satgate_upstream_request_duration_seconds under the source's name.
-  const sourceOperations = new Histogram({
+  const sourceOperations = new TalliedHistogram({
     name: 'satgate_source_operation_duration_seconds',
     help: 'Read operations served by a data source other than hiro, by source, operation and outcome (ok or the error kind)',
     labelNames: ['source', 'operation', 'outcome'],
@@ -224,13 +225,13 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
   });
 
   const upstream: UpstreamEvents = {
-    request: (service, route, outcome, seconds) => upstreamRequests.observe({ service, route, outcome }, seconds),
+    request: (service, route, outcome, seconds) => upstreamRequests.observe([service, route, outcome], seconds),
     retry: (service, reason) => retries.inc({ service, reason }),
     breaker: (service, state) => breakerState.set({ service }, BREAKER_VALUE[state]),
     cache: (service, event) => countCacheEvent(service, event),
     quotaRemaining: (service, remaining) => quotaRemaining.set({ service }, remaining),
     tenantStates: (service, read) => void tenantReaders.set(service, read),
-    sourceOperation: (source, operation, outcome, seconds) => sourceOperations.observe({ source, operation, outcome }, seconds),
+    sourceOperation: (source, operation, outcome, seconds) => sourceOperations.observe([source, operation, outcome], seconds),
   };
 
   return {
@@ -241,7 +242,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     live,
     graphqlOperation(operation: string, seconds: number) {
       countOperation(operation);
-      graphqlDuration.observe({ operation }, seconds);
+      graphqlDuration.observe([operation], seconds);
     },
     graphqlExecution(engine: 'compiled' | 'fallback' | 'incremental') {
       graphqlExecutions.inc({ engine });
@@ -253,7 +254,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
       for (const code of codes) graphqlErrors.inc({ code });
     },
     restRequest(route: string, status: number, seconds: number) {
-      restRequests.observe({ route, status: String(status) }, seconds);
+      restRequests.observe([route, String(status)], seconds);
     },
     /** A cache whose size in bytes is read at each scrape. */
     watchCacheBytes(cache: string, bytes: () => number) {
