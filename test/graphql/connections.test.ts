@@ -113,7 +113,7 @@ describe('windows are exact against the upstream data', () => {
     const transfers = [...sampleData.transferBlocks.find((b) => b.height === BIG_TRANSFER_BLOCK)!.transfers].reverse();
     const query = `query($after: String) { transfersConnection(block: ${BIG_TRANSFER_BLOCK}, first: 70, after: $after) {
       totalCount edges { node { id inscriptionId number from { address } to { value } } } pageInfo { hasNextPage hasPreviousPage } } }`;
-    const cursor = (pos: number) => encodeCursor('transfers', { pos, total: 77, id: transfers[pos]!.id });
+    const cursor = (pos: number) => encodeCursor('transfers', { pos, total: 77, id: transfers[pos]!.id }, String(BIG_TRANSFER_BLOCK));
     const pick = (t: (typeof transfers)[number]) => {
       const full = toTransfer(t);
       return {
@@ -259,7 +259,7 @@ describe('a cursor at or past the end is CURSOR_EXPIRED, after the one call that
   });
 
   it('a list whose first page is empty: a cursor is expired (an empty page is no bad upstream answer)', async () => {
-    const cursor = encodeCursor('transfers', { pos: 9_999_999_998, total: 9_999_999_999, id: `${'b'.repeat(64)}i0` });
+    const cursor = encodeCursor('transfers', { pos: 9_999_999_998, total: 9_999_999_999, id: `${'b'.repeat(64)}i0` }, '12');
     const { body } = await stack.graphql(
       'query($after: String) { transfersConnection(block: 12, first: 3, after: $after) { totalCount } }',
       { after: cursor },
@@ -296,12 +296,12 @@ describe('a cursor at or past the end is CURSOR_EXPIRED, after the one call that
 });
 
 describe('bad arguments never reach the upstream', () => {
-  const transfersCursor = encodeCursor('transfers', { pos: 0, total: 77, id: `${'a'.repeat(64)}i0` });
+  const transfersCursor = encodeCursor('transfers', { pos: 0, total: 77, id: `${'a'.repeat(64)}i0` }, '12');
   it.each([
     ['not base64url', { after: 'abc!' }, 'after'],
     ['not ours', { after: Buffer.from('hello').toString('base64url') }, 'after'],
     ['a transfers cursor', { before: transfersCursor }, 'before'],
-    ['too long', { after: 'A'.repeat(201) }, 'after'],
+    ['too long', { after: 'A'.repeat(257) }, 'after'],
     ['a position past its total', { after: Buffer.from('e:5:5:840000:1').toString('base64url') }, 'after'],
   ])('%s is CURSOR_INVALID', async (_name, variables, argument) => {
     const { body } = await stack.graphql(ETCHING_IDS, variables);
@@ -317,6 +317,42 @@ describe('bad arguments never reach the upstream', () => {
       ],
     });
     expect(stack.sample.requests).toEqual([]);
+  });
+
+  it("a block's cursor is CURSOR_INVALID on another block holding its item; the same block named otherwise takes it", async () => {
+    const page = `query($block: BlockId!, $after: String) {
+      transfersConnection(block: $block, first: 1, after: $after) { edges { node { inscriptionId } } pageInfo { endCursor } } }`;
+    const first = await stack.graphql(page, { block: 775700 });
+    const cursor = (first.body.data!.transfersConnection as Conn).pageInfo.endCursor;
+    const [, second] = [...sampleData.transferBlocks.find((b) => b.height === 775700)!.transfers].reverse();
+    // Block 775701 holds the same two inscriptions, in the same order: the cursor's item is there too.
+    expect(
+      sampleData.transferBlocks
+        .find((b) => b.height === 775701)!
+        .transfers.map((t) => t.id)
+        .sort(),
+    ).toEqual(
+      sampleData.transferBlocks
+        .find((b) => b.height === 775700)!
+        .transfers.map((t) => t.id)
+        .sort(),
+    );
+    stack.sample.clearLog();
+    expect((await stack.graphql(page, { block: 775701, after: cursor })).body).toEqual({
+      data: { transfersConnection: null },
+      errors: [
+        {
+          message: 'after is not a cursor of this connection',
+          locations: expect.any(Array),
+          path: ['transfersConnection'],
+          extensions: { code: 'BAD_USER_INPUT', argument: 'after', reason: 'CURSOR_INVALID' },
+        },
+      ],
+    });
+    expect(stack.sample.requests).toEqual([]);
+    expect((await stack.graphql(page, { block: '0775700', after: cursor })).body).toEqual({
+      data: { transfersConnection: { edges: [{ node: { inscriptionId: second!.id } }], pageInfo: { endCursor: expect.any(String) } } },
+    });
   });
 
   it.each([

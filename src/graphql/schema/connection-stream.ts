@@ -58,7 +58,7 @@ export async function streamConnection<T>(source: ListSource<T>, request: Connec
     // Contiguous positions from the window's start, as far as the pages read so far reach.
     while (next !== undefined && streamed.size < request.count && next < view.end && view.items.has(next)) {
       const node = view.items.get(next)!;
-      push({ cursor: encodeCursor(source.kind, { pos: next, total: view.total, id: source.id(node) }), node });
+      push({ cursor: encodeCursor(source.kind, { pos: next, total: view.total, id: source.id(node) }, source.scope), node });
       next++;
     }
   };

@@ -5,7 +5,7 @@ import { builder } from './builder.js';
 import { policy } from './field-policy.js';
 import { runsIncrementally } from '../incremental-delivery.js';
 import { streamConnection } from './connection-stream.js';
-import { connectionRequest, readConnection, type ConnectionArgs, type ListKind, type ListSource } from './cursor-paging.js';
+import { blockScope, connectionRequest, readConnection, type ConnectionArgs, type ListKind, type ListSource } from './cursor-paging.js';
 import { streams } from './selection.js';
 import { RuneEtchingRef } from './runes.js';
 import { parseBlockId } from './scalars.js';
@@ -37,8 +37,12 @@ function reader(context: object, info: GraphQLResolveInfo) {
   return runsIncrementally(context) && streams(info, 'edges') ? streamConnection : readConnection;
 }
 
-function source<T extends { id: string }>(kind: ListKind, page: (offset: number, limit: number) => Promise<Page<T> | null>): ListSource<T> {
-  return { kind, page, id: (item) => item.id };
+function source<T extends { id: string }>(
+  kind: ListKind,
+  page: (offset: number, limit: number) => Promise<Page<T> | null>,
+  scope?: string,
+): ListSource<T> {
+  return { kind, scope, page, id: (item) => item.id };
 }
 
 const [etchingConnection] = connectionTypes(RuneEtchingRef, 'RuneEtching');
@@ -72,11 +76,12 @@ builder.queryField('transfersConnection', (t) =>
       args: { block: t.arg({ type: 'BlockId', required: true }) },
       ...policy({ cost: 'connection', cache: 'public' }),
       resolve: (_root, { block, ...args }, context, info) => {
-        const request = connectionRequest('transfers', args);
         const id = parseBlockId(block);
+        // Checked before the cursors: a bad block is the field's error, not its cursor's.
+        const scope = blockScope(id);
         return reader(context, info)(
-          source('transfers', (offset, limit) => context.loaders.transfers.load({ block: id, offset, limit })),
-          request,
+          source('transfers', (offset, limit) => context.loaders.transfers.load({ block: id, offset, limit }), scope),
+          connectionRequest('transfers', args, scope),
         );
       },
     },

@@ -11,6 +11,8 @@
  * A cursor whose item is not found there is CURSOR_EXPIRED, never a silently shifted page; so is
  * one whose position is at or past the list's length, learnt from the first page before any page
  * at the cursor's position is asked for (a forged position never becomes an upstream offset).
+ * A list that is one of many (a block's transfers) names itself in its cursors, its `scope`: a
+ * cursor of another block is CURSOR_INVALID, never placed in this one by an inscription both hold.
  */
 import { GraphQLError } from 'graphql';
 import { badUserInput } from '../../errors.js';
@@ -26,8 +28,8 @@ const SEARCH_SLACK = MAX_LIMIT;
 const MAX_SEARCH = 4 * MAX_LIMIT;
 /** Rounds of parallel fetches one connection may take (the end of a list is found by bisection). */
 const MAX_ROUNDS = 16;
-/** A cursor is a few dozen characters; anything longer is not one of ours. */
-const MAX_CURSOR_LENGTH = 200;
+/** A cursor is at most ~220 characters (a transfer's, scoped by a block hash); anything longer is not one of ours. */
+const MAX_CURSOR_LENGTH = 256;
 
 export type ListKind = 'etchings' | 'transfers';
 const CURSOR_TAG: Record<ListKind, string> = { etchings: 'e', transfers: 't' };
@@ -62,23 +64,33 @@ export interface Connection<T> {
   pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
 }
 
-/** One list of the upstream: a page by offset (null when the list itself is unknown), an item's id. */
+/**
+ * One list of the upstream: a page by offset (null when the list itself is unknown), an item's id,
+ * and which list of its kind it is (`scope`, see listScope), when there are many.
+ */
 export interface ListSource<T> {
   kind: ListKind;
+  scope?: string;
   page(offset: number, limit: number): Promise<Page<T> | null>;
   id(item: T): string;
 }
 
-export function encodeCursor(kind: ListKind, anchor: Anchor): string {
-  return Buffer.from(`${CURSOR_TAG[kind]}:${anchor.pos}:${anchor.total}:${anchor.id}`, 'utf8').toString('base64url');
+/** A block's scope: the same block named as `7` and `007`, or in either case of hex, is one list. */
+export function blockScope(block: string): string {
+  return /^\d+$/.test(block) ? block.replace(/^0+(?=\d)/, '') : block.toLowerCase();
+}
+
+export function encodeCursor(kind: ListKind, anchor: Anchor, scope?: string): string {
+  const text = `${CURSOR_TAG[kind]}:${anchor.pos}:${anchor.total}:${anchor.id}${scope === undefined ? '' : `@${scope}`}`;
+  return Buffer.from(text, 'utf8').toString('base64url');
 }
 
 /** Decodes strictly and cheaply (bounded length, one regular expression): no upstream call. */
-export function decodeCursor(kind: ListKind, cursor: string, argument: 'after' | 'before'): Anchor {
+export function decodeCursor(kind: ListKind, cursor: string, argument: 'after' | 'before', scope?: string): Anchor {
   const invalid = () => cursorError(`${argument} is not a cursor of this connection`, argument, 'CURSOR_INVALID');
   if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
-  const match = /^([a-z]):(\d{1,10}):(\d{1,10}):(.+)$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!match || match[1] !== CURSOR_TAG[kind] || !ID_PATTERN[kind].test(match[4]!)) throw invalid();
+  const match = /^([a-z]):(\d{1,10}):(\d{1,10}):([^@]+)(?:@(.+))?$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!match || match[1] !== CURSOR_TAG[kind] || !ID_PATTERN[kind].test(match[4]!) || match[5] !== scope) throw invalid();
   const pos = Number(match[2]);
   const total = Number(match[3]);
   if (pos >= total) throw invalid();
@@ -94,8 +106,11 @@ function expired(argument: 'after' | 'before'): GraphQLError {
   return cursorError(`${argument} points at an item that is no longer in the list`, argument, 'CURSOR_EXPIRED');
 }
 
-/** Validates the arguments before any upstream call: first/last 1..500, not both; cursors decoded. */
-export function connectionRequest(kind: ListKind, args: ConnectionArgs): ConnectionRequest {
+/**
+ * Validates the arguments before any upstream call: first/last 1..500, not both; cursors decoded,
+ * and of this list (`scope`).
+ */
+export function connectionRequest(kind: ListKind, args: ConnectionArgs, scope?: string): ConnectionRequest {
   const { first, last } = args;
   if (first != null && last != null) throw badUserInput('first and last cannot be used together', 'last');
   for (const [name, value] of [
@@ -109,8 +124,8 @@ export function connectionRequest(kind: ListKind, args: ConnectionArgs): Connect
   return {
     count: first ?? last ?? DEFAULT_CONNECTION_ITEMS,
     backward: last != null || (first == null && args.before != null),
-    after: args.after != null ? decodeCursor(kind, args.after, 'after') : undefined,
-    before: args.before != null ? decodeCursor(kind, args.before, 'before') : undefined,
+    after: args.after != null ? decodeCursor(kind, args.after, 'after', scope) : undefined,
+    before: args.before != null ? decodeCursor(kind, args.before, 'before', scope) : undefined,
   };
 }
 
@@ -270,7 +285,7 @@ function plan<T>(source: ListSource<T>, view: ListView<T>, request: ConnectionRe
     .filter((pos) => view.items.has(pos))
     .map((pos) => {
       const node = view.items.get(pos)!;
-      return { cursor: encodeCursor(source.kind, { pos, total, id: source.id(node) }), node };
+      return { cursor: encodeCursor(source.kind, { pos, total, id: source.id(node) }, source.scope), node };
     });
   return {
     result: {
