@@ -1,9 +1,9 @@
 /**
  * WORKERS=2: the process entry runs node:cluster workers that share the port (the primary
- * distributes connections round-robin); /metrics answers for the whole group; a worker that dies
- * is replaced, said in a log line like every other; SIGTERM drains them all and exits 0. A
- * client's upstream calls are limited per client, not per worker: split between the workers, or
- * counted once in Redis.
+ * distributes connections round-robin); /metrics answers for the whole group, whose counters keep
+ * a dead worker's counts; a worker that dies is replaced, said in a log line like every other;
+ * SIGTERM drains them all and exits 0. A client's upstream calls are limited per client, not per
+ * worker: split between the workers, or counted once in Redis.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -75,7 +75,7 @@ async function startCluster(env: Record<string, string> = {}) {
 }
 
 test(
-  'two workers share the port, /metrics sums them, a dead worker is replaced; SIGTERM exits 0',
+  'two workers share the port, /metrics sums them, a dead worker is replaced and its counts kept; SIGTERM exits 0',
   async () => {
     const cluster = await startCluster();
     const { child, lines, listening, until, get } = cluster;
@@ -119,6 +119,14 @@ test(
         { level: 'error', app: 'satgate', worker: victim, code: null, signal: 'SIGKILL', msg: 'worker exited; starting another' },
       ]);
       expect((await get('/healthz')).status).toBe(200);
+      // The victim's counts stay in the sums: a smaller sum would read as a reset to Prometheus.
+      const after = await Promise.all([get('/metrics'), get('/metrics')].map(async (r) => (await r).text()));
+      expect(after.map((text) => series(text)[0])).toEqual(
+        Array.from(
+          { length: 2 },
+          () => 'satgate_rest_request_duration_seconds_count{route="/ordinals/v1/brc-20/tokens/:ticker",status="200"} 20',
+        ),
+      );
     } finally {
       exitCode = await cluster.stop();
     }
