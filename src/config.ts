@@ -438,13 +438,15 @@ function corsOrigins(env: Env): string[] {
 
 /**
  * The headers satgate reads (content-type, keys, request ids, revalidation, CSRF prevention, trace
- * context) and the ones popular clients add on every request (Apollo's client awareness, Sentry's
- * tracing, an app-wide Authorization): a browser sends a request only if its preflight allows
- * every header on it, so a missing one fails the whole request ("Failed to fetch").
+ * context), `x-hiro-api-key` (clients written for Hiro's hosted APIs send it; satgate ignores it)
+ * and the ones popular clients add on every request (Apollo's client awareness, Sentry's tracing,
+ * an app-wide Authorization): a browser sends a request only if its preflight allows every header
+ * on it, so a missing one fails the whole request ("Failed to fetch").
  */
 export const DEFAULT_CORS_ALLOWED_HEADERS = [
   'content-type',
   'x-api-key',
+  'x-hiro-api-key',
   'x-request-id',
   'if-none-match',
   'x-graphql-yoga-csrf',

@@ -56,6 +56,9 @@ describe('preflights', () => {
     expect(await preflight(stack, '/graphql', APP, 'GET', 'authorization,sentry-trace,baggage')).toEqual(expected);
     expect(await preflight(stack, '/runes/v1/etchings', APP, 'GET', 'authorization')).toEqual(expected);
     for (const name of CLIENT_HEADERS.split(',')) expect(DEFAULT_CORS_ALLOWED_HEADERS).toContain(name);
+    // What clients written for Hiro's hosted APIs send with their key (the upstream allows any header).
+    expect(await preflight(stack, '/ordinals/v1/brc-20/tokens/ordi', APP, 'GET', 'x-hiro-api-key')).toEqual(expected);
+    expect(DEFAULT_CORS_ALLOWED_HEADERS).toContain('x-hiro-api-key');
     // An origin not listed gets nothing to allow anything with.
     expect(await preflight(stack, '/graphql', 'https://evil.example', 'POST', CLIENT_HEADERS)).toEqual({
       status: 204,

@@ -211,6 +211,7 @@ test('CORS_ALLOWED_HEADERS: the default covers the common clients; a list is low
   expect(loadConfig({}).corsAllowedHeaders).toEqual([
     'content-type',
     'x-api-key',
+    'x-hiro-api-key',
     'x-request-id',
     'if-none-match',
     'x-graphql-yoga-csrf',
