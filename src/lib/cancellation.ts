@@ -46,7 +46,8 @@ export class Cancellation implements CancelSignal {
 /** A request's cancellation that aborts when its client goes away before the answer was written. */
 export function untilClientLeaves(res: ServerResponse): Cancellation {
   const cancellation = new Cancellation();
-  res.once('close', () => {
+  // A response closes once: on(), without once()'s wrapper (a warm answer's cost, counted).
+  res.on('close', () => {
     if (!res.writableFinished) cancellation.abort();
   });
   return cancellation;

@@ -22,6 +22,9 @@ export function createDrain(): Drain {
   let inFlight = 0;
   let draining = false;
   let idle: (() => void) | undefined;
+  const closed = () => {
+    if (--inFlight === 0) idle?.();
+  };
   return {
     // eslint-disable-next-line no-restricted-syntax -- made once per process
     get draining() {
@@ -30,9 +33,8 @@ export function createDrain(): Drain {
     admit(url, res) {
       if (draining && !OPERATOR_PATHS.has((url ?? '/').split('?', 1)[0]!)) return false;
       inFlight++;
-      res.once('close', () => {
-        if (--inFlight === 0) idle?.();
-      });
+      // A response closes once: one handler for all, without once()'s wrapper per request.
+      res.on('close', closed);
       return true;
     },
     begin() {

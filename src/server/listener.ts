@@ -65,7 +65,8 @@ export function createRequestListener({ yoga, rest, logger, drain, responses, tr
       const started = performance.now();
       const received = req.url ?? '/';
       const method = req.method;
-      res.once('close', () => {
+      // A response closes once: on(), without once()'s wrapper.
+      res.on('close', () => {
         logger.info(
           {
             requestId,

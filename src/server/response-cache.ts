@@ -383,9 +383,10 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | unde
       }
       chunks.push(chunk);
     });
-    req.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.once('error', () => resolve(undefined));
-    req.once('close', () => {
+    // Each is emitted once at most, and a promise settles once: on(), without once()'s wrappers.
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    req.on('error', () => resolve(undefined));
+    req.on('close', () => {
       if (!req.complete) resolve(undefined);
     });
   });
