@@ -617,7 +617,7 @@ describe('abuse: edges', () => {
         ? {
             'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
             'access-control-allow-headers':
-              'content-type, x-api-key, x-request-id, if-none-match, x-graphql-yoga-csrf, apollo-require-preflight, x-apollo-operation-name, traceparent, tracestate, apollographql-client-name, apollographql-client-version, sentry-trace, baggage, authorization',
+              'content-type, x-api-key, x-hiro-api-key, x-request-id, if-none-match, x-graphql-yoga-csrf, apollo-require-preflight, x-apollo-operation-name, traceparent, tracestate, apollographql-client-name, apollographql-client-version, sentry-trace, baggage, authorization',
           }
         : {}),
     });
