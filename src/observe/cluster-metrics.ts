@@ -50,10 +50,20 @@ type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
  * sum. What it counted after that collection is lost, as a process's unscraped counts are.
  */
 export function serveClusterMetrics(): void {
+  /** Workers that serve: one still starting has counted nothing, and would answer only once started. */
+  const serving = new Set<number>();
+  cluster.on('listening', (worker) => serving.add(worker.id));
+  /** Each live worker's last collection. */
   const last = new Map<number, MetricsJson>();
   /** Gone workers' counters and histograms; merged in the background (every later array starts with the same items). */
   let retired: MetricsJson[] = [];
+  /** Collections waiting for a worker's answer, by collection id. */
+  const waiting = new Map<number, { worker: number; settle: (metrics?: MetricsJson) => void }>();
+  let nextId = 0;
+
   cluster.on('exit', (worker) => {
+    serving.delete(worker.id);
+    for (const wait of waiting.values()) if (wait.worker === worker.id) wait.settle();
     const final = last.get(worker.id);
     last.delete(worker.id);
     if (!final) return;
@@ -64,48 +74,56 @@ export function serveClusterMetrics(): void {
       .getMetricsAsJSON()
       .then((summed) => (retired = [summed, ...retired.slice(merging.length)]));
   });
-  cluster.on('message', (worker, message: Partial<Ask>) => {
-    if (message?.type !== ASK || typeof message.id !== 'number') return;
+
+  cluster.on('message', (worker, message: Partial<Ask | Collected>) => {
+    if (typeof message?.id !== 'number') return;
+    if (message.type === COLLECTED) waiting.get(message.id)?.settle(message.metrics ?? []);
+    if (message.type !== ASK) return;
     const id = message.id;
-    const reply = (answer: Omit<Answer, 'type' | 'id'>) => {
-      if (worker.isConnected()) worker.send({ type: ANSWER, id, ...answer } satisfies Answer);
-    };
+    // A worker gone since it asked: the send fails (EPIPE), which must not stop the primary.
+    const reply = (answer: Omit<Answer, 'type' | 'id'>) => worker.send({ type: ANSWER, id, ...answer } satisfies Answer, () => {});
     collect().then(
       (text) => reply({ text }),
       (error: Error) => reply({ error: error.message }),
     );
   });
-  let nextId = 0;
-  /** Every live worker's registry; a worker silent for COLLECT_TIMEOUT_MS counts as last collected. */
+
+  /** One worker's metrics; undefined when it did not answer within COLLECT_TIMEOUT_MS or is gone. */
+  function collectFrom(worker: Worker): Promise<MetricsJson | undefined> {
+    const id = ++nextId;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => settle(), COLLECT_TIMEOUT_MS);
+      function settle(metrics?: MetricsJson) {
+        clearTimeout(timer);
+        waiting.delete(id);
+        resolve(metrics);
+      }
+      waiting.set(id, { worker: worker.id, settle });
+      worker.send({ type: COLLECT, id } satisfies Collect, (error: Error | null) => error && settle());
+    });
+  }
+
+  /**
+   * Every live worker's metrics (a silent one's last collection) and the gone workers' counts. A
+   * worker that exits during the collection is counted once: its last answer went to `retired`.
+   */
   async function collect(): Promise<string> {
-    const workers = Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined && worker.isConnected());
+    const workers = Object.values(cluster.workers ?? {}).filter(
+      (worker): worker is Worker => worker !== undefined && serving.has(worker.id) && !worker.isDead(),
+    );
     const collected = await Promise.all(
       workers.map(async (worker) => {
-        const metrics = await collectFrom(worker!, ++nextId).catch(() => last.get(worker!.id));
-        if (metrics) last.set(worker!.id, metrics);
-        return metrics ?? [];
+        const metrics = await collectFrom(worker);
+        if (metrics && !worker.isDead()) last.set(worker.id, metrics);
+        return worker.id;
       }),
     );
-    return AggregatorRegistry.aggregate([...collected, ...retired]).metrics();
+    const live = collected.flatMap((id) => {
+      const metrics = last.get(id);
+      return metrics ? [metrics] : [];
+    });
+    return AggregatorRegistry.aggregate([...live, ...retired]).metrics();
   }
-}
-
-/** One worker's metrics, over IPC. */
-function collectFrom(worker: Worker, id: number): Promise<MetricsJson> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => settle(undefined), COLLECT_TIMEOUT_MS);
-    function settle(metrics: MetricsJson | undefined) {
-      clearTimeout(timer);
-      worker.off('message', listen);
-      if (metrics) resolve(metrics);
-      else reject(new Error('the worker did not answer'));
-    }
-    function listen(message: Partial<Collected>) {
-      if (message?.type === COLLECTED && message.id === id) settle(message.metrics ?? []);
-    }
-    worker.on('message', listen);
-    worker.send({ type: COLLECT, id } satisfies Collect);
-  });
 }
 
 /** In a worker: its registry answers the primary's collection, and a scrape asks the primary. */
@@ -116,7 +134,7 @@ export function clusterScrape(registry: Registry): () => Promise<string> {
     if (message?.type === ANSWER && typeof message.id === 'number') waiting.get(message.id)?.(message as Answer);
     if (message?.type === COLLECT && typeof message.id === 'number') {
       const id = message.id;
-      void registry.getMetricsAsJSON().then((metrics) => process.send?.({ type: COLLECTED, id, metrics } satisfies Collected));
+      void registry.getMetricsAsJSON().then((metrics) => process.send?.({ type: COLLECTED, id, metrics } satisfies Collected, () => {}));
     }
   });
   return () =>
@@ -130,6 +148,6 @@ export function clusterScrape(registry: Registry): () => Promise<string> {
         else reject(new Error(`cluster metrics: ${answer.error}`));
       }
       waiting.set(id, settle);
-      process.send?.({ type: ASK, id } satisfies Ask);
+      process.send?.({ type: ASK, id } satisfies Ask, (error: Error | null) => error && settle({ type: ANSWER, id, error: error.message }));
     });
 }
