@@ -66,7 +66,7 @@ export interface Connection<T> {
 
 /**
  * One list of the upstream: a page by offset (null when the list itself is unknown), an item's id,
- * and which list of its kind it is (`scope`, see listScope), when there are many.
+ * and which list of its kind it is when there are many (`scope`: a block's transfers, blockScope).
  */
 export interface ListSource<T> {
   kind: ListKind;
