@@ -191,3 +191,18 @@ test('a last page shorter than the others is no lie: the window ends with the li
   const { body } = await stack.graphql(NUMBERS(all.length - 3, 10));
   expect(body.data).toEqual({ etchings: { total: all.length, results: all.slice(-3).map((e) => ({ number: e.number })) } });
 });
+
+test('a 404 on a runes page is no empty list (ord answers every page): UPSTREAM_ERROR, REST 502', async () => {
+  // What a wrong ORD_API_URL, or a proxy in front of ord, answers: not ord's runes route.
+  stack.sample.inject({ path: '/runes/0', status: 404, body: 'Not Found' });
+  expect((await stack.graphql(PAGE_QUERY)).body).toEqual({
+    data: { etchings: null },
+    errors: [fieldError(['etchings'], { code: 'UPSTREAM_ERROR', service: 'runes', source: 'ord', httpStatus: 404 })],
+    extensions: { sources: [{ source: 'ord', height: null, unavailable: [] }] },
+  });
+  const rest = await fetch(`${stack.gatewayUrl}/runes/v1/etchings?limit=1`);
+  expect([rest.status, await rest.json()]).toEqual([
+    502,
+    { statusCode: 502, error: 'Bad Gateway', message: 'The ord service answered with HTTP 404' },
+  ]);
+});

@@ -42,10 +42,13 @@ export function createOrdClient({ config, logger, store, events, flights, fairne
     ...fairness('ord'),
   });
 
-  /** GETs JSON (or, with `text`, a plain body); 404 is undefined; anything else not 2xx an error. */
-  async function get<T>(req: UpstreamRequest, shape: Shape<T>, call: CallOptions): Promise<T | undefined> {
+  /**
+   * GETs JSON (or, with `text`, a plain body); 404 is undefined, where `absent` says a 404 is an
+   * answer (an unknown rune); anything else not 2xx an error.
+   */
+  async function get<T>(req: UpstreamRequest, shape: Shape<T>, call: CallOptions, absent = true): Promise<T | undefined> {
     const response = await service.request(merged(req, call));
-    if (response.status === 404) return undefined;
+    if (response.status === 404 && absent) return undefined;
     if (response.status < 200 || response.status >= 300) throw service.statusError(response);
     let value: unknown;
     try {

@@ -114,12 +114,10 @@ export function createOrdEtchings(client: OrdClient) {
   const runesPage = async (index: number, call: CallOptions) => {
     // Pages past the first are more lookups of the request (see CallOptions.lookups).
     if (index > 0) call.lookups?.take();
-    return (
-      (await client.get({ path: joinPath('runes', String(index)), route: '/runes/:page' }, isRunesPage, call)) ?? {
-        entries: [],
-        more: false,
-      }
-    );
+    // ord answers every page, an empty one past the end: a 404 is not ord's runes route (a wrong
+    // ORD_API_URL, a proxy in front), never "no runes".
+    const page = await client.get({ path: joinPath('runes', String(index)), route: '/runes/:page' }, isRunesPage, call, false);
+    return page!;
   };
 
   const indexHeight = (call: CallOptions) => client.get({ path: '/blockheight', route: '/blockheight' }, isHeight, call);
