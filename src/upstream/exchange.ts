@@ -79,7 +79,7 @@ export class Exchange {
     span?.inject(headers);
     if (this.options.beforeAttempt) {
       try {
-        await this.options.beforeAttempt(signal, exchange.deadline);
+        await this.options.beforeAttempt(signal, exchange.deadline, req.client);
       } catch (error) {
         // Nothing was sent: a probe this would have been lets the next request probe instead.
         breaker.abandon();

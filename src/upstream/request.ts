@@ -176,10 +176,11 @@ export interface ServiceOptions {
   /** Sent with every attempt (a data source's own credentials, e.g. `authorization`); never logged. */
   headers?: Record<string, string>;
   /**
-   * Awaited before each attempt is sent (a data source's calls-per-second budget): it may wait until
-   * `deadline` (epoch ms), or throw an UpstreamError; nothing is sent then.
+   * Awaited before each attempt is sent (a data source's calls-per-second budget, which takes
+   * waiting calls in turns by `client`): it may wait until `deadline` (epoch ms), or throw an
+   * UpstreamError; nothing is sent then.
    */
-  beforeAttempt?: (signal: AbortSignal, deadline: number) => Promise<void>;
+  beforeAttempt?: (signal: AbortSignal, deadline: number, client?: string) => Promise<void>;
   timeoutMs: number;
   logger: Logger;
   /** The pool's connection cap: requests beyond it queue in the pool. */

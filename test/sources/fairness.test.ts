@@ -64,3 +64,31 @@ describe('the default fair share over UniSat (UNISAT_RATE_LIMIT_PER_SECOND=1: 12
     expect(unisatCalls(stack.sample)).toBe(13 - limits.length);
   });
 });
+
+describe("UniSat's budget taken in turns (UNISAT_RATE_LIMIT_PER_SECOND=5, so 60 calls a minute a client)", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startUnisatStack({ UNISAT_RATE_LIMIT_PER_SECOND: '5', UPSTREAM_TIMEOUT_MS: '10000', TRUST_PROXY: 'on' });
+  });
+  afterAll(() => stack.close());
+
+  test("a burst within one client's share waits behind another client's next call, not in front of it", async () => {
+    stack.sample.reset();
+    // 60 distinct tickers at once, the client's whole minute (the sample knows none: each is still a
+    // call): twelve seconds of the budget, past UPSTREAM_TIMEOUT_MS (10 s).
+    const burst = Array.from({ length: 3 }, (_, r) => Array.from({ length: 20 }, (_, i) => `q${r}${String(i).padStart(2, '0')}`));
+    const first = Promise.all(burst.map((list) => stack.graphql(lookups(list), undefined, from('203.0.113.10'))));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const other = await stack.graphql(lookups(['ordi']), undefined, from('203.0.113.11'));
+    expect(other.body).toEqual({
+      data: { t0: { token: { ticker: 'ordi' } } },
+      extensions: { sources: [{ source: 'unisat', height: BRC20_HEIGHT, unavailable: [] }] },
+    });
+    // The first second's five went before the other client came; then at most one more of the
+    // burst before its call (it was the 31st, behind the burst's waiting calls).
+    const ordi = dataRequests(stack.sample).findIndex((r) => r.path === '/v1/indexer/brc20/ordi/info');
+    expect(ordi).toBeGreaterThanOrEqual(0);
+    expect(ordi).toBeLessThanOrEqual(6);
+    await first;
+  }, 30_000);
+});

@@ -102,18 +102,100 @@ export interface CallBudgetOptions {
   service: ServiceName;
 }
 
-/** What ServiceOptions.beforeAttempt awaits: resolves when the call may be sent. */
+/** A call waiting for room in the window. */
+interface Waiter {
+  deadline: number;
+  admit(): void;
+  refuse(error: unknown): void;
+}
+
+/**
+ * What ServiceOptions.beforeAttempt awaits: resolves when the call may be sent.
+ *
+ * Calls that find the window full wait in turns by client: each time there is room, the next
+ * waiting client's oldest call goes, and that client goes to the back. So a client that sends a
+ * burst within its own share (CLIENT_UPSTREAM_CALLS_PER_MINUTE: 60 calls at once fill 12 s of a
+ * 5-a-second budget) waits behind every other client's next call instead of holding the budget
+ * until their deadlines pass.
+ */
 export function createCallBudget({ perSecond, workers, redis, service }: CallBudgetOptions) {
   const local = new LocalWindow(Math.max(1, Math.floor(perSecond / workers)));
   const window: Window = redis ? new RedisWindow(redis, `satgate:v1:call-window:${service}`, perSecond, local) : local;
-  return async (signal: AbortSignal, deadline: number): Promise<void> => {
-    for (;;) {
+  const refusal = (waitMs: number) => new UpstreamError(service, 'quota', undefined, Math.max(1, Math.ceil(waitMs / 1000)), perSecond);
+  /** Waiting calls by client, clients in turn order (a Map keeps insertion order). */
+  const waiting = new Map<string, Waiter[]>();
+  let serving = false;
+
+  /** The next client's oldest call, its client sent to the back; calls past their deadline refused. */
+  function next(): Waiter | undefined {
+    for (const [client, calls] of waiting) {
+      waiting.delete(client);
+      let call = calls.shift();
+      while (call && call.deadline <= Date.now()) {
+        call.refuse(refusal(0));
+        call = calls.shift();
+      }
+      if (calls.length > 0) waiting.set(client, calls);
+      if (call) return call;
+    }
+    return undefined;
+  }
+
+  /** Gives each room in the window to the next waiting call, until none waits. */
+  async function serve(): Promise<void> {
+    serving = true;
+    try {
+      while (waiting.size > 0) {
+        const waitMs = await window.take();
+        if (waitMs <= 0) {
+          next()?.admit();
+          continue;
+        }
+        // A call that cannot fit before its deadline is refused now, nothing sent.
+        const now = Date.now();
+        for (const [client, calls] of waiting) {
+          const kept = calls.filter((call) => now + waitMs < call.deadline || (call.refuse(refusal(waitMs)), false));
+          if (kept.length > 0) waiting.set(client, kept);
+          else waiting.delete(client);
+        }
+        if (waiting.size > 0) await sleep(waitMs);
+      }
+    } finally {
+      serving = false;
+    }
+  }
+
+  return async (signal: AbortSignal, deadline: number, client = ''): Promise<void> => {
+    if (waiting.size === 0) {
       const waitMs = await window.take();
       if (waitMs <= 0) return;
-      if (Date.now() + waitMs >= deadline) {
-        throw new UpstreamError(service, 'quota', undefined, Math.max(1, Math.ceil(waitMs / 1000)), perSecond);
-      }
-      await sleep(waitMs, undefined, { signal });
+      if (Date.now() + waitMs >= deadline) throw refusal(waitMs);
     }
+    await new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = {
+        deadline,
+        admit: () => {
+          signal.removeEventListener('abort', abandon);
+          resolve();
+        },
+        refuse: (error) => {
+          signal.removeEventListener('abort', abandon);
+          reject(error);
+        },
+      };
+      function abandon() {
+        const calls = waiting.get(client);
+        const at = calls?.indexOf(waiter) ?? -1;
+        if (at >= 0) calls!.splice(at, 1);
+        if (calls?.length === 0) waiting.delete(client);
+        // The deadline passed in the queue (or the client left, which the exchange reports itself).
+        reject(refusal(0));
+      }
+      signal.addEventListener('abort', abandon, { once: true });
+      const calls = waiting.get(client);
+      if (calls) calls.push(waiter);
+      else waiting.set(client, [waiter]);
+      if (!serving) void serve();
+    });
   };
 }
