@@ -88,12 +88,24 @@ export function liveSettings(config: Config): LiveSettings {
   return {
     intervalMs: config.livePollIntervalMs,
     quotaShare: config.liveQuotaShare,
-    rateLimitPerMinute: config.liveRateLimitPerMinute,
+    rateLimitPerMinute: plannedRateLimit(config),
     maxSubscriptions: config.maxSubscriptions,
     maxSubscriptionsPerClient: config.maxSubscriptionsPerClient,
     maxWatchedResourcesPerClient: config.maxWatchedResourcesPerClient,
     subscriptionStartsPerClientPerMinute: config.subscriptionStartsPerClientPerMinute,
   };
+}
+
+/**
+ * The rate limit polling plans with: Hiro's (LIVE_RATE_LIMIT_PER_MINUTE), or UniSat's budget
+ * (UNISAT_RATE_LIMIT_PER_SECOND × 60) when UniSat serves a resource subscriptions watch and its
+ * budget is the smaller, so that polls spend at most LIVE_QUOTA_SHARE of UniSat's calls too.
+ */
+function plannedRateLimit(config: Config): number {
+  const { brc20, etchings, unisatRatePerSecond } = config.sources;
+  if (brc20 !== 'unisat' && etchings !== 'unisat') return config.liveRateLimitPerMinute;
+  const unisat = unisatRatePerSecond * 60;
+  return config.liveRateLimitPerMinute > 0 ? Math.min(config.liveRateLimitPerMinute, unisat) : unisat;
 }
 
 type PlanSettings = Pick<LiveSettings, 'intervalMs' | 'quotaShare' | 'rateLimitPerMinute'>;

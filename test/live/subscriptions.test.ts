@@ -9,7 +9,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { MINTING_TICKER } from '../../src/sample/activity.js';
 import { findBrc20Token, sampleData } from '../../src/sample/data.js';
-import { pollIntervalMs } from '../../src/live/hub.js';
+import { liveSettings, pollIntervalMs } from '../../src/live/hub.js';
+import { loadConfig } from '../../src/config.js';
 import { startStack, type Stack } from '../harness.js';
 import { BRC20_FIELDS, STATUS_FIELDS, toBrc20, toEtching, toStatus } from '../support.js';
 
@@ -366,4 +367,19 @@ it('polling stays within its share of the rate limit: intervals stretch evenly',
   // 100 polls a minute: up to 8 resources every 5 s, then each one less often.
   expect([1, 8, 9, 50].map((watched) => pollIntervalMs(settings, watched))).toEqual([5000, 5000, 5400, 30000]);
   expect(pollIntervalMs({ ...settings, rateLimitPerMinute: 0 }, 50)).toBe(5000);
+});
+
+it("polling a resource UniSat serves plans with UniSat's budget when it is the smaller", () => {
+  const planned = (env: Record<string, string>) => liveSettings(loadConfig(env)).rateLimitPerMinute;
+  expect([
+    planned({ HIRO_API_KEY: 'k' }),
+    // 5 calls a second: 300 a minute, under the keyed Hiro limit's 500.
+    planned({ HIRO_API_KEY: 'k', BRC20_SOURCE: 'unisat' }),
+    planned({ HIRO_API_KEY: 'k', ETCHINGS_SOURCE: 'unisat' }),
+    planned({ BRC20_SOURCE: 'unisat' }),
+    planned({ HIRO_API_KEY: 'k', BRC20_SOURCE: 'unisat', UNISAT_RATE_LIMIT_PER_SECOND: '20' }),
+    planned({ LIVE_RATE_LIMIT_PER_MINUTE: '0', ETCHINGS_SOURCE: 'unisat' }),
+    // Transfers are never watched: their source does not change the plan.
+    planned({ HIRO_API_KEY: 'k', TRANSFERS_SOURCE: 'unisat' }),
+  ]).toEqual([500, 300, 300, 50, 500, 300, 500]);
 });
