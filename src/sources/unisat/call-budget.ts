@@ -171,6 +171,7 @@ export function createCallBudget({ perSecond, workers, redis, service }: CallBud
       if (waitMs <= 0) return;
       if (Date.now() + waitMs >= deadline) throw refusal(waitMs);
     }
+    if (signal.aborted) throw refusal(0);
     await new Promise<void>((resolve, reject) => {
       const waiter: Waiter = {
         deadline,
