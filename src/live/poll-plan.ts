@@ -13,6 +13,8 @@
  * of the window (at least one poll); what is left stays for the others. Re-polls (the process's
  * own owner, `shared`) keep the resources that subscribers already watch fresh and have no cap.
  */
+import { Turns } from '../lib/turns.js';
+
 const MINUTE_MS = 60_000;
 /** The part of the plan's window one client may hold. */
 export const CLIENT_SHARE = 0.5;
@@ -36,14 +38,8 @@ export class PollPlan {
   readonly capacity: number;
   /** When each poll of the last minute was admitted, oldest first. */
   private readonly admitted: number[] = [];
-  /**
-   * Waiting polls by owner, each owner's oldest first, owners in turn order: the next admission
-   * goes to the first. Only owners with a waiting poll are kept: bounded by the waiting polls.
-   */
-  private readonly turns = new Map<PollOwner, Set<Waiter>>();
-  /** The owner of the latest admission: it is last in turn (a newcomer goes before it). */
-  private lastServed: { owner: PollOwner } | undefined;
-  private waitingCount = 0;
+  /** Waiting polls by owner, in turns: bounded by the waiting polls. */
+  private readonly turns = new Turns<PollOwner, Waiter>();
   private timer: NodeJS.Timeout | undefined;
   /** Polls one client may hold in any sliding minute. */
   readonly perClient: number;
@@ -67,13 +63,13 @@ export class PollPlan {
     if (this.capacity === Infinity) return Promise.resolve(FREE_SLOT);
     if (signal.aborted) return Promise.reject(signal.reason);
     const now = Date.now();
-    if (this.waitingCount === 0 && this.hasRoom(now) && this.ownerHasRoom(owner, now)) {
-      this.lastServed = { owner };
+    if (this.turns.size === 0 && this.hasRoom(now) && this.ownerHasRoom(owner, now)) {
+      this.turns.served(owner);
       return Promise.resolve(this.take(owner, now));
     }
     return new Promise<PlanSlot>((resolve, reject) => {
       const onAbort = () => {
-        this.leave(owner, waiter);
+        this.turns.remove(owner, waiter);
         reject(signal.reason);
       };
       const waiter: Waiter = {
@@ -82,7 +78,7 @@ export class PollPlan {
           resolve(slot);
         },
       };
-      this.enqueue(owner, waiter);
+      this.turns.add(owner, waiter);
       signal.addEventListener('abort', onAbort, { once: true });
       this.wake();
     });
@@ -90,34 +86,7 @@ export class PollPlan {
 
   /** Polls waiting for a slot now. */
   get queued(): number {
-    return this.waitingCount;
-  }
-
-  private enqueue(owner: PollOwner, waiter: Waiter): void {
-    const own = this.turns.get(owner);
-    this.waitingCount++;
-    if (own) {
-      own.add(waiter);
-      return;
-    }
-    this.turns.set(owner, new Set([waiter]));
-    // A newcomer waits one round at most: after the owners already waiting, before the one just served.
-    const last = this.lastServed;
-    if (last && last.owner !== owner && this.turns.has(last.owner)) this.moveLast(last.owner);
-  }
-
-  private leave(owner: PollOwner, waiter: Waiter): void {
-    const own = this.turns.get(owner);
-    if (!own?.delete(waiter)) return;
-    this.waitingCount--;
-    if (own.size === 0) this.turns.delete(owner);
-  }
-
-  /** Puts `owner` at the end of the turn order. */
-  private moveLast(owner: PollOwner): void {
-    const own = this.turns.get(owner)!;
-    this.turns.delete(owner);
-    this.turns.set(owner, own);
+    return this.turns.size;
   }
 
   private hasRoom(now: number): boolean {
@@ -164,7 +133,7 @@ export class PollPlan {
 
   /** The first owner in turn order with a waiting poll and room in its share, if any. */
   private nextOwner(now: number): PollOwner | typeof NOBODY {
-    for (const owner of this.turns.keys()) if (this.ownerHasRoom(owner, now)) return owner;
+    for (const owner of this.turns.owners()) if (this.ownerHasRoom(owner, now)) return owner;
     return NOBODY;
   }
 
@@ -176,17 +145,12 @@ export class PollPlan {
     clearTimeout(this.timer);
     this.timer = undefined;
     const now = Date.now();
-    while (this.waitingCount > 0 && this.hasRoom(now)) {
+    while (this.turns.size > 0 && this.hasRoom(now)) {
       const owner = this.nextOwner(now);
       if (owner === NOBODY) break;
-      const own = this.turns.get(owner)!;
-      const waiter: Waiter = own.values().next().value!;
-      this.leave(owner, waiter);
-      this.lastServed = { owner };
-      if (this.turns.has(owner)) this.moveLast(owner);
-      waiter.grant(this.take(owner, now));
+      this.turns.serve(owner).grant(this.take(owner, now));
     }
-    if (this.waitingCount === 0) return;
+    if (this.turns.size === 0) return;
     this.timer = setTimeout(() => this.wake(), Math.max(1, this.nextFree(now) + MINUTE_MS - now + 1));
     this.timer.unref();
   }
@@ -196,7 +160,7 @@ export class PollPlan {
     if (!this.hasRoom(now)) return this.admitted[0]!;
     // Room in the plan, but every waiting owner holds its share: the earliest of their oldest.
     let oldest = Infinity;
-    for (const owner of this.turns.keys()) oldest = Math.min(oldest, this.held.get(owner)?.[0] ?? now);
+    for (const owner of this.turns.owners()) oldest = Math.min(oldest, this.held.get(owner)?.[0] ?? now);
     return oldest;
   }
 }

@@ -14,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { UpstreamError, type ServiceName } from '../../errors.js';
+import { Turns } from '../../lib/turns.js';
 
 const WINDOW_MS = 1000;
 /** Longest wait for Redis's answer before the local share decides: the budget never stalls a call. */
@@ -112,31 +113,25 @@ interface Waiter {
 /**
  * What ServiceOptions.beforeAttempt awaits: resolves when the call may be sent.
  *
- * Calls that find the window full wait in turns by client: each time there is room, the next
- * waiting client's oldest call goes, and that client goes to the back. So a client that sends a
- * burst within its own share (CLIENT_UPSTREAM_CALLS_PER_MINUTE: 60 calls at once fill 12 s of a
- * 5-a-second budget) waits behind every other client's next call instead of holding the budget
- * until their deadlines pass.
+ * Calls that find the window full wait in turns by client (lib/turns.ts, as live polls do): each
+ * time there is room, the next waiting client's oldest call goes, and that client goes to the back.
+ * So a client that sends a burst within its own share (CLIENT_UPSTREAM_CALLS_PER_MINUTE: 60 calls
+ * at once fill 12 s of a 5-a-second budget) waits behind every other client's next call instead of
+ * holding the budget until their deadlines pass.
  */
 export function createCallBudget({ perSecond, workers, redis, service }: CallBudgetOptions) {
   const local = new LocalWindow(Math.max(1, Math.floor(perSecond / workers)));
   const window: Window = redis ? new RedisWindow(redis, `satgate:v1:call-window:${service}`, perSecond, local) : local;
   const refusal = (waitMs: number) => new UpstreamError(service, 'quota', undefined, Math.max(1, Math.ceil(waitMs / 1000)), perSecond);
-  /** Waiting calls by client, clients in turn order (a Map keeps insertion order). */
-  const waiting = new Map<string, Waiter[]>();
+  const waiting = new Turns<string, Waiter>();
   let serving = false;
 
-  /** The next client's oldest call, its client sent to the back; calls past their deadline refused. */
+  /** The next client's oldest call; calls past their deadline refused. */
   function next(): Waiter | undefined {
-    for (const [client, calls] of waiting) {
-      waiting.delete(client);
-      let call = calls.shift();
-      while (call && call.deadline <= Date.now()) {
-        call.refuse(refusal(0));
-        call = calls.shift();
-      }
-      if (calls.length > 0) waiting.set(client, calls);
-      if (call) return call;
+    for (const client of waiting.owners()) {
+      const call = waiting.serve(client);
+      if (call.deadline > Date.now()) return call;
+      call.refuse(refusal(0));
     }
     return undefined;
   }
@@ -153,10 +148,10 @@ export function createCallBudget({ perSecond, workers, redis, service }: CallBud
         }
         // A call that cannot fit before its deadline is refused now, nothing sent.
         const now = Date.now();
-        for (const [client, calls] of waiting) {
-          const kept = calls.filter((call) => now + waitMs < call.deadline || (call.refuse(refusal(waitMs)), false));
-          if (kept.length > 0) waiting.set(client, kept);
-          else waiting.delete(client);
+        for (const [client, call] of waiting.waiters()) {
+          if (now + waitMs < call.deadline) continue;
+          waiting.remove(client, call);
+          call.refuse(refusal(waitMs));
         }
         if (waiting.size > 0) await sleep(waitMs);
       }
@@ -185,17 +180,12 @@ export function createCallBudget({ perSecond, workers, redis, service }: CallBud
         },
       };
       function abandon() {
-        const calls = waiting.get(client);
-        const at = calls?.indexOf(waiter) ?? -1;
-        if (at >= 0) calls!.splice(at, 1);
-        if (calls?.length === 0) waiting.delete(client);
+        waiting.remove(client, waiter);
         // The deadline passed in the queue (or the client left, which the exchange reports itself).
         reject(refusal(0));
       }
       signal.addEventListener('abort', abandon, { once: true });
-      const calls = waiting.get(client);
-      if (calls) calls.push(waiter);
-      else waiting.set(client, [waiter]);
+      waiting.add(client, waiter);
       if (!serving) void serve();
     });
   };
