@@ -24,7 +24,19 @@ export function hasValidHost(req: IncomingMessage): boolean {
   }
   if (lines === 0) return true;
   if (lines > 1) return false;
-  const match = AUTHORITY.exec(req.headers.host ?? '');
+  const host = req.headers.host ?? '';
+  // Nearly every request names the Host the one before it did: compared, not parsed again.
+  if (host === lastValid) return true;
+  if (!isAuthority(host)) return false;
+  lastValid = host;
+  return true;
+}
+
+/** The last Host value found valid (one string: nothing a client sends can grow it). */
+let lastValid: string | undefined;
+
+function isAuthority(host: string): boolean {
+  const match = AUTHORITY.exec(host);
   if (!match) return false;
   const [, ipv6, port] = match;
   return (ipv6 === undefined || isIPv6(ipv6)) && (port === undefined || Number(port) <= 65535);

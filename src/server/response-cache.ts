@@ -257,7 +257,9 @@ export function createResponseCache({
       if (req.method === 'GET') return url.length > '/graphql?'.length;
       if (req.method !== 'POST') return false;
       // As yoga matches it (its first entry, case and all): anything else gets yoga's 415.
-      const type = req.headers['content-type']?.split(',', 1)[0] ?? '';
+      const given = req.headers['content-type'] ?? '';
+      const comma = given.indexOf(',');
+      const type = comma === -1 ? given : given.slice(0, comma);
       const length = Number(req.headers['content-length']);
       return (
         (type === 'application/json' || type.startsWith('application/json;')) && Number.isSafeInteger(length) && length <= maxBodyBytes
@@ -384,8 +386,9 @@ function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | unde
       chunks.push(chunk);
     });
     // Each is emitted once at most, and a promise settles once: on(), without once()'s wrappers.
+    // No 'error' listener: a request emits 'error' only to listeners (node's IncomingMessage), and
+    // 'close' follows whatever ended it before its end.
     req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.on('error', () => resolve(undefined));
     req.on('close', () => {
       if (!req.complete) resolve(undefined);
     });
