@@ -156,10 +156,16 @@ export function etchingFromOrdAt(height: number) {
     const { minted, current } = ordSupply(e);
     return {
       ...hiro,
+      turbo: ordTurbo(e),
       supply: { ...hiro.supply, minted, current, totalBurns: null, mintable: ordMintable(e, height) },
       location: { ...hiro.location, blockHash: blockHash(e.location.block_height) },
     };
   };
+}
+
+/** ord reserves UNCOMMON•GOODS (1:0) as a turbo rune (src/index.rs); Hiro's seeded row says false. */
+function ordTurbo(e: Etching): boolean {
+  return e.id === '1:0' || e.turbo;
 }
 
 /** ord's minted (mints x amount) and current supply. */
@@ -196,6 +202,7 @@ export function restEtchingFromOrd(e: Etching) {
   const hiro = restatedHiro(e);
   return {
     ...hiro,
+    turbo: ordTurbo(e),
     supply: { ...hiro.supply, ...ordSupply(e), total_burns: null, mintable: ordMintable(e) },
     location: { ...hiro.location, block_hash: blockHash(e.location.block_height) },
   };

@@ -317,13 +317,16 @@ export function ordRune(e: Etching): [string, OrdRuneEntry] {
   const div = e.divisibility;
   const t = e.mint_terms;
   const hasTerms = t.amount !== null || t.cap !== null;
+  // ord reserves UNCOMMON•GOODS at start-up (src/index.rs) with its id's block, the all-zero txid
+  // and turbo, where Hiro's seeded row says block 840000, no txid and no turbo.
+  const reserved = e.id === '1:0';
   return [
     e.id,
     {
-      block: BigInt(e.location.block_height),
+      block: reserved ? 1n : BigInt(e.location.block_height),
       burned: units(e.supply.burned, div),
       divisibility: BigInt(div),
-      etching: e.location.tx_id,
+      etching: reserved ? '0'.repeat(64) : e.location.tx_id,
       mints: BigInt(e.supply.total_mints),
       number: BigInt(e.number),
       premine: units(e.supply.premine, div),
@@ -338,7 +341,7 @@ export function ordRune(e: Etching): [string, OrdRuneEntry] {
           }
         : null,
       timestamp: BigInt(e.location.timestamp),
-      turbo: e.turbo,
+      turbo: reserved || e.turbo,
     },
   ];
 }

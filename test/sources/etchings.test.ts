@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { sampleData, type Etching } from '../../src/sample/data.js';
-import { ORD_HEIGHT, unisatRune, unisatRunes } from '../../src/sample/sources-data.js';
+import { blockHash, ORD_HEIGHT, unisatRune, unisatRunes } from '../../src/sample/sources-data.js';
 import { startStack, type Stack } from '../harness.js';
 import { etchingFromOrd, etchingFromOrdAt, etchingFromUnisat, restatedEtching } from '../sources-expected.js';
 import {
@@ -290,6 +290,33 @@ describe.each([
       });
       expect(request.headers['x-api-key']).toBeUndefined();
     }
+  });
+
+  test('a window past the last rune is an empty page after page 0: no page is asked for it', async () => {
+    const { body } = await stack.graphql(`{ etchings(offset: 100000, limit: 60) { ${ETCHING_PAGE_FIELDS} } }`);
+    expect(body).toEqual({
+      data: { etchings: { limit: 60, offset: 100000, total: 0, results: [] } },
+      extensions: { sources: [{ ...ORD_SOURCES[0], unavailable: [] }] },
+    });
+    expect(
+      callsOf(stack.sample)
+        .map((c) => c.path)
+        .sort(),
+    ).toEqual(['/blockheight', '/runes/0']);
+  });
+
+  test('UNCOMMON•GOODS, reserved by ord with its id’s block 1 and no transaction, is located as hiro has it', async () => {
+    const last = all.length - 1;
+    const { body } = await stack.graphql(
+      `{ etchings(offset: ${last}, limit: 1) { results { runeId turbo location { blockHeight blockHash txId txIndex timestamp } } } }`,
+    );
+    const reserved = {
+      runeId: '1:0',
+      turbo: true,
+      location: { blockHeight: 840000, blockHash: blockHash(840000), txId: '', txIndex: 0, timestamp: 0 },
+    };
+    expect(body.data).toEqual({ etchings: { results: [reserved] } });
+    expect(callsOf(stack.sample).flatMap((c) => (c.path.startsWith('/r/blockhash/') ? [c.path] : []))).toEqual(['/r/blockhash/840000']);
   });
 
   test('a block hash 20 blocks under the index height is asked once; a newer one again each time', async () => {

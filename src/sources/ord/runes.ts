@@ -108,6 +108,15 @@ function int(value: bigint): number {
 }
 const small = (value: bigint | null) => (value === null ? null : int(value));
 
+/**
+ * UNCOMMON•GOODS, the rune ord reserves at start-up (src/index.rs): its entry says block 1 (its
+ * id's) and the all-zero txid, where Hiro's seeded row says block 840000, where runes begin, and
+ * no transaction (`tx_id: ""`). Given as Hiro gives it, so a location names a real block.
+ */
+const RESERVED_RUNE = '1:0';
+const FIRST_RUNE_BLOCK = 840_000n;
+const etchingBlock = (id: string, entry: RuneEntry) => (id === RESERVED_RUNE ? FIRST_RUNE_BLOCK : entry.block);
+
 export function createOrdEtchings(client: OrdClient) {
   /** Runes per page, as the last full page 0 showed it. */
   let pageSize = CODE_PAGE_SIZE;
@@ -142,7 +151,7 @@ export function createOrdEtchings(client: OrdClient) {
       );
       if (!answer) return null;
       if (answer.id !== runeId || height === undefined) throw unreadable('ord');
-      const hash = await blockHashOf(answer.entry.block, height, call);
+      const hash = await blockHashOf(etchingBlock(answer.id, answer.entry), height, call);
       return toEtching(raw(answer.id, answer.entry, hash, height), 'ord', int(height));
     },
     async etchings({ offset, limit }: PageQuery, call: CallOptions): Promise<Page<SourcedRuneEtching>> {
@@ -165,7 +174,8 @@ export function createOrdEtchings(client: OrdClient) {
       place(first);
       let more = first.more;
       // Pages until the window is covered: each one's first entry says where it starts.
-      for (let position = first.entries.length; more && position <= last && !placed.has(last);) {
+      // None when the window starts past the last rune (offset >= total): no page holds it.
+      for (let position = first.entries.length; more && offset <= last && position <= last && !placed.has(last);) {
         const wanted = Math.max(position, offset);
         let index = Math.floor(wanted / pageSize);
         let page = await runesPage(index, call);
@@ -192,10 +202,10 @@ export function createOrdEtchings(client: OrdClient) {
       }
       // One block hash per block on the page (recursive endpoint, cached by the pipeline), within
       // the request's concurrency.
-      const blocks = [...new Set(window.map(([, entry]) => entry.block))];
+      const blocks = [...new Set(window.map(([id, entry]) => etchingBlock(id, entry)))];
       const hashes = new Map(await lookups.spread(blocks, async (block) => [block, await blockHashOf(block, height, call)] as const));
       const indexed = int(height);
-      const results = window.map(([id, entry]) => toEtching(raw(id, entry, hashes.get(entry.block)!, height), 'ord', indexed));
+      const results = window.map(([id, entry]) => toEtching(raw(id, entry, hashes.get(etchingBlock(id, entry))!, height), 'ord', indexed));
       return marked({ limit, offset, total: results.length > 0 ? total : 0, results }, 'ord', indexed);
     },
   };
@@ -226,8 +236,8 @@ function placeAll(placed: Map<number, [string, RuneEntry]>, page: RunesPage, new
 }
 
 function raw(id: string, entry: RuneEntry, blockHash: string, height: bigint): RawRune {
-  // The id's block is the etching's, but for the reserved rune (1:0, etched with block 840000).
-  // A rune id is a u64 block and a u32 tx.
+  // The id's block is the etching's, but for the reserved rune (etchingBlock). A rune id is a u64
+  // block and a u32 tx.
   const tx = id.split(':')[1];
   if (!/^\d{1,20}:\d{1,10}$/.test(id) || entry.divisibility > 38n || entry.timestamp > SECONDS_MAX) throw unreadable('ord');
   const t = entry.terms;
@@ -255,8 +265,8 @@ function raw(id: string, entry: RuneEntry, blockHash: string, height: bigint): R
     burned: entry.burned,
     mintable: mintable(entry, height + 1n),
     blockHash,
-    blockHeight: int(entry.block),
-    txId: entry.etching,
+    blockHeight: int(etchingBlock(id, entry)),
+    txId: id === RESERVED_RUNE ? '' : entry.etching,
     txIndex: int(BigInt(tx!)),
     timestamp: Number(entry.timestamp),
   };
