@@ -65,22 +65,36 @@ const badKey = ({ params }: RouteInput<unknown>): RestAnswer | undefined =>
   isPlatformKey(params.apiKey ?? '') ? undefined : fastifyError(400, `params/apiKey ${PLATFORM_KEY_RULE}`);
 
 /**
- * ajv, as the upstream's Fastify runs it, coerces `limit=1e400` to Infinity and lets it pass as an
- * integer; Postgres then refuses the query's parameter (`22P02`), and Fastify answers that error
- * with its code. Answered here as the upstream does, without sending it: a request that can only
- * fail must not spend quota, nor count towards opening the service's breaker for everyone.
- * `sqlType` is the parameter's type in the upstream's query: transfers cast to `int`, the runes
+ * ajv, as the upstream's Fastify runs it, passes any integer, however large (`offset=1e23`), and
+ * coerces `limit=1e400` to Infinity; postgres.js sends a number as its JavaScript text
+ * (`1e+23`, `Infinity`), which Postgres refuses as the query's parameter: `22P02` for text that is
+ * no integer, `22003` for one past the type's range (UPSTREAM.md §0.8: offset ≥ 2^31 on transfers,
+ * ≥ 2^63 on etchings). Fastify answers that error with its code. Answered here as the upstream
+ * does, without sending it: a request that can only fail must not spend quota, count towards
+ * opening the service's breaker for everyone, or reach a source (UniSat, ord) as `start=1e+23`.
+ * `sqlType` is the parameters' type in the upstream's query: transfers cast to `int`, the runes
  * query's `OFFSET`/`LIMIT` take `bigint`.
  */
-const nonFinitePage =
+const unbindablePage =
   (sqlType: 'integer' | 'bigint') =>
   ({ query }: RouteInput<{ limit?: number; offset?: number }>): RestAnswer | undefined => {
     // The queries bind `offset` before `limit`: Postgres names the first it cannot read.
-    const value = [query.offset, query.limit].find((v) => v !== undefined && !Number.isFinite(v));
-    if (value === undefined) return undefined;
-    const message = `invalid input syntax for type ${sqlType}: "${value}"`;
-    return jsonAnswer(500, { statusCode: 500, code: '22P02', error: 'Internal Server Error', message });
+    for (const value of [query.offset, query.limit]) {
+      if (value === undefined) continue;
+      const text = String(value);
+      if (!/^-?\d+$/.test(text)) return postgresError('22P02', `invalid input syntax for type ${sqlType}: "${text}"`);
+      const bound = SQL_INTEGER_BOUND[sqlType];
+      const integer = BigInt(text);
+      if (integer >= bound || integer < -bound) return postgresError('22003', `value "${text}" is out of range for type ${sqlType}`);
+    }
+    return undefined;
   };
+
+/** 2^31 and 2^63: Postgres' int4 and int8 hold [-bound, bound). */
+const SQL_INTEGER_BOUND = { integer: 2n ** 31n, bigint: 2n ** 63n } as const;
+
+const postgresError = (code: string, message: string) =>
+  jsonAnswer(500, { statusCode: 500, code, error: 'Internal Server Error', message });
 
 /** What the single-etching route's param schema says to an empty id. */
 const emptyEtchingId = querystringValidator(EtchingParamsSchema, 'params')({ etching: '' });
@@ -104,7 +118,7 @@ export const routes: RestRoute[] = [
     method: 'GET',
     paths: versioned('ordinals', '/inscriptions/transfers'),
     query: querystringValidator(TransfersQuerySchema),
-    local: nonFinitePage('integer'),
+    local: unbindablePage('integer'),
     upstream: ({ ordinals }, { query: { block, offset = 0, limit = 20 } }) => [
       ordinals.service,
       ordinals.transfersRequest(block, { offset, limit }),
@@ -116,7 +130,7 @@ export const routes: RestRoute[] = [
     method: 'GET',
     paths: versioned('runes', '/etchings'),
     query: querystringValidator(PageQuerySchema),
-    local: nonFinitePage('bigint'),
+    local: unbindablePage('bigint'),
     upstream: ({ runes }, { query: { offset = 0, limit = 20 } }) => [runes.service, runes.etchingsRequest({ offset, limit })],
     sourced: ({ sources: { etchings } }, { query: { offset = 0, limit = 20 } }, call) =>
       etchings?.run({ offset, limit }, call).then((value) => hiroAnswer(value, etchings.source)),

@@ -56,13 +56,21 @@ export function metadataApi(shape: 'v1' | 'v2'): FastifyPluginAsync {
 }
 
 /**
- * Postgres reading the query's page parameters, bound `offset` first: ajv lets `1e400` through
- * as Infinity, which Postgres refuses (22P02), and Fastify answers the error with its code.
+ * Postgres reading the query's page parameters as postgres.js sends them (a number's JavaScript
+ * text), bound `offset` first: ajv lets `1e400` through as Infinity and `1e23` as an integer, which
+ * Postgres refuses (22P02: not an integer's text; 22003: past int4's or int8's range), and Fastify
+ * answers the error with its code.
  */
 function bindPage(sqlType: 'integer' | 'bigint', offset: number, limit: number): void {
-  const value = [offset, limit].find((v) => !Number.isFinite(v));
-  if (value === undefined) return;
-  throw Object.assign(new Error(`invalid input syntax for type ${sqlType}: "${value}"`), { code: '22P02' });
+  const bits = sqlType === 'integer' ? 31n : 63n;
+  for (const value of [offset, limit]) {
+    const text = `${value}`;
+    if (!/^-?\d+$/.test(text)) throw Object.assign(new Error(`invalid input syntax for type ${sqlType}: "${text}"`), { code: '22P02' });
+    const integer = BigInt(text);
+    if (integer >= 1n << bits || integer < -(1n << bits)) {
+      throw Object.assign(new Error(`value "${text}" is out of range for type ${sqlType}`), { code: '22003' });
+    }
+  }
 }
 
 /** A page as the upstream answers it: it reads total from the first row, so an empty page reports 0. */

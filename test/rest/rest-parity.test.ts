@@ -386,6 +386,36 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
       },
     );
 
+    // ajv passes any integer; postgres.js sends it as JavaScript writes it, which Postgres refuses
+    // past its type's range (22003) or, in exponent form, as no integer at all (22P02).
+    test.each([
+      [`${ETCHINGS}?offset=1e23`, '22P02', 'invalid input syntax for type bigint: "1e+23"'],
+      [`${ETCHINGS_ALIAS}?offset=9223372036854775808`, '22003', 'value "9223372036854776000" is out of range for type bigint'],
+      [`${TRANSFERS}?block=775700&offset=2147483648`, '22003', 'value "2147483648" is out of range for type integer'],
+      [
+        `${TRANSFERS_ALIAS}?block=775700&offset=123456789012345678901234&limit=5`,
+        '22P02',
+        'invalid input syntax for type integer: "1.2345678901234569e+23"',
+      ],
+    ])("GET %s → the upstream's 500 (Postgres %s), answered locally", async (path, code, message) => {
+      const { gateway, direct, calls } = await compare(path);
+      const body = { statusCode: 500, code, error: 'Internal Server Error', message };
+      expect(direct).toEqual({ status: 500, body, etag: expect.any(String), cacheControl: CACHE_CONTROL, contentType: JSON_TYPE });
+      expect(gateway).toEqual({ ...direct, etag: null, cacheControl: null });
+      expect(calls).toEqual([]);
+    });
+
+    test.each([`${ETCHINGS}?offset=1000000000000000000&limit=1`, `${TRANSFERS}?block=775700&offset=2147483647`])(
+      'GET %s, an offset its type holds, is asked upstream: an empty page',
+      async (path) => {
+        const { gateway, direct, calls } = await compare(path);
+        // Another source's answer has its own ETag and no Cache-Control: the page is the same.
+        expect({ status: gateway.status, body: gateway.body }).toEqual({ status: direct.status, body: direct.body });
+        expect([gateway.status, (gateway.body as { results: unknown[] }).results]).toEqual([200, []]);
+        expect(calls.length).toBeGreaterThan(0);
+      },
+    );
+
     // The upstream routes it to its single-etching route with an empty id; its param schema refuses it.
     test.each([`${ETCHINGS}/`, `${ETCHINGS_ALIAS}/`, `${ETCHINGS}/?limit=5`])(
       "GET %s → the upstream's 400, answered locally",
