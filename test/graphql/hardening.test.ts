@@ -72,16 +72,26 @@ describe('query limits', () => {
     // ... 10 × 4 + 120 = 160 is not,
     ['etchingsConnection(first: 120)', 160, false],
     ['transfersConnection(block: 775700, last: 120)', 160, false],
-    // nor is the largest window (500) when the count is a variable,
-    ['etchingsConnection(first: $n)', 600, false],
+    // A variable is priced at the value the request gives it, as a literal is ...
+    ['etchingsConnection(first: $n)', 130, true, { n: 100 }],
+    ['etchingsConnection(first: $n)', 160, false, { n: 120 }],
+    // ... or at its default when the request gives none,
+    ['etchingsConnection(first: $d)', 160, false, {}],
     // and brc20Tokens costs a call per ticker (as if holders were asked) and one per item.
     ['brc20Tokens(tickers: ["ordi", "pepe", "sats"])', 33, true],
-    ['brc20Tokens(tickers: $t)', 550, false],
-  ])('the cost prices what %s may fetch: %i', async (field, cost, allowed) => {
+    ['brc20Tokens(tickers: $t)', 33, true, { t: ['ordi', 'pepe', 'sats'] }],
+    ['brc20Tokens(tickers: $t)', 550, false, { t: Array.from({ length: 50 }, (_, i) => `t${i}`) }],
+  ])('the cost prices what %s may fetch: %i', async (field, cost, allowed, given = {}) => {
     stack.sample.clearLog();
     const selection = field.startsWith('brc20Tokens') ? '{ token { ticker } }' : '{ totalCount }';
-    const variables = field.includes('$n') ? '($n: Int)' : field.includes('$t') ? '($t: [String!]!)' : '';
-    const answer = await stack.graphql(`query ${variables} { x: ${field} ${selection} }`, { n: 1, t: ['ordi'] });
+    const variables = field.includes('$n')
+      ? '($n: Int)'
+      : field.includes('$d')
+        ? '($d: Int = 120)'
+        : field.includes('$t')
+          ? '($t: [String!]!)'
+          : '';
+    const answer = await stack.graphql(`query ${variables} { x: ${field} ${selection} }`, given);
     if (allowed) {
       expect(answer.body.errors).toBeUndefined();
       return;
@@ -95,6 +105,64 @@ describe('query limits', () => {
       ],
     });
     expect(stack.upstreamCalls()).toEqual([]);
+  });
+
+  // Relay writes `first: $count, after: $cursor` for every paginated list: two such lists of 50
+  // cost 2 × (10 × 2 + 50) = 140, and were refused as two of the largest window (1,200).
+  const PAGED = `query Page($count: Int!, $cursor: String) {
+    etchingsConnection(first: $count, after: $cursor) { edges { cursor } }
+    transfersConnection(block: 775700, first: $count) { totalCount }
+  }`;
+  const overCost = (cost: number) => ({
+    errors: [
+      {
+        message: `Query cost ${cost} exceeds the limit of 150 (10 per upstream call, 1 per page item)`,
+        extensions: { code: 'QUERY_TOO_COMPLEX', limit: 150, actual: cost },
+      },
+    ],
+  });
+
+  test('two connections paged by variables are priced at the page the variables ask, over HTTP and graphql-ws', async () => {
+    const within = await stack.graphql(PAGED, { count: 50 });
+    expect([within.status, within.body.errors, Object.keys(within.body.data ?? {})]).toEqual([
+      200,
+      undefined,
+      ['etchingsConnection', 'transfersConnection'],
+    ]);
+    stack.sample.clearLog();
+    // 2 × (10 × 3 + 70) = 200: refused as it executes, before any upstream call, in the format of
+    // a refused document (400 where the client takes application/graphql-response+json).
+    const over = await stack.graphql(PAGED, { count: 70 });
+    expect(over).toEqual({ status: 200, body: overCost(200) });
+    const strict = await fetch(`${stack.gatewayUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json' },
+      body: JSON.stringify({ query: PAGED, variables: { count: 70 } }),
+    });
+    expect({ status: strict.status, body: await strict.json() }).toEqual({ status: 400, body: overCost(200) });
+    expect(await overWebSocket(stack.gatewayUrl, { query: PAGED, variables: { count: 70 } })).toEqual(overCost(200));
+    expect(stack.upstreamCalls()).toEqual([]);
+  });
+
+  test('only the operation that runs is held to the cost limit, not every operation of the document', async () => {
+    const document = 'query A { etchingsConnection(first: 100) { totalCount } } query B { etchingsConnection(first: 100) { totalCount } }';
+    // Both cost 130: their sum (260) was refused; now the request is told to name one ...
+    const answer = await stack.graphql(document, undefined);
+    expect(answer.body).toEqual({
+      errors: [
+        {
+          message: 'The document has 2 operations (A, B): name one in operationName',
+          extensions: { code: 'OPERATION_RESOLUTION_FAILURE' },
+        },
+      ],
+    });
+    // ... and the one named runs.
+    const named = await fetch(`${stack.gatewayUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ query: document, operationName: 'A' }),
+    });
+    expect(await named.json()).toEqual({ data: { etchingsConnection: { totalCount: expect.any(Number) } } });
   });
 
   test('comparisons: a field repeated n times costs n² (graphql-js compares every two); over MAX_QUERY_COMPARISONS nothing runs', async () => {

@@ -83,7 +83,9 @@ test('the cost walk prices a field by the policy it declares, whatever its name'
   );
   const measure = measureDocument(parse('{ lookup list(limit: 7) local a: lookup }'), policies);
   expect(measure).toEqual({
-    operations: [{ depth: 1, fullDepth: 1, introspections: 0, cost: 10 + 17 + 0 + 10, answered: 4 }],
+    operations: [
+      { name: undefined, depth: 1, fullDepth: 1, introspections: 0, cost: 10 + 17 + 0 + 10, answered: 4, variablePriced: false },
+    ],
     aliases: 1,
     directives: 0,
     comparisons: 4,
@@ -121,6 +123,27 @@ test("each root field is priced by its operation's root type, or its fragment's 
     cost('{ ...F ...F } fragment F on Query { status { status } }'),
     cost('{ __typename unknown }'),
   ]).toEqual([[30], [10 + 5 + (10 + 20) + (10 * 3 + 100)], [10 + 60 + (10 * 2 + 2)], [10], [0, 10], [20], [0]]);
+});
+
+test('a variable prices its argument at the value the request gives, its default when none; unknown, at the most', () => {
+  const query = parse(
+    'query ($n: Int, $t: [String!]!) { etchings(limit: $n) { total } brc20Tokens(tickers: $t) { token { id } } etchingsConnection(first: $n) { totalCount } }',
+  );
+  const measured = (variables?: Record<string, unknown>) =>
+    measureDocument(query, rootPolicies, variables).operations.map(({ cost, answered, variablePriced }) => ({
+      cost,
+      answered,
+      variablePriced,
+    }));
+  expect([measured(), measured({ n: 5, t: ['a', 'b'] }), measured({ t: 'a' }), measured({ n: 'x', t: null })]).toEqual([
+    // Unknown: 60 items a page, 50 tickers, the largest window (500 items, 10 pages).
+    [{ cost: 10 + 60 + (10 * 50 + 50) + (10 * 10 + 500), answered: 3 + 60 + 50 * 2 + 500, variablePriced: true }],
+    [{ cost: 10 + 5 + (10 * 2 + 2) + (10 * 2 + 5), answered: 3 + 5 + 2 * 2 + 5, variablePriced: true }],
+    // None given: the fields' defaults (20 items); a single ticker is a list of one.
+    [{ cost: 10 + 20 + (10 + 1) + (10 * 2 + 20), answered: 3 + 20 + 2 + 20, variablePriced: true }],
+    // Values the fields' coercion refuses ('x' for an Int, null for a non-null list): the most.
+    [{ cost: 10 + 60 + (10 * 50 + 50) + (10 * 10 + 500), answered: 3 + 60 + 50 * 2 + 500, variablePriced: true }],
+  ]);
 });
 
 test('HTTP caching marks a query by the cacheability its fields declare, whatever their names', () => {

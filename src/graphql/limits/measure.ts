@@ -4,7 +4,7 @@
  */
 import { Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
 import type { FieldPolicy, RootFieldPolicies } from '../schema/field-policy.js';
-import { fieldDemand } from './cost.js';
+import { fieldDemand, type KnownVariables } from './cost.js';
 
 /** The root fields that answer introspection: their results are the schema's, which MAX_RESULT_FIELDS does not see. */
 const INTROSPECTION_ROOTS = new Set(['__schema', '__type']);
@@ -22,6 +22,8 @@ interface Scan {
   introspections: number;
   /** The cost of its own root-level fields. */
   cost: number;
+  /** Some root-level field of its own is priced by a variable. */
+  variablePriced: boolean;
   /** Its own aliases and fields, at every level (not its spreads'). */
   aliases: number;
   fields: number;
@@ -66,8 +68,19 @@ function scan(
   counts: { directives: number },
   shapes: SetShape[],
   rootFields: ReadonlyMap<string, FieldPolicy> | undefined,
+  variables: KnownVariables,
 ): Scan {
-  const result: Scan = { depth: 0, fullDepth: 0, introspections: 0, cost: 0, aliases: 0, fields: 0, roots: [], spreads: new Map() };
+  const result: Scan = {
+    depth: 0,
+    fullDepth: 0,
+    introspections: 0,
+    cost: 0,
+    variablePriced: false,
+    aliases: 0,
+    fields: 0,
+    roots: [],
+    spreads: new Map(),
+  };
   // [selection set, its nesting depth, at root level, inside an introspection field (`__schema`,
   // `__type`), the root-level field it is below]
   const pending: Array<[SelectionSetNode, number, boolean, boolean, RootField | undefined]> = [[selectionSet, 0, true, false, undefined]];
@@ -93,8 +106,9 @@ function scan(
           result.fields++;
           let owner = below;
           if (atRoot) {
-            const { cost, items } = fieldDemand(selection, rootFields?.get(selection.name.value));
+            const { cost, items, fromVariables } = fieldDemand(selection, rootFields?.get(selection.name.value), variables);
             result.cost = saturate(result.cost + cost);
+            if (fromVariables) result.variablePriced = true;
             owner = { items, fields: 0, spreads: new Map() };
             result.roots.push(owner);
           } else if (owner) {
@@ -128,7 +142,16 @@ export interface DocumentMeasure {
    * each fragment's counted at every spread (aliases of a list, or of a field above a fragment,
    * multiply what a small document answers).
    */
-  operations: Array<{ depth: number; fullDepth: number; introspections: number; cost: number; answered: number }>;
+  operations: Array<{
+    name: string | undefined;
+    depth: number;
+    fullDepth: number;
+    introspections: number;
+    cost: number;
+    answered: number;
+    /** A variable prices some root-level field it reaches: its cost and answered are the most it may ask until the variables are known. */
+    variablePriced: boolean;
+  }>;
   /**
    * Aliases, each fragment's counted at every spread (its copies answer apart in the result, so
    * each one multiplies what the fields below it answer), summed over the operations.
@@ -148,33 +171,40 @@ export interface DocumentMeasure {
  *
  * Cost is the upstream work a query may cause, as each root field's policy declares it
  * (`policies`, graphql/schema/field-policy.ts): UPSTREAM_CALL_COST per upstream call, plus one per
- * item a page may return (its `limit`; 60 when it comes from a variable, 20 by default). A
- * connection costs the upstream pages it reads for its window plus its items (the largest window
- * when `first`/`last` is a variable: connectionCost); `brc20Tokens` one call per ticker plus one
- * per item (50 when the list is a variable: brc20TokensCost). Each alias, and each spread of a
+ * item a page may return (its `limit`, 20 by default). A connection costs the upstream pages it
+ * reads for its window plus its items (connectionCost); `brc20Tokens` one call per ticker plus one
+ * per item (brc20TokensCost). An argument from a variable is read from `variables` (the request's,
+ * with the operation's defaults); while they are not known (undefined), it is priced at the most
+ * it may ask: 60 items a page, the largest window, 50 tickers. Each alias, and each spread of a
  * fragment, counts: the gateway may dedupe them, the limit stays honest. A root-level field is
  * priced by the root type its operation, or its fragment's type condition, names.
  */
-export function measureDocument(document: DocumentNode, policies: RootFieldPolicies): DocumentMeasure {
+export function measureDocument(document: DocumentNode, policies: RootFieldPolicies, variables?: KnownVariables): DocumentMeasure {
   const rootFields = (typeName: string | undefined) => (typeName === undefined ? undefined : policies.byType.get(typeName));
   const counts = { directives: 0 };
   const shapes: SetShape[] = [];
   const fragments = new Map<string, Scan>();
   const operations: Scan[] = [];
+  const names: Array<string | undefined> = [];
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) {
       counts.directives += definition.directives?.length ?? 0;
-      fragments.set(definition.name.value, scan(definition.selectionSet, counts, shapes, rootFields(definition.typeCondition.name.value)));
+      const rootType = rootFields(definition.typeCondition.name.value);
+      fragments.set(definition.name.value, scan(definition.selectionSet, counts, shapes, rootType, variables));
     } else if (definition.kind === Kind.OPERATION_DEFINITION) {
       counts.directives += definition.directives?.length ?? 0;
       for (const variable of definition.variableDefinitions ?? []) counts.directives += variable.directives?.length ?? 0;
-      operations.push(scan(definition.selectionSet, counts, shapes, rootFields(policies.rootType[definition.operation])));
+      operations.push(scan(definition.selectionSet, counts, shapes, rootFields(policies.rootType[definition.operation]), variables));
+      names.push(definition.name?.value);
     }
   }
   /** Per fragment, through the fragments it spreads; `reach`: the fragments its own selection set reaches, each path counted. */
   const totals = new Map<
     string,
-    Pick<Scan, 'depth' | 'fullDepth' | 'introspections' | 'cost' | 'aliases' | 'fields'> & { answered: number; reach: number }
+    Pick<Scan, 'depth' | 'fullDepth' | 'introspections' | 'cost' | 'variablePriced' | 'aliases' | 'fields'> & {
+      answered: number;
+      reach: number;
+    }
   >();
   /** The fields of `spreads` (fragment names, each with how often it is spread), expanded. */
   const spreadFields = (spreads: ReadonlyMap<string, number>) => {
@@ -183,7 +213,7 @@ export function measureDocument(document: DocumentNode, policies: RootFieldPolic
     return fields;
   };
   const withSpreads = (own: Scan) => {
-    let { depth, fullDepth, introspections, cost, aliases, fields } = own;
+    let { depth, fullDepth, introspections, cost, variablePriced, aliases, fields } = own;
     let answered = 0;
     for (const root of own.roots) answered = saturate(answered + 1 + root.items * saturate(root.fields + spreadFields(root.spreads)));
     let reach = 0;
@@ -194,12 +224,13 @@ export function measureDocument(document: DocumentNode, policies: RootFieldPolic
       fullDepth = Math.max(fullDepth, spread.fullDepth + fragment.fullDepth);
       introspections = saturate(introspections + spread.atRoot * fragment.introspections);
       cost = saturate(cost + spread.atRoot * fragment.cost);
+      if (spread.atRoot > 0 && fragment.variablePriced) variablePriced = true;
       aliases = saturate(aliases + spread.count * fragment.aliases);
       fields = saturate(fields + spread.count * fragment.fields);
       answered = saturate(answered + spread.atRoot * fragment.answered);
       if (spread.atRoot > 0) reach = saturate(reach + 1 + fragment.reach);
     }
-    return { depth, fullDepth, introspections, cost, aliases, fields, answered, reach };
+    return { depth, fullDepth, introspections, cost, variablePriced, aliases, fields, answered, reach };
   };
   // Fragments in depth-first post-order, with an explicit stack. `entered` holds the fragments on
   // the current path: a spread of one of them closes a cycle.
@@ -234,12 +265,14 @@ export function measureDocument(document: DocumentNode, policies: RootFieldPolic
   const measured = operations.map(withSpreads);
   const aliases = saturate(measured.reduce((sum, operation) => sum + operation.aliases, 0));
   return {
-    operations: measured.map(({ depth, fullDepth, introspections, cost, answered }) => ({
+    operations: measured.map(({ depth, fullDepth, introspections, cost, answered, variablePriced }, i) => ({
+      name: names[i],
       depth,
       fullDepth,
       introspections,
       cost,
       answered,
+      variablePriced,
     })),
     aliases,
     ...counts,

@@ -5,11 +5,25 @@
  * Everything here is linear in the request: the document is measured in one walk (measure.ts);
  * graphql-js's own validation runs only on documents within the limits.
  */
-import { GraphQLError, Lexer, NoFragmentCyclesRule, parse, Source, specifiedRules, type Token, TokenKind, validate } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  Lexer,
+  NoFragmentCyclesRule,
+  parse,
+  Source,
+  specifiedRules,
+  type Token,
+  TokenKind,
+  validate,
+  valueFromASTUntyped,
+  type DocumentNode,
+  type OperationDefinitionNode,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { rootPolicies } from '../schema/index.js';
 import { UPSTREAM_CALL_COST } from '../schema/field-policy.js';
-import { measureDocument, saturate, type DocumentMeasure } from './measure.js';
+import { measureDocument, type DocumentMeasure } from './measure.js';
 import { createValidatedShapes } from './validated-shapes.js';
 import { mergeRules } from './merged-rules.js';
 
@@ -68,16 +82,11 @@ function refusals(measure: DocumentMeasure, limits: QueryLimits): GraphQLError[]
       );
     }
   }
-  const answered = Math.max(0, ...measure.operations.map((operation) => operation.answered));
-  if (answered > limits.maxResultFields) {
-    errors.push(
-      tooComplex(
-        `The result may hold ${answered} fields, over the limit of ${limits.maxResultFields} (each list's items times the fields written below it, aliases and every spread of a fragment counted)`,
-        limits.maxResultFields,
-        answered,
-      ),
-    );
-  }
+  // What an operation priced by a variable may answer and ask upstream is known only with the
+  // request's variables: checked as it executes (useQueryLimits' onExecute).
+  const known = measure.operations.filter((operation) => !operation.variablePriced);
+  const answered = answeredRefusal(known, limits);
+  if (answered) errors.push(answered);
   const { aliases, directives } = measure;
   if (aliases > limits.maxAliases) {
     errors.push(tooComplex(`${aliases} aliases exceed the limit of ${limits.maxAliases}`, limits.maxAliases, aliases));
@@ -85,16 +94,8 @@ function refusals(measure: DocumentMeasure, limits: QueryLimits): GraphQLError[]
   if (directives > limits.maxDirectives) {
     errors.push(tooComplex(`${directives} directives exceed the limit of ${limits.maxDirectives}`, limits.maxDirectives, directives));
   }
-  const cost = saturate(measure.operations.reduce((sum, operation) => sum + operation.cost, 0));
-  if (cost > limits.maxCost) {
-    errors.push(
-      tooComplex(
-        `Query cost ${cost} exceeds the limit of ${limits.maxCost} (${UPSTREAM_CALL_COST} per upstream call, 1 per page item)`,
-        limits.maxCost,
-        cost,
-      ),
-    );
-  }
+  const cost = costRefusal(known, limits);
+  if (cost) errors.push(cost);
   const { comparisons } = measure;
   if (comparisons > limits.maxComparisons) {
     errors.push(
@@ -106,6 +107,66 @@ function refusals(measure: DocumentMeasure, limits: QueryLimits): GraphQLError[]
     );
   }
   return errors;
+}
+
+/**
+ * What the operations may answer (result fields) and ask of the upstreams (cost), as far as
+ * known: undefined within the limits. Only one operation of a document runs, so each is held to
+ * them alone.
+ */
+function answeredRefusal(operations: DocumentMeasure['operations'], limits: QueryLimits): GraphQLError | undefined {
+  const answered = Math.max(0, ...operations.map((operation) => operation.answered));
+  if (answered <= limits.maxResultFields) return undefined;
+  return tooComplex(
+    `The result may hold ${answered} fields, over the limit of ${limits.maxResultFields} (each list's items times the fields written below it, aliases and every spread of a fragment counted)`,
+    limits.maxResultFields,
+    answered,
+  );
+}
+
+function costRefusal(operations: DocumentMeasure['operations'], limits: QueryLimits): GraphQLError | undefined {
+  const cost = Math.max(0, ...operations.map((operation) => operation.cost));
+  if (cost <= limits.maxCost) return undefined;
+  return tooComplex(
+    `Query cost ${cost} exceeds the limit of ${limits.maxCost} (${UPSTREAM_CALL_COST} per upstream call, 1 per page item)`,
+    limits.maxCost,
+    cost,
+  );
+}
+
+/**
+ * The operation that runs (`operationName`, or a document's only one) with the request's variables
+ * and its own defaults, measured; undefined when none is named (graphql-js refuses the request).
+ */
+function executedDemand(args: {
+  document: DocumentNode;
+  operationName?: string | null;
+  variableValues?: Readonly<Record<string, unknown>> | null;
+}) {
+  const definitions = args.document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = args.operationName
+    ? definitions.find((d) => d.name?.value === args.operationName)
+    : definitions.length === 1
+      ? definitions[0]
+      : undefined;
+  if (!operation) return undefined;
+  const given = args.variableValues ?? {};
+  const variables: Record<string, unknown> = { ...given };
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (!Object.hasOwn(given, name) && definition.defaultValue) variables[name] = valueFromASTUntyped(definition.defaultValue);
+  }
+  const measure = measureDocument(args.document, rootPolicies, variables);
+  return measure.operations[definitions.indexOf(operation)];
+}
+
+/**
+ * A limit's error found as the operation executes, answered as one found in validation: yoga's
+ * `http` extension (not sent) makes it a 400 where the client takes
+ * application/graphql-response+json, and leaves application/json's 200.
+ */
+function asRefusedDocument(error: GraphQLError): GraphQLError {
+  return new GraphQLError(error.message, { extensions: { ...error.extensions, http: { spec: true, status: 400 } } });
 }
 
 /**
@@ -130,6 +191,15 @@ function countTokens(source: string | Source): number {
 
 export function useQueryLimits(limits: QueryLimits): Plugin {
   const shapes = createValidatedShapes(limits.validatedShapesBytes);
+  /** Per validated document, whether a variable prices it (a document not seen here is measured). */
+  const variablePriced = new WeakMap<DocumentNode, boolean>();
+  /** The limits' errors of the operation about to run, with its variables, before any resolver. */
+  const executedRefusals = (args: Parameters<typeof executedDemand>[0]) => {
+    if (variablePriced.get(args.document) === false) return [];
+    const demand = executedDemand(args);
+    if (!demand) return [];
+    return [answeredRefusal([demand], limits), costRefusal([demand], limits)].flatMap((error) => (error ? [asRefusedDocument(error)] : []));
+  };
   return {
     onParse({ setParseFn }) {
       setParseFn((source, options) => {
@@ -151,6 +221,10 @@ export function useQueryLimits(limits: QueryLimits): Plugin {
       // so a cyclic document meets the cycle rule alone.
       setValidationFn((schema, document, rules, typeInfo, options) => {
         const measure = measureDocument(document, rootPolicies);
+        variablePriced.set(
+          document,
+          measure.operations.some((operation) => operation.variablePriced),
+        );
         const refused = refusals(measure, limits);
         if (refused.length > 0) return refused;
         if (measure.cyclic) return validate(schema, document, [NoFragmentCyclesRule]);
@@ -160,6 +234,14 @@ export function useQueryLimits(limits: QueryLimits): Plugin {
           validateFn(schema, document, [mergeRules(rules ?? specifiedRules)], typeInfo, options),
         );
       });
+    },
+    onExecute({ args, setResultAndStopExecution }) {
+      const refused = executedRefusals(args);
+      if (refused.length > 0) setResultAndStopExecution({ errors: refused });
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const refused = executedRefusals(args);
+      if (refused.length > 0) setResultAndStopExecution({ errors: refused });
     },
     onRequest({ request, endResponse }) {
       if (request.method !== 'POST') return;
