@@ -260,11 +260,13 @@ export function createRestHandler({
       // DELETE was carried out, and its answer is the client's only word of it.
       const reading = route.method === 'GET';
       if (reading && etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : null, response.headers.etag)) {
-        // As the upstream's cache hook answers: 304, empty body, only Cache-Control. A source's
-        // answer has no Cache-Control; its 304 names the ETag it confirms (RFC 9110 15.4.5).
-        if (sourced) return { status: 304, headers: { etag: response.headers.etag!, 'x-data-source': response.headers['x-data-source']! } };
+        // As the upstream's cache hook answers: 304, empty body, only Cache-Control. A source's 304
+        // also names the ETag it confirms (RFC 9110 15.4.5), its bytes' own.
         const cacheControl = response.headers['cache-control'];
-        return { status: 304, headers: cacheControl === undefined ? {} : { 'cache-control': cacheControl } };
+        const cached: Record<string, string> = cacheControl === undefined ? {} : { 'cache-control': cacheControl };
+        if (sourced)
+          return { status: 304, headers: { ...cached, etag: response.headers.etag!, 'x-data-source': response.headers['x-data-source']! } };
+        return { status: 304, headers: cached };
       }
       return mirror(withoutSecret(response, secret));
     } catch (error) {

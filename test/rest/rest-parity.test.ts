@@ -143,7 +143,7 @@ const fromSource = (source: string, status: number, body: unknown) => ({
   status,
   body,
   etag: status === 200 ? expect.stringMatching(BYTES_ETAG) : null,
-  cacheControl: null,
+  cacheControl: CACHE_CONTROL,
   contentType: JSON_TYPE,
   dataSource: source,
 });
@@ -589,7 +589,7 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
               status: 304,
               body: null,
               etag: get.etag,
-              cacheControl: null,
+              cacheControl: CACHE_CONTROL,
               contentType: null,
               dataSource: source,
             });
