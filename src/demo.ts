@@ -16,7 +16,6 @@ import {
   NULL_LOCATION_BLOCK,
   NULL_MINT_LIMIT_TICKER,
   PERCENT_TICKER,
-  SELF_MINT_TICKER,
   SPACE_TICKER,
 } from './sample/data.js';
 import { SAMPLE_PLATFORM_KEY, startSampleUpstream } from './sample/server.js';
@@ -89,8 +88,8 @@ satgate demo: offline, over the sample upstream at ${sample.url}${source === 'hi
              curl -N ${gateway.url}/graphql -H 'accept: text/event-stream' -H 'content-type: application/json' \\
                -d '{"query":"subscription { etchingAdded { spacedName number } }"}'
 
-  Tickers    ordi, pepe, sats (upstream examples); "${MINTING_TICKER}" (being minted);
-             "${SELF_MINT_TICKER}" (5-byte self-mint), "${NULL_MINT_LIMIT_TICKER}" (null mint limit), "${BIG_AMOUNT_TICKER}" (amounts above 2^53),
+  Tickers    ordi, pepe, sats (upstream examples); "${MINTING_TICKER}" (5-byte self-mint, being minted);
+             "${NULL_MINT_LIMIT_TICKER}" (null mint limit), "${BIG_AMOUNT_TICKER}" (amounts above 2^53),
              "${EMOJI_TICKER}" (emoji), "${PERCENT_TICKER}" (a LIKE wildcard), "${SPACE_TICKER}" (a space)
   Blocks     775700 (the upstream example, also by hash ${KNOWN_BLOCK_HASH}),
              ${BIG_TRANSFER_BLOCK} (77 transfers: more than one upstream page), ${NULL_LOCATION_BLOCK} (null addresses and values),
