@@ -101,6 +101,16 @@ describe('transfers per block from UniSat', () => {
     ]);
   });
 
+  test('a hash in capitals is not the block on hiro (exact compare): an empty page, whatever UniSat finds for it', async () => {
+    const upper = blockHash(800000).toUpperCase();
+    // As if UniSat matched hashes in either case: the block, under its own (lowercase) id.
+    const info = { height: 800000, id: blockHash(800000) };
+    stack.sample.inject({ path: `/v1/indexer/block/id/${upper}`, status: 200, body: { code: 0, msg: 'OK', data: info }, times: 1 });
+    const { body } = await stack.graphql(`{ transfers(block: "${upper}") { limit offset total results { id } } }`);
+    expect(body.data).toEqual({ transfers: { limit: 20, offset: 0, total: 0, results: [] } });
+    expect(callsOf(stack.sample)).toEqual([{ method: 'GET', path: `/v1/indexer/block/id/${upper}`, query: {} }]);
+  });
+
   test('a block without transfers, past the end, or unknown to UniSat is an empty page, as on hiro', async () => {
     const page = (block: number | string, offset = 0) =>
       stack.graphql(`{ transfers(block: ${JSON.stringify(block)}, offset: ${offset}) { limit offset total results { id } } }`);

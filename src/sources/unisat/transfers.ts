@@ -90,8 +90,10 @@ export function createUnisatTransfers(client: UnisatClient) {
   /** The block's height and hash, or undefined when UniSat does not know it. */
   async function locate(id: string, call: CallOptions): Promise<BlockInfo | undefined> {
     if (HASH.test(id)) {
-      // Hiro compares hashes as exact (lowercase) strings.
-      return block({ path: joinPath('v1', 'indexer', 'block', 'id', id), route: '/v1/indexer/block/id/:blockid' }, call);
+      // Hiro compares hashes as exact (lowercase) strings: a block UniSat finds by another
+      // spelling of its hash is not the one asked, as a block at another height is not.
+      const info = await block({ path: joinPath('v1', 'indexer', 'block', 'id', id), route: '/v1/indexer/block/id/:blockid' }, call);
+      return info?.id === id ? info : undefined;
     }
     const height = Number(id);
     if (!Number.isSafeInteger(height)) return undefined;
