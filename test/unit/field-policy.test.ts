@@ -83,9 +83,7 @@ test('the cost walk prices a field by the policy it declares, whatever its name'
   );
   const measure = measureDocument(parse('{ lookup list(limit: 7) local a: lookup }'), policies);
   expect(measure).toEqual({
-    operations: [
-      { name: undefined, depth: 1, fullDepth: 1, introspections: 0, cost: 10 + 17 + 0 + 10, answered: 4, variablePriced: false },
-    ],
+    operations: [{ depth: 1, fullDepth: 1, introspections: 0, cost: 10 + 17 + 0 + 10, answered: 4, variablePriced: false }],
     aliases: 1,
     directives: 0,
     comparisons: 4,

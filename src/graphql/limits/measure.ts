@@ -143,7 +143,6 @@ export interface DocumentMeasure {
    * multiply what a small document answers).
    */
   operations: Array<{
-    name: string | undefined;
     depth: number;
     fullDepth: number;
     introspections: number;
@@ -185,7 +184,6 @@ export function measureDocument(document: DocumentNode, policies: RootFieldPolic
   const shapes: SetShape[] = [];
   const fragments = new Map<string, Scan>();
   const operations: Scan[] = [];
-  const names: Array<string | undefined> = [];
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) {
       counts.directives += definition.directives?.length ?? 0;
@@ -195,7 +193,6 @@ export function measureDocument(document: DocumentNode, policies: RootFieldPolic
       counts.directives += definition.directives?.length ?? 0;
       for (const variable of definition.variableDefinitions ?? []) counts.directives += variable.directives?.length ?? 0;
       operations.push(scan(definition.selectionSet, counts, shapes, rootFields(policies.rootType[definition.operation]), variables));
-      names.push(definition.name?.value);
     }
   }
   /** Per fragment, through the fragments it spreads; `reach`: the fragments its own selection set reaches, each path counted. */
@@ -265,8 +262,7 @@ export function measureDocument(document: DocumentNode, policies: RootFieldPolic
   const measured = operations.map(withSpreads);
   const aliases = saturate(measured.reduce((sum, operation) => sum + operation.aliases, 0));
   return {
-    operations: measured.map(({ depth, fullDepth, introspections, cost, answered, variablePriced }, i) => ({
-      name: names[i],
+    operations: measured.map(({ depth, fullDepth, introspections, cost, answered, variablePriced }) => ({
       depth,
       fullDepth,
       introspections,
