@@ -3,13 +3,13 @@ import type { UpstreamResponse } from '../upstream/request.js';
 import type { SourceName } from './provenance.js';
 
 /** What hiro's routes say of every answer, a 404 included: store it, but ask again before using it. */
-export const HIRO_CACHE_CONTROL = 'public, no-cache, must-revalidate';
+const HIRO_CACHE_CONTROL = 'public, no-cache, must-revalidate';
 
 /**
  * A source's answer as hiro's REST route would send it (the same JSON shape, `null` where the source
  * lacks a field, hiro's not-found body and Cache-Control), named by `x-data-source`. A found
- * answer's ETag is the hash of its bytes (as GraphQL GETs have): a source has no validator of its own, so a client's
- * If-None-Match saves the answer's bytes, not the calls to the source.
+ * answer's ETag is the hash of its bytes (as GraphQL GETs have): a source has no validator of its
+ * own, so a client's If-None-Match saves the answer's bytes, not the calls to the source.
  */
 export function hiroAnswer(value: unknown, source: SourceName): UpstreamResponse {
   const parsed = value === null ? { error: 'Not found' } : value;
