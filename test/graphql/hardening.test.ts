@@ -165,6 +165,22 @@ describe('query limits', () => {
     expect(await named.json()).toEqual({ data: { etchingsConnection: { totalCount: expect.any(Number) } } });
   });
 
+  test('an operation over the cost limit does not refuse another of its document that runs; named itself, it is refused', async () => {
+    const document = 'query Big { etchingsConnection(first: 120) { totalCount } } query Cheap { etchings(limit: 1) { total } }';
+    const run = async (operationName: string) => {
+      const response = await fetch(`${stack.gatewayUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ query: document, operationName }),
+      });
+      return response.json();
+    };
+    expect(await run('Cheap')).toEqual({ data: { etchings: { total: expect.any(Number) } } });
+    stack.sample.clearLog();
+    expect(await run('Big')).toEqual(overCost(160));
+    expect(stack.upstreamCalls()).toEqual([]);
+  });
+
   test('comparisons: a field repeated n times costs n² (graphql-js compares every two); over MAX_QUERY_COMPARISONS nothing runs', async () => {
     const repeated = (n: number) => `{ status { ${'chainTip { blockHeight } '.repeat(n)}} }`;
     // 13² + 13 chainTip sets + 1 root set = 183 is within 200 ...

@@ -82,9 +82,10 @@ function refusals(measure: DocumentMeasure, limits: QueryLimits): GraphQLError[]
       );
     }
   }
-  // What an operation priced by a variable may answer and ask upstream is known only with the
-  // request's variables: checked as it executes (useQueryLimits' onExecute).
-  const known = measure.operations.filter((operation) => !operation.variablePriced);
+  // What an operation may answer and ask upstream is judged here only when it is known now: the
+  // document's one operation, priced by no variable. Else as the operation that runs starts
+  // (judgedAsItRuns, useQueryLimits' onExecute).
+  const known = judgedAsItRuns(measure) ? [] : measure.operations;
   const answered = answeredRefusal(known, limits);
   if (answered) errors.push(answered);
   const { aliases, directives } = measure;
@@ -107,6 +108,14 @@ function refusals(measure: DocumentMeasure, limits: QueryLimits): GraphQLError[]
     );
   }
   return errors;
+}
+
+/**
+ * Whether a document's demand (result fields, cost) is judged as its operation starts: it has
+ * several operations, of which one runs, or a variable prices one.
+ */
+function judgedAsItRuns(measure: DocumentMeasure): boolean {
+  return measure.operations.length > 1 || measure.operations.some((operation) => operation.variablePriced);
 }
 
 /**
@@ -191,11 +200,11 @@ function countTokens(source: string | Source): number {
 
 export function useQueryLimits(limits: QueryLimits): Plugin {
   const shapes = createValidatedShapes(limits.validatedShapesBytes);
-  /** Per validated document, whether a variable prices it (a document not seen here is measured). */
-  const variablePriced = new WeakMap<DocumentNode, boolean>();
+  /** Per validated document, whether it is judged as it runs (a document not seen here is measured). */
+  const asItRuns = new WeakMap<DocumentNode, boolean>();
   /** The limits' errors of the operation about to run, with its variables, before any resolver. */
   const executedRefusals = (args: Parameters<typeof executedDemand>[0]) => {
-    if (variablePriced.get(args.document) === false) return [];
+    if (asItRuns.get(args.document) === false) return [];
     const demand = executedDemand(args);
     if (!demand) return [];
     return [answeredRefusal([demand], limits), costRefusal([demand], limits)].flatMap((error) => (error ? [asRefusedDocument(error)] : []));
@@ -221,10 +230,7 @@ export function useQueryLimits(limits: QueryLimits): Plugin {
       // so a cyclic document meets the cycle rule alone.
       setValidationFn((schema, document, rules, typeInfo, options) => {
         const measure = measureDocument(document, rootPolicies);
-        variablePriced.set(
-          document,
-          measure.operations.some((operation) => operation.variablePriced),
-        );
+        asItRuns.set(document, judgedAsItRuns(measure));
         const refused = refusals(measure, limits);
         if (refused.length > 0) return refused;
         if (measure.cyclic) return validate(schema, document, [NoFragmentCyclesRule]);
