@@ -158,9 +158,14 @@ export function etchingFromOrdAt(height: number) {
       ...hiro,
       turbo: ordTurbo(e),
       supply: { ...hiro.supply, minted, current, totalBurns: null, mintable: ordMintable(e, height) },
-      location: { ...hiro.location, blockHash: blockHash(e.location.block_height) },
+      location: { ...hiro.location, blockHash: ordBlockHash(e) },
     };
   };
+}
+
+/** The hash ord's `/r/blockhash` gives the etching's block; UNCOMMON•GOODS (1:0) is located as hiro has it, without asking. */
+function ordBlockHash(e: Etching): string {
+  return e.id === '1:0' ? e.location.block_hash : blockHash(e.location.block_height);
 }
 
 /** ord reserves UNCOMMON•GOODS (1:0) as a turbo rune (src/index.rs); Hiro's seeded row says false. */
@@ -204,6 +209,6 @@ export function restEtchingFromOrd(e: Etching) {
     ...hiro,
     turbo: ordTurbo(e),
     supply: { ...hiro.supply, ...ordSupply(e), total_burns: null, mintable: ordMintable(e) },
-    location: { ...hiro.location, block_hash: blockHash(e.location.block_height) },
+    location: { ...hiro.location, block_hash: ordBlockHash(e) },
   };
 }

@@ -109,13 +109,17 @@ function int(value: bigint): number {
 const small = (value: bigint | null) => (value === null ? null : int(value));
 
 /**
- * UNCOMMON•GOODS, the rune ord reserves at start-up (src/index.rs): its entry says block 1 (its
- * id's) and the all-zero txid, where Hiro's seeded row says block 840000, where runes begin, and
- * no transaction (`tx_id: ""`). Given as Hiro gives it, so a location names a real block.
+ * UNCOMMON•GOODS, the rune ord reserves when it opens a mainnet index (src/index.rs), at whatever
+ * height: its entry says block 1 (its id's) and the all-zero txid, where Hiro's seeded row says
+ * block 840000, where runes begin, with that block's hash and no transaction (`tx_id: ""`). Given
+ * as Hiro gives it, the hash included: an ord still below 840000 lists the rune but cannot answer
+ * that block's hash, so it is never asked.
  */
-const RESERVED_RUNE = '1:0';
-const FIRST_RUNE_BLOCK = 840_000n;
-const etchingBlock = (id: string, entry: RuneEntry) => (id === RESERVED_RUNE ? FIRST_RUNE_BLOCK : entry.block);
+const RESERVED_RUNE = {
+  id: '1:0',
+  block: 840_000n,
+  hash: '0000000000000000000320283a032748cef8227873ff4872689bf23f1cda83a5',
+} as const;
 
 export function createOrdEtchings(client: OrdClient) {
   /** Runes per page, as the last full page 0 showed it. */
@@ -151,7 +155,7 @@ export function createOrdEtchings(client: OrdClient) {
       );
       if (!answer) return null;
       if (answer.id !== runeId || height === undefined) throw unreadable('ord');
-      const hash = await blockHashOf(etchingBlock(answer.id, answer.entry), height, call);
+      const hash = answer.id === RESERVED_RUNE.id ? RESERVED_RUNE.hash : await blockHashOf(answer.entry.block, height, call);
       return toEtching(raw(answer.id, answer.entry, hash, height), 'ord', int(height));
     },
     async etchings({ offset, limit }: PageQuery, call: CallOptions): Promise<Page<SourcedRuneEtching>> {
@@ -202,10 +206,11 @@ export function createOrdEtchings(client: OrdClient) {
       }
       // One block hash per block on the page (recursive endpoint, cached by the pipeline), within
       // the request's concurrency.
-      const blocks = [...new Set(window.map(([id, entry]) => etchingBlock(id, entry)))];
+      const blocks = [...new Set(window.flatMap(([id, entry]) => (id === RESERVED_RUNE.id ? [] : [entry.block])))];
       const hashes = new Map(await lookups.spread(blocks, async (block) => [block, await blockHashOf(block, height, call)] as const));
       const indexed = int(height);
-      const results = window.map(([id, entry]) => toEtching(raw(id, entry, hashes.get(etchingBlock(id, entry))!, height), 'ord', indexed));
+      const hashOf = (id: string, entry: RuneEntry) => (id === RESERVED_RUNE.id ? RESERVED_RUNE.hash : hashes.get(entry.block)!);
+      const results = window.map(([id, entry]) => toEtching(raw(id, entry, hashOf(id, entry), height), 'ord', indexed));
       return marked({ limit, offset, total: results.length > 0 ? total : 0, results }, 'ord', indexed);
     },
   };
@@ -236,7 +241,7 @@ function placeAll(placed: Map<number, [string, RuneEntry]>, page: RunesPage, new
 }
 
 function raw(id: string, entry: RuneEntry, blockHash: string, height: bigint): RawRune {
-  // The id's block is the etching's, but for the reserved rune (etchingBlock). A rune id is a u64
+  // The id's block is the etching's, but for the reserved rune (RESERVED_RUNE). A rune id is a u64
   // block and a u32 tx.
   const tx = id.split(':')[1];
   if (!/^\d{1,20}:\d{1,10}$/.test(id) || entry.divisibility > 38n || entry.timestamp > SECONDS_MAX) throw unreadable('ord');
@@ -265,8 +270,8 @@ function raw(id: string, entry: RuneEntry, blockHash: string, height: bigint): R
     burned: entry.burned,
     mintable: mintable(entry, height + 1n),
     blockHash,
-    blockHeight: int(etchingBlock(id, entry)),
-    txId: id === RESERVED_RUNE ? '' : entry.etching,
+    blockHeight: int(id === RESERVED_RUNE.id ? RESERVED_RUNE.block : entry.block),
+    txId: id === RESERVED_RUNE.id ? '' : entry.etching,
     txIndex: int(BigInt(tx!)),
     timestamp: Number(entry.timestamp),
   };
