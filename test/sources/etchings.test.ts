@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { sampleData, type Etching } from '../../src/sample/data.js';
-import { blockHash, ORD_HEIGHT, unisatRune, unisatRunes } from '../../src/sample/sources-data.js';
+import { ORD_HEIGHT, unisatRune, unisatRunes } from '../../src/sample/sources-data.js';
 import { startStack, type Stack } from '../harness.js';
 import { etchingFromOrd, etchingFromOrdAt, etchingFromUnisat, restatedEtching } from '../sources-expected.js';
 import {
