@@ -209,8 +209,8 @@ export class ListenError extends Error {
  */
 function supervise(config: Config): void {
   const logger = createLogger({ level: config.logLevel, format: config.logFormat });
-  serveClusterMetrics();
   const serving = new Set<number>();
+  serveClusterMetrics(serving);
   let stopping = false;
   let status = 0;
   const stopAll = () => {

@@ -48,11 +48,11 @@ type MetricsJson = Awaited<ReturnType<Registry['getMetricsAsJSON']>>;
  * reads a smaller sum as a reset (rate() then counts the whole sum again as new). So the counters
  * and histograms of each worker's last collection are kept when it exits, and added to every later
  * sum. What it counted after that collection is lost, as a process's unscraped counts are.
+ *
+ * `serving`: the ids of the workers that listen, as the supervisor keeps them (main.ts). Only they
+ * are asked: one still starting has counted nothing, and would answer only once started.
  */
-export function serveClusterMetrics(): void {
-  /** Workers that serve: one still starting has counted nothing, and would answer only once started. */
-  const serving = new Set<number>();
-  cluster.on('listening', (worker) => serving.add(worker.id));
+export function serveClusterMetrics(serving: ReadonlySet<number>): void {
   /** Each live worker's last collection. */
   const last = new Map<number, MetricsJson>();
   /** Gone workers' counters and histograms; merged in the background (every later array starts with the same items). */
@@ -62,7 +62,6 @@ export function serveClusterMetrics(): void {
   let nextId = 0;
 
   cluster.on('exit', (worker) => {
-    serving.delete(worker.id);
     for (const wait of waiting.values()) if (wait.worker === worker.id) wait.settle();
     const final = last.get(worker.id);
     last.delete(worker.id);

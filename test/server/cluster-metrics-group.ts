@@ -13,7 +13,10 @@ import { clusterScrape, serveClusterMetrics } from '../../src/observe/cluster-me
 type Message = { type: string; id?: number; mode?: string; text?: string };
 
 if (cluster.isPrimary) {
-  serveClusterMetrics();
+  // The workers that listen, as main.ts's supervisor keeps them (a dead one is never asked).
+  const serving = new Set<number>();
+  cluster.on('listening', (worker) => serving.add(worker.id));
+  serveClusterMetrics(serving);
   const [a, b, c, d] = [10, 5, 1, 0].map((count) => cluster.fork({ COUNT: String(count) })) as [Worker, Worker, Worker, Worker];
   let ready = 0;
   await new Promise<void>((resolve) => cluster.on('message', (_worker, m: Message) => m.type === 'ready' && ++ready === 4 && resolve()));
