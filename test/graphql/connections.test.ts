@@ -49,6 +49,21 @@ const pagesAsked = () =>
     .map((c) => `${c.path}?offset=${c.query.offset}&limit=${c.query.limit}`)
     .sort();
 const etchingPages = (...offsets: number[]) => offsets.map((o) => `/runes/v1/etchings?offset=${o}&limit=60`).sort();
+/** A connection's answer to a cursor it refuses: the field null, one error naming the argument and why. */
+const cursorRefused = (field: string, argument: string, reason: 'CURSOR_INVALID' | 'CURSOR_EXPIRED') => ({
+  data: { [field]: null },
+  errors: [
+    {
+      message:
+        reason === 'CURSOR_INVALID'
+          ? `${argument} is not a cursor of this connection`
+          : `${argument} points at an item that is no longer in the list`,
+      locations: expect.any(Array),
+      path: [field],
+      extensions: { code: 'BAD_USER_INPUT', argument, reason },
+    },
+  ],
+});
 
 describe('windows are exact against the upstream data', () => {
   it.each([
@@ -216,33 +231,11 @@ describe('cursors survive new etchings', () => {
     const cursor = cursorAt(0, added!);
     stack.sample.activity.reset(); // the etching vanishes (a reorg)
     const { body } = await stack.graphql(ETCHING_IDS, { first: 5, after: cursor });
-    expect(body).toEqual({
-      data: { etchingsConnection: null },
-      errors: [
-        {
-          message: 'after points at an item that is no longer in the list',
-          locations: expect.any(Array),
-          path: ['etchingsConnection'],
-          extensions: { code: 'BAD_USER_INPUT', argument: 'after', reason: 'CURSOR_EXPIRED' },
-        },
-      ],
-    });
+    expect(body).toEqual(cursorRefused('etchingsConnection', 'after', 'CURSOR_EXPIRED'));
   });
 });
 
 describe('a cursor at or past the end is CURSOR_EXPIRED, after the one call that learns the total', () => {
-  const expiredBody = (argument: string) => ({
-    data: { etchingsConnection: null },
-    errors: [
-      {
-        message: `${argument} points at an item that is no longer in the list`,
-        locations: expect.any(Array),
-        path: ['etchingsConnection'],
-        extensions: { code: 'BAD_USER_INPUT', argument, reason: 'CURSOR_EXPIRED' },
-      },
-    ],
-  });
-
   it.each([
     // Forged: its position never becomes an upstream offset (9,999,999,960 was asked for, and its
     // answer blamed on the upstream).
@@ -254,7 +247,7 @@ describe('a cursor at or past the end is CURSOR_EXPIRED, after the one call that
   ] as const)('%s, with %j', async (argument, window, anchor) => {
     const cursor = encodeCursor('etchings', { ...anchor(), id: list()[0]!.id });
     const { body } = await stack.graphql(ETCHING_IDS, { ...window, [argument]: cursor });
-    expect(body).toEqual(expiredBody(argument));
+    expect(body).toEqual(cursorRefused('etchingsConnection', argument, 'CURSOR_EXPIRED'));
     expect(pagesAsked()).toEqual(etchingPages(0));
   });
 
@@ -264,17 +257,7 @@ describe('a cursor at or past the end is CURSOR_EXPIRED, after the one call that
       'query($after: String) { transfersConnection(block: 12, first: 3, after: $after) { totalCount } }',
       { after: cursor },
     );
-    expect(body).toEqual({
-      data: { transfersConnection: null },
-      errors: [
-        {
-          message: 'after points at an item that is no longer in the list',
-          locations: expect.any(Array),
-          path: ['transfersConnection'],
-          extensions: { code: 'BAD_USER_INPUT', argument: 'after', reason: 'CURSOR_EXPIRED' },
-        },
-      ],
-    });
+    expect(body).toEqual(cursorRefused('transfersConnection', 'after', 'CURSOR_EXPIRED'));
     expect(callsOf(stack.sample)).toEqual([
       { method: 'GET', path: '/ordinals/v1/inscriptions/transfers', query: { block: '12', offset: '0', limit: '60' } },
     ]);
@@ -305,17 +288,7 @@ describe('bad arguments never reach the upstream', () => {
     ['a position past its total', { after: Buffer.from('e:5:5:840000:1').toString('base64url') }, 'after'],
   ])('%s is CURSOR_INVALID', async (_name, variables, argument) => {
     const { body } = await stack.graphql(ETCHING_IDS, variables);
-    expect(body).toEqual({
-      data: { etchingsConnection: null },
-      errors: [
-        {
-          message: `${argument} is not a cursor of this connection`,
-          locations: expect.any(Array),
-          path: ['etchingsConnection'],
-          extensions: { code: 'BAD_USER_INPUT', argument, reason: 'CURSOR_INVALID' },
-        },
-      ],
-    });
+    expect(body).toEqual(cursorRefused('etchingsConnection', argument, 'CURSOR_INVALID'));
     expect(stack.sample.requests).toEqual([]);
   });
 
@@ -338,17 +311,9 @@ describe('bad arguments never reach the upstream', () => {
         .sort(),
     );
     stack.sample.clearLog();
-    expect((await stack.graphql(page, { block: 775701, after: cursor })).body).toEqual({
-      data: { transfersConnection: null },
-      errors: [
-        {
-          message: 'after is not a cursor of this connection',
-          locations: expect.any(Array),
-          path: ['transfersConnection'],
-          extensions: { code: 'BAD_USER_INPUT', argument: 'after', reason: 'CURSOR_INVALID' },
-        },
-      ],
-    });
+    expect((await stack.graphql(page, { block: 775701, after: cursor })).body).toEqual(
+      cursorRefused('transfersConnection', 'after', 'CURSOR_INVALID'),
+    );
     expect(stack.sample.requests).toEqual([]);
     expect((await stack.graphql(page, { block: '0775700', after: cursor })).body).toEqual({
       data: { transfersConnection: { edges: [{ node: { inscriptionId: second!.id } }], pageInfo: { endCursor: expect.any(String) } } },
