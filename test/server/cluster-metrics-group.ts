@@ -13,13 +13,19 @@ import { clusterScrape, serveClusterMetrics } from '../../src/observe/cluster-me
 type Message = { type: string; id?: number; mode?: string; text?: string };
 
 if (cluster.isPrimary) {
-  // The workers that listen, as main.ts's supervisor keeps them (a dead one is never asked).
+  // The workers that listen, as main.ts's supervisor keeps them (a dead one is never asked). The
+  // group starts once the primary has seen all four listen: a worker's own word that it listens
+  // may reach the primary before node's, and a scrape then would leave that worker out.
   const serving = new Set<number>();
-  cluster.on('listening', (worker) => serving.add(worker.id));
+  const listening = new Promise<void>((resolve) =>
+    cluster.on('listening', (worker) => {
+      serving.add(worker.id);
+      if (serving.size === 4) resolve();
+    }),
+  );
   serveClusterMetrics(serving);
   const [a, b, c, d] = [10, 5, 1, 0].map((count) => cluster.fork({ COUNT: String(count) })) as [Worker, Worker, Worker, Worker];
-  let ready = 0;
-  await new Promise<void>((resolve) => cluster.on('message', (_worker, m: Message) => m.type === 'ready' && ++ready === 4 && resolve()));
+  await listening;
   let nextId = 0;
   const scraped = new Map<number, (sum: number) => void>();
   cluster.on('message', (_worker, m: Message) => {
@@ -74,5 +80,5 @@ if (cluster.isPrimary) {
       setImmediate(() => process.exit(0));
     }
   });
-  createServer().listen(0, '127.0.0.1', () => process.send?.({ type: 'ready' }));
+  createServer().listen(0, '127.0.0.1');
 }
