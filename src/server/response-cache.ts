@@ -27,6 +27,7 @@ import { etagMatches, GET_ANSWER_VARY as VARY } from '../http/etag.js';
 import { isGraphqlTarget } from '../http/graphql-target.js';
 import type { ResultCandidate } from '../graphql/plugins/result-candidates.js';
 import { flatHead, headerValue, writeHead } from '../http/node-response.js';
+import { endOk, headLines, type HeadLines } from '../http/prepared-head.js';
 import type { Metrics } from '../observe/metrics.js';
 import type { CorsPolicy } from '../http/cors.js';
 import type { UsedAnswer, UsedAnswers } from '../upstream/request.js';
@@ -56,7 +57,7 @@ interface StoredResult {
    * The head of its 200 but the request id, for the CORS headers it was last sent with (one object
    * per origin, corsPolicy): built once, copied per answer, so no answer walks four header objects.
    */
-  head?: { cors: Readonly<Record<string, string>>; list: readonly string[] };
+  head?: { cors: Readonly<Record<string, string>>; list: readonly string[]; lines: HeadLines | undefined };
   /** How often it was asked lately, counted at `epoch` of the admission sketch (see `admitted`). */
   asked: number;
   epoch: number;
@@ -172,8 +173,11 @@ export function createResponseCache({
     if (stored.head?.cors !== corsHeaders) {
       const length = String(stored.body.length);
       const own: Record<string, string> = vary ? { 'content-length': length, vary } : { 'content-length': length };
-      stored.head = { cors: corsHeaders, list: flatHead([stored.headers, corsHeaders, own]) };
+      const list = flatHead([stored.headers, corsHeaders, own]);
+      stored.head = { cors: corsHeaders, list, lines: headLines(list) };
     }
+    // The request id is a sane token (http/request-id.ts): a line as it is.
+    if (stored.head.lines && endOk(res, stored.head.lines, `x-request-id: ${requestId}\r\n`, stored.body)) return;
     // A copy: the kept list, old, must not point at each request's young id.
     const head = stored.head.list.slice();
     head.push('x-request-id', requestId);
