@@ -15,10 +15,11 @@
  */
 // @whatwg-node/server re-exports the Response yoga uses by default (@whatwg-node/fetch's).
 import { Response } from '@whatwg-node/server';
+import { utf8Bytes } from '../lib/utf8-bytes.js';
 
 export class ByteResponse extends Response {
   constructor(body?: BodyInit | null, init?: ResponseInit) {
-    super(typeof body === 'string' && typed(init?.headers) ? Buffer.from(body) : body, init);
+    super(typeof body === 'string' && typed(init?.headers) ? utf8Bytes(body) : body, init);
   }
 }
 

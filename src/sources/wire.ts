@@ -1,4 +1,5 @@
 import { etagOf } from '../http/etag.js';
+import { utf8Bytes } from '../lib/utf8-bytes.js';
 import type { UpstreamResponse } from '../upstream/request.js';
 import type { SourceName } from './provenance.js';
 
@@ -13,7 +14,7 @@ const HIRO_CACHE_CONTROL = 'public, no-cache, must-revalidate';
  */
 export function hiroAnswer(value: unknown, source: SourceName): UpstreamResponse {
   const parsed = value === null ? { error: 'Not found' } : value;
-  const body = Buffer.from(JSON.stringify(parsed));
+  const body = utf8Bytes(JSON.stringify(parsed));
   const headers: Record<string, string> = {
     'content-type': 'application/json; charset=utf-8',
     'cache-control': HIRO_CACHE_CONTROL,
