@@ -29,6 +29,7 @@ import type { AnswerSource, CallOptions, ServiceOptions, UpstreamRequest, Upstre
 import { Retries } from './retry.js';
 import type { Shape } from './shapes.js';
 import { Ledger } from './used-answers.js';
+import { utf8Text } from '../lib/utf8-text.js';
 
 export class UpstreamService implements AnswerSource {
   readonly name: ServiceName;
@@ -156,7 +157,7 @@ export class UpstreamService implements AnswerSource {
     let value = response.parsed;
     if (value === undefined) {
       try {
-        value = JSON.parse(response.body.toString('utf8')) as unknown;
+        value = JSON.parse(utf8Text(response.body)) as unknown;
       } catch {
         throw new UpstreamError(this.name, 'invalid-body', response.status);
       }
