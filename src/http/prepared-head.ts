@@ -6,9 +6,10 @@
  * with node's own public validators, and each answer adds only node's per-answer lines.
  *
  * Writing it sets what node's `_storeHeader` sets (`_header`, `_headerSent`; node 20's
- * lib/_http_outgoing.js), so it is done only in the one case whose lines are known: HTTP/1.1
- * keep-alive, a body, no header set on the response before, no 100-continue pending. In any other
- * case, and on a node whose response lacks those fields, the caller writes through `writeHead`.
+ * lib/_http_outgoing.js), so it is done only in the one case whose lines are known: a connection
+ * kept alive (HTTP/1.1, or 1.0 asking for it), a body, no header set or removed on the response
+ * before, no 100-continue pending, no strict length check. In any other case, and on a node whose
+ * response lacks those fields, the caller writes through `writeHead`.
  */
 import { validateHeaderName, validateHeaderValue, type ServerResponse } from 'node:http';
 
@@ -47,7 +48,10 @@ interface NodeResponseState {
   _sent100: boolean;
   _keepAliveTimeout: number;
   _defaultKeepAlive: boolean;
-  _maxRequestsPerSocket: number;
+  _maxRequestsPerSocket: number | undefined;
+  _removedConnection: boolean;
+  _removedContLen: boolean;
+  _removedTE: boolean;
   maxRequestsOnConnectionReached: boolean;
 }
 
@@ -70,13 +74,17 @@ export function endOk(res: ServerResponse, lines: HeadLines, extra: string, body
     !state._hasBody ||
     (state._expect_continue && !state._sent100) ||
     !res.sendDate ||
-    typeof state._keepAliveTimeout !== 'number'
+    res.strictContentLength ||
+    state._removedConnection ||
+    state._removedContLen ||
+    state._removedTE
   ) {
     return false;
   }
   let head = `HTTP/1.1 200 OK\r\n${lines}${extra}Date: ${utcDate()}\r\nConnection: keep-alive\r\n`;
   if (state._keepAliveTimeout && state._defaultKeepAlive) {
-    const max = state._maxRequestsPerSocket > 0 ? `, max=${state._maxRequestsPerSocket}` : '';
+    // node's own test: a limit past 32 bits (or Infinity) is written as none.
+    const max = ~~state._maxRequestsPerSocket! > 0 ? `, max=${state._maxRequestsPerSocket}` : '';
     head += `Keep-Alive: timeout=${Math.floor(state._keepAliveTimeout / 1000)}${max}\r\n`;
   }
   res.statusCode = 200;
@@ -91,16 +99,25 @@ export function endOk(res: ServerResponse, lines: HeadLines, extra: string, body
 function nodeOutHeaders(res: ServerResponse): symbol | null {
   const symbol = Object.getOwnPropertySymbols(res).find((s) => s.description === 'kOutHeaders');
   const state = res as unknown as Partial<NodeResponseState>;
-  return symbol && '_header' in state && '_headerSent' in state && '_hasBody' in state ? symbol : null;
+  const known =
+    '_header' in state &&
+    '_headerSent' in state &&
+    typeof state._hasBody === 'boolean' &&
+    typeof state._keepAliveTimeout === 'number' &&
+    typeof state._defaultKeepAlive === 'boolean' &&
+    typeof state._removedConnection === 'boolean' &&
+    typeof state._removedContLen === 'boolean' &&
+    typeof state._removedTE === 'boolean';
+  return symbol && known ? symbol : null;
 }
 
 let date = '';
 let dateUntil = 0;
 
-/** The Date line's value, made once a second as node's own is. */
+/** The Date line's value, made once a second as node's own is; again at once if the clock is set back. */
 function utcDate(): string {
   const now = Date.now();
-  if (now >= dateUntil) {
+  if (now >= dateUntil || now < dateUntil - 1000) {
     date = new Date(now).toUTCString();
     dateUntil = now - (now % 1000) + 1000;
   }

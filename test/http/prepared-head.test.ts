@@ -6,7 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { flatHead } from '../../src/http/node-response.js';
 import { endOk, headLines } from '../../src/http/prepared-head.js';
 
@@ -85,6 +85,7 @@ describe('a prepared head', () => {
     ['default keep-alive', {}, `Keep-Alive: timeout=5\r\n`],
     ['keepAliveTimeout 0: no Keep-Alive line', { keepAliveTimeout: 0 }, ''],
     ['a request limit per socket', { keepAliveTimeout: 61_000, maxRequestsPerSocket: 10 }, `Keep-Alive: timeout=61, max=10\r\n`],
+    ['a limit past 32 bits, which node writes as none', { maxRequestsPerSocket: 2 ** 31 }, `Keep-Alive: timeout=5\r\n`],
   ])('is the head writeHead writes (%s), pipelined answers in order', async (_, options, keepAlive) => {
     const { port, taken } = await serve(options);
     const answers = await exchange(port, request('/prepared') + request('/plain') + request('/prepared'), 3);
@@ -114,6 +115,27 @@ describe('a prepared head', () => {
     const answers = await exchange(port, request('/prepared') + request('/prepared'), 2);
     expect(taken).toEqual([true, false]);
     expect(answers.map((answer) => /Connection: ([\w-]+)/.exec(answer)![1])).toEqual(['keep-alive', 'close']);
+  });
+
+  test('leaves a response with a header removed before to writeHead, which leaves it out', async () => {
+    const { port, taken } = await serve({}, (res) => res.removeHeader('connection'));
+    const [answer] = await exchange(port, request('/prepared'), 1);
+    expect(taken).toEqual([false]);
+    expect(answer).not.toContain('Connection:');
+  });
+
+  test('dates each answer anew when the clock is set back', async () => {
+    const { port } = await serve();
+    const dateOf = async () => /\r\nDate: ([^\r]+)\r\n/.exec((await exchange(port, request('/prepared'), 1))[0]!)![1];
+    const now = Date.now();
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(now);
+    try {
+      const before = await dateOf();
+      clock.mockReturnValue(now - 3_600_000);
+      expect([before, await dateOf()]).toEqual([new Date(now).toUTCString(), new Date(now - 3_600_000).toUTCString()]);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   test('leaves a response with a header set before to writeHead, which keeps that header', async () => {
