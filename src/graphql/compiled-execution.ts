@@ -28,7 +28,9 @@ import {
   execute as executeWithGraphQLJs,
   getVariableValues,
   GraphQLError,
+  isInputType,
   Kind,
+  typeFromAST,
   valueFromASTUntyped,
   visit,
   type DocumentNode,
@@ -44,7 +46,7 @@ import { normalizedExecutor } from '@graphql-tools/executor';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { ByteLru } from '../lib/byte-lru.js';
 import { ClientWindows } from '../upstream/guards/client-windows.js';
-import { hoistLiterals, operationOf, type HoistedDocument } from './hoist-literals.js';
+import { coercesAlike, hoistLiterals, operationOf, type HoistedDocument } from './hoist-literals.js';
 import { acceptsIncremental, markIncremental, usesIncrementalDelivery } from './incremental-delivery.js';
 
 /**
@@ -168,7 +170,8 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
     ) {
       return fallback(args);
     }
-    const variables = withDefaults(prepared.operation, inputs);
+    const variables = withDefaults(args.schema, prepared.operation, inputs);
+    if (!variables) return fallback(args);
     const result = entry.query.query(args.rootValue, args.contextValue, withHoisted(prepared, variables));
     const finish = (result: ExecutionResult) => {
       // No data: graphql-jit refused the variables, and nothing ran.
@@ -315,14 +318,27 @@ function withHoisted(prepared: Prepared, variables: Record<string, unknown>): Re
 /** graphql-jit's message for an argument's value it refused (execution.js, compileArguments). */
 const ARGUMENT_ERROR = /^Argument "([_A-Za-z][_0-9A-Za-z]*)" of (?:non-null|required) type /;
 
-/** The client's variables, with each omitted one that has a default set to it (as its JSON value). */
-function withDefaults(operation: OperationDefinitionNode, variables: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The client's variables, with each omitted one that has a default set to it (as its JSON value);
+ * undefined when a default means something else as JSON than as graphql-js reads it (`775700.0`
+ * where a BlockId goes: a Float literal to the scalar, an Int as JSON), which graphql-js runs. The
+ * copy is a spread: `Object.assign` would make a client's `__proto__` key the copy's prototype,
+ * and graphql-jit would read variables through it.
+ */
+function withDefaults(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): Record<string, unknown> | undefined {
   let filled: Record<string, unknown> | undefined;
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
     if (!definition.defaultValue || Object.prototype.hasOwnProperty.call(variables, name)) continue;
-    filled ??= Object.assign({}, variables);
-    filled[name] = valueFromASTUntyped(definition.defaultValue);
+    const value = valueFromASTUntyped(definition.defaultValue);
+    const type = typeFromAST(schema, definition.type);
+    if (!type || !isInputType(type) || !coercesAlike(definition.defaultValue, value, type)) return undefined;
+    filled ??= { ...variables };
+    filled[name] = value;
   }
   return filled ?? variables;
 }

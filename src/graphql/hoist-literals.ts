@@ -313,7 +313,7 @@ function typeNode(type: GraphQLInputType): TypeNode {
 }
 
 /** Whether graphql-js coerces `value`, sent as a variable of `type`, to what it makes of `literal`. */
-function coercesAlike(literal: ValueNode, value: unknown, type: GraphQLInputType): boolean {
+export function coercesAlike(literal: ValueNode, value: unknown, type: GraphQLInputType): boolean {
   // The common cases, settled without graphql-js: a String or Boolean literal where one goes is its
   // own JSON value, and so is an Int literal within 32 bits where an Int goes.
   const named = type instanceof GraphQLNonNull ? type.ofType : type;

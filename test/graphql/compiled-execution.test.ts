@@ -229,3 +229,30 @@ test('compiled queries are kept within DOCUMENT_CACHE_MAX_BYTES, least recently 
     await small.close();
   }
 });
+
+test('a default graphql-js reads otherwise than as JSON (a Float where a BlockId goes) runs on graphql-js every time', async () => {
+  const query = 'query($b: BlockId! = 775700.0) { transfers(block: $b, limit: 1) { total } }';
+  const runs = [await counted(query), await counted(query), await counted(query)];
+  const refused = {
+    errors: [
+      {
+        message: expect.stringMatching(/^BlockId must be a block height/) as string,
+        locations: [{ line: 1, column: 34 }],
+        path: ['transfers'],
+        extensions: { code: 'BAD_USER_INPUT' },
+      },
+    ],
+    data: { transfers: null },
+  };
+  expect(runs).toEqual(Array(3).fill({ body: refused, compiled: 0, fallback: 1 }));
+});
+
+test('a `__proto__` key in the variables is only a name no operation declares, compiled or not', async () => {
+  const query = 'query($a: Int = 1, $l: Int) { x: etchings(limit: $a) { limit } etchings(limit: $l) { limit } }';
+  const variables = JSON.parse('{"__proto__":{"l":5}}') as Record<string, unknown>;
+  const body = { data: { x: { limit: 1 }, etchings: { limit: 20 } } };
+  expect([await counted(query, variables), await counted(query, variables)]).toEqual([
+    { body, compiled: 0, fallback: 1 },
+    { body, compiled: 1, fallback: 0 },
+  ]);
+});
