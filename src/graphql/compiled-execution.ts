@@ -170,8 +170,7 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
     ) {
       return fallback(args);
     }
-    const variables = withDefaults(args.schema, prepared.operation, inputs);
-    if (!variables) return fallback(args);
+    const variables = withDefaults(prepared.operation, inputs);
     const result = entry.query.query(args.rootValue, args.contextValue, withHoisted(prepared, variables));
     const finish = (result: ExecutionResult) => {
       // No data: graphql-jit refused the variables, and nothing ran.
@@ -225,6 +224,7 @@ function writeThenRelease(result: ExecutionResult): string {
 function prepare(args: ExecutionArgs): Prepared | undefined {
   const operation = operationOf(args.document, args.operationName);
   if (!operation || operation.operation === 'subscription' || staysOnGraphqlJs(args.document)) return undefined;
+  if (!defaultsCoerceAlike(args.schema, operation)) return undefined;
   const hoisted = hoistLiterals(args.schema, args.document, args.operationName);
   if (!hoisted) return undefined;
   return {
@@ -319,26 +319,32 @@ function withHoisted(prepared: Prepared, variables: Record<string, unknown>): Re
 const ARGUMENT_ERROR = /^Argument "([_A-Za-z][_0-9A-Za-z]*)" of (?:non-null|required) type /;
 
 /**
- * The client's variables, with each omitted one that has a default set to it (as its JSON value);
- * undefined when a default means something else as JSON than as graphql-js reads it (`775700.0`
- * where a BlockId goes: a Float literal to the scalar, an Int as JSON), which graphql-js runs. The
- * copy is a spread: `Object.assign` would make a client's `__proto__` key the copy's prototype,
- * and graphql-jit would read variables through it.
+ * Whether each variable default means the same as JSON (what `withDefaults` gives graphql-jit) as
+ * it does to graphql-js, which reads it through the type: `775700.0` where a BlockId goes is a
+ * Float literal to the scalar and an Int as JSON. A document with another stays on graphql-js.
  */
-function withDefaults(
-  schema: GraphQLSchema,
-  operation: OperationDefinitionNode,
-  variables: Record<string, unknown>,
-): Record<string, unknown> | undefined {
+function defaultsCoerceAlike(schema: GraphQLSchema, operation: OperationDefinitionNode): boolean {
+  return (operation.variableDefinitions ?? []).every((definition) => {
+    if (!definition.defaultValue) return true;
+    const type = typeFromAST(schema, definition.type);
+    return (
+      type !== undefined && isInputType(type) && coercesAlike(definition.defaultValue, valueFromASTUntyped(definition.defaultValue), type)
+    );
+  });
+}
+
+/**
+ * The client's variables, with each omitted one that has a default set to it (as its JSON value).
+ * The copy is a spread: `Object.assign` would make a client's `__proto__` key the copy's
+ * prototype, and graphql-jit would read variables through it.
+ */
+function withDefaults(operation: OperationDefinitionNode, variables: Record<string, unknown>): Record<string, unknown> {
   let filled: Record<string, unknown> | undefined;
   for (const definition of operation.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
     if (!definition.defaultValue || Object.prototype.hasOwnProperty.call(variables, name)) continue;
-    const value = valueFromASTUntyped(definition.defaultValue);
-    const type = typeFromAST(schema, definition.type);
-    if (!type || !isInputType(type) || !coercesAlike(definition.defaultValue, value, type)) return undefined;
     filled ??= { ...variables };
-    filled[name] = value;
+    filled[name] = valueFromASTUntyped(definition.defaultValue);
   }
   return filled ?? variables;
 }
