@@ -4,7 +4,7 @@ import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse } from '../../u
 import { builder } from './builder.js';
 import { policy, UPSTREAM_CALL_COST } from './field-policy.js';
 import { invalidGlobalID } from './global-ids.js';
-import { failsAlone } from './node-lookup.js';
+import { refetched } from './node-lookup.js';
 import { selects } from './selection.js';
 
 /** The longest ticker any BRC-20 indexer takes, in UTF-8 bytes (as the brc20Token subscription). */
@@ -28,7 +28,11 @@ export function parseTicker(id: string): string {
 const Brc20TokenRef = builder
   .nodeRef<Brc20Token, string>('Brc20Token', {
     id: { resolve: (token) => normalizeTicker(token.ticker), parse: parseTicker },
-    loadOne: (ticker, { loaders }) => failsAlone(loaders.brc20TokenSummary.load(ticker).then((details) => details?.token ?? null)),
+    loadOne: (ticker, { loaders }) =>
+      refetched(
+        'Brc20Token',
+        loaders.brc20TokenSummary.load(ticker).then((details) => details?.token ?? null),
+      ),
   })
   .implement({
     fields: (t) => ({

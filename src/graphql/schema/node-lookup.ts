@@ -3,7 +3,9 @@
  * description and policy (field-policy.ts); `nodes(ids:)` is nodes.ts. What each type's refetch
  * asks the upstream is beside the type (brc20.ts, transfers.ts, runes.ts).
  */
+import { brandWithType } from '@pothos/core';
 import { policy, UPSTREAM_CALL_COST } from './field-policy.js';
+import type { NodeType } from './global-ids.js';
 
 /** The most ids one `nodes` lookup may ask for. */
 export const MAX_NODE_IDS = 50;
@@ -31,9 +33,20 @@ export const nodeQueryOptions = {
 };
 
 /**
- * A refetch whose failure is its entry's value: `nodes` then fails only at that index (graphql-js
- * completes an Error value as that item's error), and `node` as a field error, as any field does.
+ * A refetch's answer for `node` and `nodes`. It fails alone: a failure is its entry's value, so
+ * `nodes` fails only at that index (graphql-js completes an Error value as that item's error) and
+ * `node` as a field error, as any field does. And it is branded with its type here: the relay
+ * plugin answers a second lookup of one id in a request from its request cache, whose entry is this
+ * promise, and brands the value only after the first lookup's batch settles, so the second field
+ * could complete first, unbranded, and fail as a Node that resolves to no type.
  */
-export function failsAlone<T>(load: Promise<T>): Promise<T> {
-  return load.catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))) as T);
+export function refetched<T>(typename: NodeType, load: Promise<T>): Promise<T> {
+  return load.then(
+    (value) => {
+      // By name, as the relay plugin brands: the builder declares no Objects map to type it with.
+      brandWithType(value, typename as never);
+      return value;
+    },
+    (error: unknown) => (error instanceof Error ? error : new Error(String(error))) as T,
+  );
 }

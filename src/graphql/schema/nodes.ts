@@ -44,7 +44,7 @@ builder.queryField('nodes', (t) =>
         throw badUserInput(`ids must hold 1 to ${MAX_NODE_IDS} ids, got ${ids.length}`, 'ids');
       }
       const decoded = ids.map((id) => decodedOrError(String(id)));
-      // graphql-js completes an Error item as that item's error (failsAlone does the same for loads).
+      // graphql-js completes an Error item as that item's error (refetched does the same for loads).
       const loaded = await resolveNodes(
         builder,
         context,

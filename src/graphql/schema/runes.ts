@@ -2,7 +2,7 @@ import type { SourcedRuneEtching as RuneEtching } from '../../upstream/types.js'
 import { builder } from './builder.js';
 import { policy } from './field-policy.js';
 import { invalidGlobalID } from './global-ids.js';
-import { failsAlone } from './node-lookup.js';
+import { refetched } from './node-lookup.js';
 import { pageArgs, pageQuery, pageType } from './pagination.js';
 
 const RuneMintTerms = builder.objectRef<RuneEtching['mint_terms']>('RuneMintTerms').implement({
@@ -62,7 +62,7 @@ export function parseRuneId(id: string): string {
 export const RuneEtchingRef = builder
   .nodeRef<RuneEtching, string>('RuneEtching', {
     id: { resolve: (etching) => etching.id, parse: parseRuneId },
-    loadOne: (runeId, { loaders }) => failsAlone(loaders.etching.load(runeId)),
+    loadOne: (runeId, { loaders }) => refetched('RuneEtching', loaders.etching.load(runeId)),
   })
   .implement({
     fields: (t) => ({

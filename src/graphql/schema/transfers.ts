@@ -4,7 +4,7 @@ import type { Loaders } from '../loaders.js';
 import { builder } from './builder.js';
 import { policy } from './field-policy.js';
 import { invalidGlobalID } from './global-ids.js';
-import { failsAlone } from './node-lookup.js';
+import { refetched } from './node-lookup.js';
 import { MAX_LIMIT, pageArgs, pageQuery, pageType } from './pagination.js';
 import { parseBlockId } from './scalars.js';
 
@@ -63,7 +63,7 @@ async function transferAt({ height, offset, inscriptionId }: TransferKey, loader
 export const InscriptionTransferRef = builder
   .nodeRef<SourcedInscriptionTransfer, TransferKey>('InscriptionTransfer', {
     id: { resolve: (transfer, _args, { loaders }) => transferId(transfer, loaders), parse: parseTransferId },
-    loadOne: (key, { loaders }) => failsAlone(transferAt(key, loaders)),
+    loadOne: (key, { loaders }) => refetched('InscriptionTransfer', transferAt(key, loaders)),
   })
   .implement({
     fields: (t) => ({
