@@ -11,6 +11,13 @@ const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debu
 export type LogFormat = 'json' | 'pretty';
 /** `auto`: served unless only persisted operations run (GraphiQL could not send its own documents). */
 export type GraphiQLMode = 'auto' | 'on' | 'off';
+
+/**
+ * `on`: a document is compiled by graphql-jit from its second sighting; `off`: every operation runs
+ * on graphql-js; `eager`: compiled from its first, without the per-client compile budget (to check
+ * the two executors against each other, not for production).
+ */
+export type CompiledExecutionMode = 'on' | 'off' | 'eager';
 /**
  * The services whose health is the gateway's: the platform's breakers are per API key, and one
  * tenant's devnet must never make the gateway unready for everyone.
@@ -114,6 +121,7 @@ export interface Config {
   apqCacheMaxBytes: number;
   /** Whole GraphQL results kept and answered on node:http ahead of yoga (src/server/response-cache.ts). */
   responseCache: 'on' | 'off';
+  compiledExecution: CompiledExecutionMode;
   responseCacheMaxBytes: number;
   /** Largest upstream answer read; a bigger one is an upstream error. */
   upstreamMaxResponseBytes: number;
@@ -276,6 +284,7 @@ export function loadConfig(env: Env): Config {
     documentCacheMaxBytes: integer(env, 'DOCUMENT_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 2 ** 40),
     apqCacheMaxBytes: integer(env, 'APQ_CACHE_MAX_BYTES', 8 * 1024 * 1024, 0, 2 ** 40),
     responseCache: oneOf(env, 'RESPONSE_CACHE', ['on', 'off'], 'on'),
+    compiledExecution: oneOf(env, 'COMPILED_EXECUTION', ['on', 'off', 'eager'], 'on'),
     responseCacheMaxBytes: integer(env, 'RESPONSE_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 2 ** 40),
     upstreamMaxResponseBytes: integer(env, 'UPSTREAM_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1024, 2 ** 31),
     corsOrigins: corsOrigins(env),

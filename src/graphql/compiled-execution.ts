@@ -44,6 +44,7 @@ import {
 } from 'graphql';
 import { normalizedExecutor } from '@graphql-tools/executor';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { CompiledExecutionMode } from '../config.js';
 import { ByteLru } from '../lib/byte-lru.js';
 import { ClientWindows } from '../upstream/guards/client-windows.js';
 import { coercesAlike, hoistLiterals, operationOf, type HoistedDocument } from './hoist-literals.js';
@@ -105,8 +106,19 @@ interface Compiled {
 
 export type Engine = 'compiled' | 'fallback' | 'incremental';
 
-export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: number; onExecution: (engine: Engine) => void }) {
+export function createCompiledExecution({
+  maxBytes,
+  onExecution,
+  mode,
+}: {
+  maxBytes: number;
+  onExecution: (engine: Engine) => void;
+  /** COMPILED_EXECUTION (config.ts). */
+  mode: CompiledExecutionMode;
+}) {
   const compiles = new ClientWindows();
+  // Eager: a sighting counts as a second one.
+  const seenBefore = (entry: Entry | undefined) => entry === SEEN || (mode === 'eager' && entry === undefined);
   // Documents and plans share one bound. A prepared document keeps its text, its shape, its parsed
   // document and the hoisted one (a copy of the paths down to each literal) alive.
   const cache = new ByteLru<Entry>(maxBytes, (key, entry) => {
@@ -123,7 +135,7 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
     if (entry === undefined || entry === SEEN) {
       // A document's first sighting is prepared but not kept, only its key, as parsed documents are.
       const prepared = prepare(args) ?? REFUSED;
-      cache.set(key, entry === SEEN ? prepared : SEEN);
+      cache.set(key, seenBefore(entry) ? prepared : SEEN);
       entry = prepared;
     }
     return typeof entry === 'object' && 'hoisted' in entry ? entry : undefined;
@@ -131,9 +143,9 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
 
   function compiledFor(schema: GraphQLSchema, prepared: Prepared, client: string): Compiled | undefined {
     let entry = cache.get(prepared.plan);
-    if (entry === SEEN && compiles.take(client, COMPILES_PER_CLIENT_PER_MINUTE) > 0) return undefined;
+    if (entry === SEEN && mode !== 'eager' && compiles.take(client, COMPILES_PER_CLIENT_PER_MINUTE) > 0) return undefined;
     if (entry === undefined || entry === SEEN) {
-      entry = entry === SEEN ? (compile(schema, prepared.hoisted.document) ?? REFUSED) : SEEN;
+      entry = seenBefore(entry) ? (compile(schema, prepared.hoisted.document) ?? REFUSED) : SEEN;
       cache.set(prepared.plan, entry);
     }
     return typeof entry === 'object' && 'query' in entry ? entry : undefined;
@@ -158,7 +170,7 @@ export function createCompiledExecution({ maxBytes, onExecution }: { maxBytes: n
       if (acceptsIncremental((args.contextValue as { request?: Request }).request)) return executeIncrementally(args);
       return fallback(args);
     }
-    if (args.fieldResolver || args.typeResolver || args.subscribeFieldResolver) return fallback(args);
+    if (mode === 'off' || args.fieldResolver || args.typeResolver || args.subscribeFieldResolver) return fallback(args);
     const prepared = preparedFor(args);
     const client = (args.contextValue as { call?: { client?: string } }).call?.client ?? '';
     const entry = prepared && compiledFor(args.schema, prepared, client);

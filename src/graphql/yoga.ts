@@ -77,6 +77,7 @@ export function createServer({
   // Compiled queries accompany parsed documents: the same bound.
   const compiled = createCompiledExecution({
     maxBytes: config.documentCacheMaxBytes,
+    mode: config.compiledExecution,
     onExecution: (engine) => metrics.graphqlExecution(engine),
   });
   metrics.watchCacheBytes('compiled', () => compiled.bytes);

@@ -35,6 +35,14 @@ test('BRC20_LIST_LOOKUPS is auto unless set to off (any case)', () => {
   ).toEqual(['auto', 'auto', 'auto', 'off']);
 });
 
+test('COMPILED_EXECUTION is on unless set to off or eager (any case)', () => {
+  expect(
+    [{}, { COMPILED_EXECUTION: '' }, { COMPILED_EXECUTION: 'OFF' }, { COMPILED_EXECUTION: 'eager' }].map(
+      (env) => loadConfig(env).compiledExecution,
+    ),
+  ).toEqual(['on', 'on', 'off', 'eager']);
+});
+
 test('an empty variable counts as unset', () => {
   const config = loadConfig({ PORT: '', HIRO_API_URL: '', HIRO_API_KEY: '', LOG_LEVEL: '' });
   expect([config.port, config.metadataUrl.href, config.hiroApiKey, config.logLevel]).toEqual([
@@ -66,6 +74,7 @@ test.each([
   [{ LOG_FORMAT: 'xml' }, 'LOG_FORMAT must be one of json, pretty, got "xml"'],
   [{ GRAPHIQL: 'yes' }, 'GRAPHIQL must be one of auto, on, off, got "yes"'],
   [{ RESPONSE_CACHE: 'yes' }, 'RESPONSE_CACHE must be one of on, off, got "yes"'],
+  [{ COMPILED_EXECUTION: 'jit' }, 'COMPILED_EXECUTION must be one of on, off, eager, got "jit"'],
   [{ RESPONSE_CACHE_MAX_BYTES: '-1' }, 'RESPONSE_CACHE_MAX_BYTES must be an integer from 0 to 1099511627776, got "-1"'],
   [
     { READYZ_REQUIRE_UPSTREAM: 'ordinals, brc20' },

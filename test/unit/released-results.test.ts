@@ -21,7 +21,7 @@ type Written = ExecutionResult & { stringify?: (result: ExecutionResult) => stri
 
 test('once written, a compiled result keeps no field; its text is the whole answer', async () => {
   const engines: Engine[] = [];
-  const { execute } = createCompiledExecution({ maxBytes: 1024 * 1024, onExecution: (engine) => engines.push(engine) });
+  const { execute } = createCompiledExecution({ maxBytes: 1024 * 1024, mode: 'on', onExecution: (engine) => engines.push(engine) });
   const args = (offset: number): ExecutionArgs => ({
     schema,
     document: parse('query Page($offset: Int!) { etchings(offset: $offset) { name supply } }'),
