@@ -12,6 +12,9 @@ import type { UnisatOptions } from '../src/sample/unisat.js';
 
 export const HIRO_KEY = 'hiro-secret-key-7f3a9c';
 
+/** The `response-cache-off` vitest project: a test about the fast path itself skips there. */
+export const RESPONSE_CACHE_OFF = process.env.TEST_RESPONSE_CACHE === 'off';
+
 export interface Stack {
   sample: SampleUpstream;
   gatewayUrl: string;
@@ -25,6 +28,12 @@ export interface Stack {
     variables?: Record<string, unknown>,
     headers?: Record<string, string>,
   ): Promise<{ status: number; body: GraphQLBody }>;
+  /** The same POST, answered as sent: the status, the Content-Type and the body's text. */
+  graphqlText(
+    query: string,
+    variables?: Record<string, unknown>,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; contentType: string | null; text: string }>;
   /** Upstream requests (method and raw url) since the last reset. */
   upstreamCalls(): string[];
   close(): Promise<void>;
@@ -73,19 +82,24 @@ export async function startStack(
   );
   recordErrorCodes(gateway.http);
   const gatewayUrl = `http://127.0.0.1:${gateway.port}`;
+  const graphqlText: Stack['graphqlText'] = async (query, variables, headers = {}) => {
+    const response = await fetch(`${gatewayUrl}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+      body: JSON.stringify({ query, variables }),
+    });
+    return { status: response.status, contentType: response.headers.get('content-type'), text: await response.text() };
+  };
   return {
     sample,
     gatewayUrl,
     gateway,
     logs,
-    async graphql(query, variables, headers = {}) {
-      const response = await fetch(`${gatewayUrl}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
-        body: JSON.stringify({ query, variables }),
-      });
-      return { status: response.status, body: (await response.json()) as GraphQLBody };
+    async graphql(query, variables, headers) {
+      const { status, text } = await graphqlText(query, variables, headers);
+      return { status, body: JSON.parse(text) as GraphQLBody };
     },
+    graphqlText,
     upstreamCalls: () => sample.requests.map((r) => `${r.method} ${r.url}`),
     async close() {
       await gateway.stop();

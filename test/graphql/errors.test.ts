@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELETABLE_CHAINHOOK_UUIDS, KNOWN_BLOCK_HASH, sampleData, type Brc20TokenDetails } from '../../src/sample/data.js';
 import type { Fault } from '../../src/sample/server.js';
 import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
+import { startExecutorPair, type ExecutorPair } from '../executor-pair.js';
 import { HIRO_KEY, startStack, type GraphQLBody, type Stack } from '../harness.js';
 import { BRC20_FIELDS, STACK_FRAME, callsOf, expectNoSecrets, fieldError, toBrc20 } from '../support.js';
 
@@ -14,16 +15,19 @@ const WRONG_KEY = 'wrong-platform-key-9d41c0';
 /** Upstream URLs that are not a sample's (the refused port). */
 const otherUpstreams: string[] = [];
 
+// Each request on the suite's stack goes to both executors (test/executor-pair.ts).
+let pair: ExecutorPair;
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack({
+  pair = await startExecutorPair(() => ({
     UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS),
     // A fault must surface: never answer from an earlier cached success instead.
     STALE_IF_ERROR_MS: '0',
-  });
+  }));
+  stack = pair.stack;
 });
-afterAll(() => stack.close());
-afterEach(() => stack.sample.reset());
+afterAll(() => pair.close());
+afterEach(() => pair.reset());
 
 /** Strings that no GraphQL error may contain. */
 function forbiddenIn(s: Stack, extra: string[] = []): string[] {
@@ -60,7 +64,7 @@ function expectCleanErrors(body: GraphQLBody, forbidden: string[]) {
 async function run(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>, s = stack) {
   s.sample.clearLog();
   const started = performance.now();
-  const result = await s.graphql(query, variables, headers);
+  const result = await (s === stack ? pair : s).graphql(query, variables, headers);
   expectCleanErrors(result.body, forbiddenIn(s));
   return { ...result, ms: performance.now() - started };
 }
@@ -378,7 +382,7 @@ describe('upstream failures: the faulted field fails alone', () => {
     ],
     ['UPSTREAM_UNAVAILABLE (connection reset)', { reset: true }, { code: 'UPSTREAM_UNAVAILABLE', service: 'ordinals' }],
   ])('%s', async (_name, fault, extensions) => {
-    stack.sample.inject({ path: ORDI_PATH, ...fault });
+    pair.inject({ path: ORDI_PATH, ...fault });
     const { status, body } = await run(TRIPLE);
     expect(status).toBe(200);
     expect(body).toEqual({
@@ -425,7 +429,7 @@ describe('upstream failures: the faulted field fails alone', () => {
     ['the upstream never answers', { hang: true }],
     ['the upstream answers after the deadline', { delayMs: TIMEOUT_MS + 1000 }],
   ])('UPSTREAM_TIMEOUT: %s', async (_name, fault) => {
-    stack.sample.inject({ path: ORDI_PATH, ...fault });
+    pair.inject({ path: ORDI_PATH, ...fault });
     const { body, ms } = await run(TRIPLE);
     expect(body).toEqual({
       data: { status: { status: 'ready' }, brc20Token: null, etchings: { total: sampleData.etchingsTotal } },
@@ -440,13 +444,13 @@ describe('upstream failures: the faulted field fails alone', () => {
   });
 
   it('a 404 for a transfers block is null without an error', async () => {
-    stack.sample.inject({ path: '/ordinals/v1/inscriptions/transfers', status: 404, body: { error: 'Not found' } });
+    pair.inject({ path: '/ordinals/v1/inscriptions/transfers', status: 404, body: { error: 'Not found' } });
     const { body } = await run('{ status { status } transfers(block: 775700) { total } }');
     expect(body).toEqual({ data: { status: { status: 'ready' }, transfers: null } });
   });
 
   it('UPSTREAM_ERROR on transfers: the sibling answers', async () => {
-    stack.sample.inject({ path: '/ordinals/v1/inscriptions/transfers', status: 503, body: 'Service Unavailable' });
+    pair.inject({ path: '/ordinals/v1/inscriptions/transfers', status: 503, body: 'Service Unavailable' });
     const { body } = await run(`{ status { status } transfers(block: 775700) { total } brc20Token(ticker: "ordi") { ${BRC20_FIELDS} } }`);
     expect(body).toEqual({
       data: { status: { status: 'ready' }, transfers: null, brc20Token: ordi() },
@@ -455,7 +459,7 @@ describe('upstream failures: the faulted field fails alone', () => {
   });
 
   it('one faulted alias fails, the other alias of another ticker answers', async () => {
-    stack.sample.inject({ path: ORDI_PATH, status: 500, body: { message: 'boom' } });
+    pair.inject({ path: ORDI_PATH, status: 500, body: { message: 'boom' } });
     const { body } = await run(`{ a: brc20Token(ticker: "ordi") { ${BRC20_FIELDS} } b: brc20Token(ticker: "pepe") { token { ticker } } }`);
     expect(body).toEqual({
       data: { a: null, b: { token: { ticker: 'pepe' } } },
@@ -464,7 +468,7 @@ describe('upstream failures: the faulted field fails alone', () => {
   });
 
   it('a fault on status costs status alone, with its code and path', async () => {
-    stack.sample.inject({ path: '/metadata/v1', status: 500, body: { message: 'boom' } });
+    pair.inject({ path: '/metadata/v1', status: 500, body: { message: 'boom' } });
     const { body } = await run('{ status { status } etchings(limit: 1) { total } }');
     expect(body).toEqual({
       data: { status: null, etchings: { total: sampleData.etchingsTotal } },
@@ -523,7 +527,7 @@ it.each(['1e3', '775700.0'])(
   'a Float literal of a whole number (%s) is no BlockId, as the upstream refuses block=1e3: BAD_USER_INPUT at transfers, nothing asked',
   async (literal) => {
     stack.sample.clearLog();
-    const { body } = await stack.graphql(`{ status { status } transfers(block: ${literal}) { total } }`);
+    const { body } = await pair.graphql(`{ status { status } transfers(block: ${literal}) { total } }`);
     expect(body).toEqual({
       data: { status: { status: 'ready' }, transfers: null },
       errors: [fieldError(['transfers'], { code: 'BAD_USER_INPUT' })],
@@ -538,7 +542,7 @@ describe("a custom scalar's bad literal", () => {
     ['a BlockId enum value', '{ transfers(block: ABC) { total } }', 20],
   ])('%s is BAD_USER_INPUT located at the literal, and asks nothing upstream', async (_name, query, column) => {
     stack.sample.clearLog();
-    const { body } = await stack.graphql(query);
+    const { body } = await pair.graphql(query);
     expect(body).toEqual({
       errors: [
         {

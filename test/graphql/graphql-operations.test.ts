@@ -2,7 +2,9 @@
 // answers computed from sampleData or the upstream example files: against each profile of the
 // sample (test/profiles.ts), so the gateway is shown to need nothing beyond the documented routes,
 // and against each data source (the same answers, null where the source lacks a field, and
-// `extensions.sources` naming it).
+// `extensions.sources` naming it). Each request is also sent to a twin gateway on a sample of its
+// own that runs every operation on graphql-js, while the stack under test compiles every document
+// from its first sighting (COMPILED_EXECUTION): the two answers must be the same bytes.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   BIG_AMOUNT_TICKER,
@@ -21,7 +23,8 @@ import {
   type TransferBlock,
 } from '../../src/sample/data.js';
 import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
-import { startStack, type Stack } from '../harness.js';
+import { startExecutorPair, type ExecutorPair } from '../executor-pair.js';
+import { executionsByEngine, type Stack } from '../harness.js';
 import {
   SUITE_PROFILES,
   expectAllBelowBase,
@@ -81,9 +84,11 @@ const transfersCall = (blockId: string, offset: number, limit: number) => ({
 
 describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
   const sampleProfile = sampleProfileOf(profile);
+  let pair: ExecutorPair;
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack(...stackOptions(profile));
+    pair = await startExecutorPair(...stackOptions(profile));
+    stack = pair.stack;
   });
 
   /** The body the profile answers with `data` (see sourcedBody). */
@@ -117,16 +122,16 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
     const source = servedBy(profile, 'etchings');
     return source === 'unisat' ? etchingFromUnisat(e) : source === 'ord' ? etchingFromOrd(e) : toEtching(e);
   };
-  afterAll(() => stack.close());
+  afterAll(() => pair.close());
   afterEach(() => {
     expectAllBelowBase(stack.sample);
-    stack.sample.reset();
+    pair.reset();
   });
 
-  /** Runs a query with a clean request log. */
+  /** Runs a query with a clean request log, on both executors (test/executor-pair.ts). */
   async function run(query: string, variables?: Record<string, unknown>, headers?: Record<string, string>) {
     stack.sample.clearLog();
-    return stack.graphql(query, variables, headers);
+    return pair.graphql(query, variables, headers);
   }
 
   describe('status', () => {
@@ -164,7 +169,7 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
     it('counts the upstream leaves out are 0 (the status.json test fixture)', async () => {
       const fixture = example<UpstreamStatus>('status');
       // The sample's own route serves the OpenAPI example; a 200 fault serves the fixture verbatim.
-      stack.sample.inject({ path: '/metadata/v1', status: 200, body: fixture });
+      pair.inject({ path: '/metadata/v1', status: 200, body: fixture });
       const { body } = await run(STATUS);
       expect(body).toEqual({
         data: {
@@ -183,7 +188,7 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
     });
 
     it('a v1 answer without count objects has null counts (status-empty-v1.json)', async () => {
-      stack.sample.inject({ path: '/metadata/v1', status: 200, body: example('status-empty-v1') });
+      pair.inject({ path: '/metadata/v1', status: 200, body: example('status-empty-v1') });
       const { body } = await run(STATUS);
       expect(body).toEqual({
         data: {
@@ -200,7 +205,7 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
     });
 
     it('a v2 answer with a null chain tip (status-v2-empty.json)', async () => {
-      stack.sample.inject({ path: '/metadata/v1', status: 200, body: example('status-v2-empty') });
+      pair.inject({ path: '/metadata/v1', status: 200, body: example('status-v2-empty') });
       const { body } = await run(STATUS);
       expect(body).toEqual({
         data: {
@@ -601,5 +606,15 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
           .sort(),
       );
     });
+  });
+
+  // Last, over what the tests above sent: the comparison compared the two executors.
+  it('ran every operation compiled on the stack, and on graphql-js on its twin', async () => {
+    const [compiled, reference] = await Promise.all([executionsByEngine(stack), executionsByEngine(pair.twin)]);
+    expect(reference).toEqual({ compiled: 0, fallback: expect.any(Number) });
+    expect(reference.fallback).toBeGreaterThan(0);
+    // The stack's own warm-up lookups (no token list) ran on it alone.
+    expect(compiled).toEqual({ compiled: expect.any(Number), fallback: 0 });
+    expect(compiled.compiled).toBeGreaterThanOrEqual(reference.fallback);
   });
 });
