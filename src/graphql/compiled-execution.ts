@@ -11,7 +11,9 @@
  *   the same response key (their fields answered, their key placed first), where the spec's
  *   CollectFields leaves a skipped selection out (its issues #111 and #166 are of this family);
  * - a document that asks introspection, or of more than MAX_COMPILED_FIELDS fields: compiling is
- *   synchronous, and grows with them.
+ *   synchronous, and grows with them;
+ * - a query whose answer has an error that nulled its field's parent: graphql-jit goes on with the
+ *   parent's other fields where graphql-js stops, so the query runs again on graphql-js (see finish).
  * The compiler never sees the client's literals: each document's literal arguments are hoisted into
  * variables first (hoist-literals.ts), since graphql-jit writes literals into its generated source
  * and turns some strings into code. The hoisted document's shape is the compile key, so documents
@@ -40,6 +42,7 @@ import {
   type FragmentDefinitionNode,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  OperationTypeNode,
   type SelectionSetNode,
 } from 'graphql';
 import { normalizedExecutor } from '@graphql-tools/executor';
@@ -187,6 +190,11 @@ export function createCompiledExecution({
     const finish = (result: ExecutionResult) => {
       // No data: graphql-jit refused the variables, and nothing ran.
       if (!('data' in result)) return fallback(args);
+      // A non-null field's error nulled its parent: graphql-js stops that parent's later fields when
+      // a field fails as it starts, graphql-jit runs them all and reports their errors too. The
+      // query runs again on graphql-js, for graphql-js's answer; what it loads again comes from
+      // this request's loaders. A mutation is not run twice.
+      if (result.errors && prepared.operation.operation === OperationTypeNode.QUERY && nulledAParent(result)) return fallback(args);
       onExecution('compiled');
       if (!result.errors) return releasedOnceWritten(result);
       // Errors of a list's items share their field nodes: one walk for each field.
@@ -329,6 +337,18 @@ function withHoisted(prepared: Prepared, variables: Record<string, unknown>): Re
 
 /** graphql-jit's message for an argument's value it refused (execution.js, compileArguments). */
 const ARGUMENT_ERROR = /^Argument "([_A-Za-z][_0-9A-Za-z]*)" of (?:non-null|required) type /;
+
+/** Whether an error's field has a null parent: the error went up past its own field. */
+function nulledAParent({ data, errors }: ExecutionResult): boolean {
+  return (errors ?? []).some(({ path }) => {
+    let parent: unknown = data;
+    for (let i = 0; i < (path?.length ?? 0) - 1; i++) {
+      if (parent === null || typeof parent !== 'object') return true;
+      parent = (parent as Record<string | number, unknown>)[path![i]!];
+    }
+    return parent === null || parent === undefined;
+  });
+}
 
 /**
  * Whether each variable default means the same as JSON (what `withDefaults` gives graphql-jit) as

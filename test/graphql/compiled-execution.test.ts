@@ -6,7 +6,9 @@
 // Literals travel as variables (test/graphql/literal-injection.test.ts): documents that differ only in
 // their literals share one compiled plan, each answered, and located, as its own.
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startExecutorPair } from '../executor-pair.js';
 import { executionsByEngine, startStack, type Stack } from '../harness.js';
+import { DEFAULT_LITERALS, VARIABLE_USES } from '../variable-uses.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -255,4 +257,46 @@ test('a `__proto__` key in the variables is only a name no operation declares, c
     { body, compiled: 0, fallback: 1 },
     { body, compiled: 1, fallback: 0 },
   ]);
+});
+
+test('a query whose non-null field failed as it started answers graphql-js’s errors: the later fields never ran', async () => {
+  // brc20Tokens is non-null and refuses an empty list as it starts; graphql-js then runs no later
+  // field, where graphql-jit ran transfers too and reported its error first.
+  const query = '{ tokens: brc20Tokens(tickers: []) { token { ticker } } transfers(block: -1) { total } }';
+  const body = {
+    errors: [
+      {
+        message: 'tickers must hold 1 to 50 tickers, got 0',
+        locations: [{ line: 1, column: 3 }],
+        path: ['tokens'],
+        extensions: { code: 'BAD_USER_INPUT', argument: 'tickers' },
+      },
+    ],
+    data: null,
+  };
+  expect([await counted(query), await counted(query)]).toEqual([
+    { body, compiled: 0, fallback: 1 },
+    // Compiled, then run again on graphql-js.
+    { body, compiled: 0, fallback: 1 },
+  ]);
+});
+
+test('every default literal, in every variable position, answers the same bytes compiled (from its first run) and on graphql-js', async () => {
+  const pair = await startExecutorPair();
+  try {
+    for (const [type, field] of VARIABLE_USES) {
+      for (const literal of DEFAULT_LITERALS) {
+        const query = `query ($v: ${type} = ${literal}) { v: ${field.replace('§', '$v')} }`;
+        // pair.graphql asserts the two answers are the same text.
+        const { status } = await pair.graphql(query);
+        expect(status, query).toBeLessThan(500);
+      }
+    }
+    const [compiled, reference] = await Promise.all([executionsByEngine(pair.stack), executionsByEngine(pair.twin)]);
+    // Some ran compiled (the rest are refused before execution, or run on graphql-js by design).
+    expect(compiled.compiled).toBeGreaterThan(0);
+    expect(reference.compiled).toBe(0);
+  } finally {
+    await pair.close();
+  }
 });
