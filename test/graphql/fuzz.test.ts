@@ -20,6 +20,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startExecutorPair } from '../executor-pair.js';
+import { DEFAULT_LITERALS, ODD_KEYS, VARIABLE_USES } from '../variable-uses.js';
 import { HIRO_KEY, startStack, type Stack } from '../harness.js';
 
 const PLATFORM_KEY = 'fuzzkey7c1d9e0b4a';
@@ -616,6 +618,68 @@ test(
     );
   },
   20_000 + PROPERTY_MARGIN_MS,
+);
+
+test(
+  'variable defaults of every kind, and odd keys in variables: compiled answers are graphql-js’s bytes',
+  async () => {
+    const pair = await startExecutorPair();
+    try {
+      const value = fc.oneof(
+        fc.jsonValue({ maxDepth: 2 }),
+        fc.constantFrom(
+          'ordi',
+          '775700',
+          775700,
+          1,
+          'UnVuZUV0Y2hpbmc6ODQ3MDQxOjky',
+          ['ordi'],
+          { v: 'ordi' },
+          { w: 5 },
+          { v: 1, w: 'ordi' },
+        ),
+      );
+      // Two variables, `$v` and `$w`: one's default makes the variables be copied, the other may be
+      // absent, and a `__proto__` key may hold either name.
+      const variable = fc.record({
+        use: fc.constantFrom(...VARIABLE_USES),
+        fallback: fc.option(fc.constantFrom(...DEFAULT_LITERALS), { nil: undefined, freq: 2 }),
+        given: fc.option(value, { nil: undefined, freq: 2 }),
+      });
+      const oddKey = fc.oneof({ weight: 3, arbitrary: fc.constant('__proto__') }, { weight: 2, arbitrary: fc.constantFrom(...ODD_KEYS) });
+      const oddValue = fc.oneof(value, fc.dictionary(fc.constantFrom('v', 'w'), value, { minKeys: 1, maxKeys: 2 }));
+      const request = fc.record({
+        declared: fc.tuple(variable, variable),
+        odd: fc.array(fc.tuple(oddKey, oddValue), { maxLength: 2 }),
+      });
+      await assertProperty(
+        fc.asyncProperty(
+          request,
+          checked(async ({ declared, odd }) => {
+            inputs++;
+            requests += 2;
+            const names = ['v', 'w'] as const;
+            const definitions = declared.map(
+              ({ use: [type], fallback }, i) => `$${names[i]}: ${type}${fallback === undefined ? '' : ` = ${fallback}`}`,
+            );
+            const fields = declared.map(({ use: [, field] }, i) => `${names[i]}: ${field.replace('§', `$${names[i]}`)}`);
+            const query = `query (${definitions.join(', ')}) { ${fields.join(' ')} }`;
+            const given = declared.flatMap(({ given }, i) => (given === undefined ? [] : [[names[i], given] as [string, unknown]]));
+            // Parsed from text: an object literal's `__proto__` key would set its prototype, not a key.
+            const entries = [...odd, ...given].map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v)}`);
+            const variables = JSON.parse(`{${entries.join(',')}}`) as Record<string, unknown>;
+            // pair.graphql asserts the two answers are the same text.
+            const { status, body } = await pair.graphql(query, variables);
+            assertGraphQLShape(status, JSON.stringify(body));
+          }),
+        ),
+        { numRuns: 1000, timeLimitMs: 10_000 },
+      );
+    } finally {
+      await pair.close();
+    }
+  },
+  10_000 + PROPERTY_MARGIN_MS,
 );
 
 test(
