@@ -119,9 +119,9 @@ export interface Config {
   /** Bytes of parsed documents (and parse errors) kept, and of automatic persisted queries kept. */
   documentCacheMaxBytes: number;
   apqCacheMaxBytes: number;
+  compiledExecution: CompiledExecutionMode;
   /** Whole GraphQL results kept and answered on node:http ahead of yoga (src/server/response-cache.ts). */
   responseCache: 'on' | 'off';
-  compiledExecution: CompiledExecutionMode;
   responseCacheMaxBytes: number;
   /** Largest upstream answer read; a bigger one is an upstream error. */
   upstreamMaxResponseBytes: number;
@@ -283,8 +283,8 @@ export function loadConfig(env: Env): Config {
     maxBodyBytes: integer(env, 'MAX_BODY_BYTES', 100 * 1024, 1024, 100 * 1024 * 1024),
     documentCacheMaxBytes: integer(env, 'DOCUMENT_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 2 ** 40),
     apqCacheMaxBytes: integer(env, 'APQ_CACHE_MAX_BYTES', 8 * 1024 * 1024, 0, 2 ** 40),
-    responseCache: oneOf(env, 'RESPONSE_CACHE', ['on', 'off'], 'on'),
     compiledExecution: oneOf(env, 'COMPILED_EXECUTION', ['on', 'off', 'eager'], 'on'),
+    responseCache: oneOf(env, 'RESPONSE_CACHE', ['on', 'off'], 'on'),
     responseCacheMaxBytes: integer(env, 'RESPONSE_CACHE_MAX_BYTES', 32 * 1024 * 1024, 0, 2 ** 40),
     upstreamMaxResponseBytes: integer(env, 'UPSTREAM_MAX_RESPONSE_BYTES', 10 * 1024 * 1024, 1024, 2 ** 31),
     corsOrigins: corsOrigins(env),
