@@ -27,5 +27,5 @@ export const DEFAULT_LITERALS = [
   ...['"ordi"', '"ORDI"', '"775700"', '"""ordi"""', '"UnVuZUV0Y2hpbmc6ODQ3MDQxOjky"', '""'],
   ...['null', 'true', 'ORDI', '[]', '["ordi"]', '["ordi", null]', '[1]', '[[1]]', '{}', '{ a: 1 }', '$v'],
 ];
-/** Keys a variables object may carry besides `v`: some name the prototype's own properties. */
+/** Keys a variables object may carry besides the declared variables': some name the prototype's own properties. */
 export const ODD_KEYS = ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty', 'v2'];
