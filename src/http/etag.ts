@@ -25,3 +25,12 @@ export function etagMatches(ifNoneMatch: string | null, etag: string | undefined
   const wanted = /^(?:W\/)?"(.*)"$/.exec(etag)?.[1] ?? etag;
   return normalized.includes(',') ? normalized.split(/(?:W\/"|")?(?:\s*),(?:\s*)(?:W\/"|")?/i).includes(wanted) : normalized === wanted;
 }
+
+/**
+ * Whether If-None-Match names a GraphQL GET's answer. `/graphql` mirrors no upstream, so `*` means
+ * what RFC 9110 §13.1.2 says: any current representation, here any answer that has an ETag.
+ */
+export function graphqlEtagMatches(ifNoneMatch: string | null, etag: string | undefined): boolean {
+  if (etag !== undefined && ifNoneMatch?.trim() === '*') return true;
+  return etagMatches(ifNoneMatch, etag);
+}

@@ -23,7 +23,7 @@ import { ByteLru } from '../lib/byte-lru.js';
 import { FrequencySketch } from '../lib/frequency-sketch.js';
 import { untilClientLeaves } from '../lib/cancellation.js';
 import { clientIdOf } from '../http/client-identity.js';
-import { etagMatches, GET_ANSWER_VARY as VARY } from '../http/etag.js';
+import { graphqlEtagMatches, GET_ANSWER_VARY as VARY } from '../http/etag.js';
 import { isGraphqlTarget } from '../http/graphql-target.js';
 import type { ResultCandidate } from '../graphql/plugins/result-candidates.js';
 import { flatHead, headerValue, writeHead } from '../http/node-response.js';
@@ -164,7 +164,7 @@ export function createResponseCache({
     const corsHeaders = cors(headerValue(req.headers.origin), false);
     // A result with an ETag is a cacheable GET's (plugins/http-caching.ts): it varies by Accept too.
     const vary = stored.etag ? (corsHeaders.vary ? `${VARY}, ${corsHeaders.vary}` : VARY) : undefined;
-    if (req.method === 'GET' && etagMatches(headerValue(req.headers['if-none-match']), stored.etag)) {
+    if (req.method === 'GET' && graphqlEtagMatches(headerValue(req.headers['if-none-match']), stored.etag)) {
       const cacheControl = stored.headers['cache-control'];
       const cached: Record<string, string> = cacheControl ? { 'cache-control': cacheControl, vary: vary! } : { vary: vary! };
       writeHead(res, 304, corsHeaders, { etag: stored.etag!, 'x-request-id': requestId }, cached).end();

@@ -35,6 +35,25 @@ test('a cacheable GET answers an ETag, then 304 for a matching If-None-Match', a
   });
 });
 
+test('If-None-Match: * answers 304 for any answer with an ETag, executed or stored, and 200 for one without', async () => {
+  const query = '{ etchings(limit: 2) { total } }';
+  const answer = async (headers: Record<string, string>) => {
+    const res = await get(query, headers);
+    return { status: res.status, body: await res.text(), etag: res.headers.get('etag') };
+  };
+  const executed = await answer({ 'if-none-match': '*' });
+  const plain = await answer({});
+  const stored = await answer({ 'if-none-match': ' * ' });
+  expect([executed, stored]).toEqual([
+    { status: 304, body: '', etag: plain.etag },
+    { status: 304, body: '', etag: plain.etag },
+  ]);
+  expect(plain.status).toBe(200);
+  // A platform field's answer is no shared representation: no ETag, so `*` matches nothing.
+  const unauthenticated = await get('{ bitcoinNode(path: "/") }', { 'if-none-match': '*' });
+  expect([unauthenticated.status, unauthenticated.headers.get('etag')]).toEqual([200, null]);
+});
+
 test('each JSON type of one URL has its own ETag and says it varies by Accept, executed or stored, 200 or 304', async () => {
   const query = '{ status { status } }';
   const types = ['application/json', 'application/graphql-response+json'];

@@ -6,7 +6,7 @@
  */
 import { getOperationAST, Kind, type DocumentNode, type SelectionSetNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import { etagMatches, etagOf, GET_ANSWER_VARY as VARY } from '../../http/etag.js';
+import { graphqlEtagMatches, etagOf, GET_ANSWER_VARY as VARY } from '../../http/etag.js';
 import type { RootFieldPolicies } from '../schema/field-policy.js';
 import { rootPolicies } from '../schema/index.js';
 
@@ -61,7 +61,7 @@ export function useHttpCaching(): Plugin {
         // One URL answers each JSON type (and SSE, multipart, GraphiQL) by Accept: a shared cache
         // must keep them apart, and revalidating one must not confirm another.
         const etag = etagOf(`${mediaType}\n${body}`);
-        if (etagMatches(request.headers.get('if-none-match'), etag)) {
+        if (graphqlEtagMatches(request.headers.get('if-none-match'), etag)) {
           return new Response(null, { status: 304, headers: { etag, 'cache-control': CACHE_CONTROL, vary: VARY } });
         }
         return new Response(body, {
