@@ -300,3 +300,19 @@ test('every default literal, in every variable position, answers the same bytes 
     await pair.close();
   }
 });
+
+test('a list item that fails after a later item has its answer keeps its own place, compiled as on graphql-js', async () => {
+  const pair = await startExecutorPair(() => ({ BRC20_LIST_LOOKUPS: 'off' }));
+  try {
+    // ordi's token fails 150 ms late, after pepe's has come back.
+    pair.inject({ path: /brc-20\/tokens\/ordi$/, status: 500, delayMs: 150, body: { error: 'x' } });
+    const { body } = await pair.graphql('{ brc20Tokens(tickers: ["ordi", "pepe"]) { token { ticker } supply { holders } } }');
+    expect(body).toEqual({
+      data: { brc20Tokens: [null, { token: { ticker: 'pepe' }, supply: { holders: expect.any(Number) } }] },
+      errors: [expect.objectContaining({ path: ['brc20Tokens', 0], extensions: expect.objectContaining({ code: 'UPSTREAM_ERROR' }) })],
+    });
+    expect((await executionsByEngine(pair.stack)).compiled).toBe(1);
+  } finally {
+    await pair.close();
+  }
+});

@@ -799,7 +799,8 @@ function compileListType(context, parentType, type, fieldNodes, originalObjectPa
         ${itemHandler}(${GLOBAL_EXECUTION_CONTEXT}, resultArray, result, ${childIndexes});
       },
       err => {
-        resultArray.push(null);
+        // satgate: the item's own index; a late rejection pushed would land after later items.
+        resultArray[idx${newDepth}] = null;
         if (err) {
           ${getErrorDestination(fieldType)}.push(${executionError});
         } else {
