@@ -279,6 +279,31 @@ describe('platform keys: UNAUTHENTICATED, FORBIDDEN, NOT_FOUND', () => {
     expect(stack.upstreamCalls()).toEqual([`DELETE /v1/ext/${WRONG_KEY}/chainhooks/${uuid}`]);
   });
 
+  // Mutation fields run one after another on both executors; each failing one fails alone.
+  it('three deleteChainhook fields: bad input and a wrong key fail alone, in order, and the third deletes', async () => {
+    const [forbidden, deleted] = [DELETABLE_CHAINHOOK_UUIDS[0]!, DELETABLE_CHAINHOOK_UUIDS[1]!];
+    const { body } = await run(
+      `mutation {
+        a: deleteChainhook(uuid: "not-a-uuid") { status }
+        b: deleteChainhook(uuid: "${forbidden}", apiKey: "${WRONG_KEY}") { status }
+        c: deleteChainhook(uuid: "${deleted}") { status chainhookUuid }
+      }`,
+      undefined,
+      { 'x-api-key': SAMPLE_PLATFORM_KEY },
+    );
+    expect(body).toEqual({
+      data: { a: null, b: null, c: { status: 'success', chainhookUuid: deleted } },
+      errors: [
+        fieldError(['a'], { code: 'BAD_USER_INPUT', argument: 'uuid' }),
+        fieldError(['b'], { code: 'FORBIDDEN', service: 'platform', httpStatus: 403 }),
+      ],
+    });
+    expect(stack.upstreamCalls()).toEqual([
+      `DELETE /v1/ext/${WRONG_KEY}/chainhooks/${forbidden}`,
+      `DELETE /v1/ext/${SAMPLE_PLATFORM_KEY}/chainhooks/${deleted}`,
+    ]);
+  });
+
   it('NOT_FOUND: deleteChainhook of an unknown chainhook', async () => {
     const uuid = 'aa3626dc-2090-49cd-8f1e-8f9994393aee';
     expect(DELETABLE_CHAINHOOK_UUIDS).not.toContain(uuid);
