@@ -50,6 +50,7 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { CompiledExecutionMode } from '../config.js';
 import { ByteLru } from '../lib/byte-lru.js';
 import { ClientWindows } from '../upstream/guards/client-windows.js';
+import type { ResponseBudget } from '../upstream/response-budget.js';
 import { coercesAlike, hoistLiterals, operationOf, type HoistedDocument } from './hoist-literals.js';
 import { acceptsIncremental, markIncremental, usesIncrementalDelivery } from './incremental-delivery.js';
 
@@ -193,8 +194,12 @@ export function createCompiledExecution({
       // A non-null field's error nulled its parent: graphql-js stops that parent's later fields when
       // a field fails as it starts, graphql-jit runs them all and reports their errors too. The
       // query runs again on graphql-js, for graphql-js's answer; what it loads again comes from
-      // this request's loaders. A mutation is not run twice.
-      if (result.errors && prepared.operation.operation === OperationTypeNode.QUERY && nulledAParent(result)) return fallback(args);
+      // this request's loaders, and the answer bytes it uses are charged once. A mutation is not run
+      // twice.
+      if (result.errors && prepared.operation.operation === OperationTypeNode.QUERY && nulledAParent(result)) {
+        (args.contextValue as { call?: { budget?: ResponseBudget } }).call?.budget?.rewind();
+        return fallback(args);
+      }
       onExecution('compiled');
       if (!result.errors) return releasedOnceWritten(result);
       // Errors of a list's items share their field nodes: one walk for each field.

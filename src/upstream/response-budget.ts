@@ -5,8 +5,10 @@
  */
 export class ResponseBudget {
   private used = 0;
-  /** Per body: how many fields it has been charged for, and how many have used it. */
-  private readonly bodies = new WeakMap<Buffer, { paid: number; uses: number }>();
+  /** Bumped by rewind(): a body's uses counted in an earlier run are forgotten. */
+  private run = 0;
+  /** Per body: how many fields it has been charged for, and how many have used it in `run`. */
+  private readonly bodies = new WeakMap<Buffer, { paid: number; uses: number; run: number }>();
 
   constructor(readonly maxBytes: number) {}
 
@@ -14,7 +16,7 @@ export class ResponseBudget {
   charge(body: Buffer): boolean {
     if (this.bodies.has(body)) return true;
     if (!this.fits(body)) return false;
-    this.bodies.set(body, { paid: 1, uses: 0 });
+    this.bodies.set(body, { paid: 1, uses: 0, run: this.run });
     return true;
   }
 
@@ -24,12 +26,21 @@ export class ResponseBudget {
    * answer cost 30 times its size, as the response does. False when it does not fit.
    */
   use(body: Buffer): boolean {
-    const entry = this.bodies.get(body) ?? { paid: 0, uses: 0 };
+    const entry = this.bodies.get(body) ?? { paid: 0, uses: 0, run: this.run };
     this.bodies.set(body, entry);
+    if (entry.run !== this.run) Object.assign(entry, { uses: 0, run: this.run });
     if (++entry.uses <= entry.paid) return true;
     if (!this.fits(body)) return false;
     entry.paid++;
     return true;
+  }
+
+  /**
+   * The same operation runs again (compiled-execution.ts re-runs a query on graphql-js): its fields
+   * use what the first run paid for before paying anew, so the answer is charged once.
+   */
+  rewind(): void {
+    this.run++;
   }
 
   private fits(body: Buffer): boolean {

@@ -9,6 +9,8 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startExecutorPair } from '../executor-pair.js';
 import { executionsByEngine, startStack, type Stack } from '../harness.js';
 import { DEFAULT_LITERALS, VARIABLE_USES } from '../variable-uses.js';
+import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
+import { fieldError } from '../support.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -312,6 +314,21 @@ test('a list item that fails after a later item has its answer keeps its own pla
       errors: [expect.objectContaining({ path: ['brc20Tokens', 0], extensions: expect.objectContaining({ code: 'UPSTREAM_ERROR' }) })],
     });
     expect((await executionsByEngine(pair.stack)).compiled).toBe(1);
+  } finally {
+    await pair.close();
+  }
+});
+
+test('a query run again on graphql-js is charged its answer bytes once', async () => {
+  // Room for one 6 KB platform answer, not two.
+  const pair = await startExecutorPair(() => ({ MAX_RESPONSE_BYTES_PER_REQUEST: '10100' }));
+  try {
+    pair.inject({ path: /bitcoin-node/, status: 200, body: { blob: 'x'.repeat(6000) } });
+    const query = `{ n: bitcoinNode(path: "rest/chaininfo.json", apiKey: "${SAMPLE_PLATFORM_KEY}") t: brc20Tokens(tickers: []) { token { ticker } } }`;
+    const { body } = await pair.graphql(query);
+    // brc20Tokens is non-null and refuses its input: data is null, and its error is the only one.
+    expect(body).toEqual({ data: null, errors: [fieldError(['t'], { code: 'BAD_USER_INPUT', argument: 'tickers' })] });
+    expect(await executionsByEngine(pair.stack)).toEqual(expect.objectContaining({ compiled: 0, fallback: 1 }));
   } finally {
     await pair.close();
   }
