@@ -12,8 +12,14 @@ const ESCAPE = /%(?:25)*([0-9a-f]{2})/gi;
 
 function isExtSegment(segment: string): boolean {
   const decoded = segment.replace(ESCAPE, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-  // `;` starts path parameters, which some servers drop (`/ext;x/KEY`).
-  return decoded.split(';', 1)[0]!.toLowerCase() === 'ext';
+  // `;` starts path parameters, which some servers drop (`/ext;x/KEY`); a server or normaliser may
+  // also trim what is not a letter or digit (`ext%09`, `ext%00`, `ext.`): read as `ext` too.
+  return (
+    decoded
+      .split(';', 1)[0]!
+      .replace(/[^a-z0-9]/gi, '')
+      .toLowerCase() === 'ext'
+  );
 }
 
 /**
