@@ -52,7 +52,7 @@ import { ByteLru } from '../lib/byte-lru.js';
 import { ClientWindows } from '../upstream/guards/client-windows.js';
 import type { ResponseBudget } from '../upstream/response-budget.js';
 import { coercesAlike, hoistLiterals, operationOf, type HoistedDocument } from './hoist-literals.js';
-import { acceptsIncremental, markIncremental, usesIncrementalDelivery } from './incremental-delivery.js';
+import { acceptsIncremental, markIncremental, negativeStreamCount, usesIncrementalDelivery } from './incremental-delivery.js';
 
 /**
  * A compiled query is a closure over code generated for every field as the operation expands
@@ -162,6 +162,8 @@ export function createCompiledExecution({
 
   /** One result, or for @defer/@stream the payloads in order (the first an ExecutionResult with `hasNext`). */
   function executeIncrementally(args: ExecutionArgs) {
+    const refused = negativeStreamCount(args);
+    if (refused) return { errors: [refused] };
     onExecution('incremental');
     markIncremental(args.contextValue);
     return normalizedExecutor(args);

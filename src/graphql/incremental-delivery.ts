@@ -4,7 +4,7 @@
  * 2022 format graphql-tools' executor and @graphql-tools/utils' directives speak), where the masking
  * and scrubbing made for `result.errors` would never look: mapPayloadErrors reaches them too.
  */
-import { BREAK, visit, type DocumentNode, type ExecutionResult } from 'graphql';
+import { BREAK, getDirectiveValues, GraphQLError, visit, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 
 const INCREMENTAL_DIRECTIVES = new Set(['defer', 'stream']);
 const asked = new WeakMap<DocumentNode, boolean>();
@@ -24,6 +24,35 @@ export function usesIncrementalDelivery(document: DocumentNode): boolean {
     asked.set(document, found);
   }
   return found;
+}
+
+/**
+ * The first @stream whose `initialCount` is negative, as its literal or variable gives it, as a
+ * client's error. graphql-tools' executor asserts it as an invariant, which reads as a bug (an
+ * INTERNAL_SERVER_ERROR, logged at `error`); checked before anything runs, nothing is asked upstream.
+ */
+export function negativeStreamCount({ schema, document, variableValues }: ExecutionArgs): GraphQLError | undefined {
+  const stream = schema.getDirective('stream');
+  if (!stream) return undefined;
+  let refused: GraphQLError | undefined;
+  visit(document, {
+    Field(node) {
+      if (!node.directives?.some((directive) => directive.name.value === 'stream')) return undefined;
+      let count: unknown;
+      try {
+        count = getDirectiveValues(stream, node, variableValues ?? {})?.initialCount;
+      } catch {
+        return undefined; // a variable of the wrong type: the executor's own error says so
+      }
+      if (typeof count !== 'number' || count >= 0) return undefined;
+      refused = new GraphQLError(`@stream's initialCount must be 0 or more, got ${count}`, {
+        nodes: [node],
+        extensions: { code: 'BAD_USER_INPUT', argument: 'initialCount' },
+      });
+      return BREAK;
+    },
+  });
+  return refused;
 }
 
 const STREAMING_TYPES = [

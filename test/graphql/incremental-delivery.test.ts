@@ -285,6 +285,30 @@ test('query limits refuse a document with @defer or @stream as they refuse it wi
   expect(stack.upstreamCalls()).toEqual([]);
 });
 
+test("@stream's negative initialCount, literal or variable, is the client's error, before any upstream call", async () => {
+  const refused = (count: number, column: number) => ({
+    errors: [
+      {
+        message: `@stream's initialCount must be 0 or more, got ${count}`,
+        locations: [{ line: 1, column }],
+        extensions: { code: 'BAD_USER_INPUT', argument: 'initialCount' },
+      },
+    ],
+  });
+  expect(await multipart('{ etchings(limit: 3) { results @stream(initialCount: -1) { runeId: id } } }')).toEqual({
+    status: 200,
+    type: 'multipart/mixed; boundary="-"',
+    payloads: [refused(-1, 24)],
+  });
+  const withVariable = 'query ($n: Int!) { etchings(limit: 3) { results @stream(initialCount: $n) { id } } }';
+  expect(await multipart(withVariable, { n: -2 })).toEqual({
+    status: 200,
+    type: 'multipart/mixed; boundary="-"',
+    payloads: [refused(-2, 41)],
+  });
+  expect(stack.upstreamCalls()).toEqual([]);
+});
+
 test.skipIf(RESPONSE_CACHE_OFF)('the response fast path never stores an incremental answer: each repeat executes', async () => {
   const query = '{ status { status } ... @defer { etchings(limit: 1) { limit } } }';
   const [storedBefore, incrementalBefore] = [await stored(), await executions('incremental')];
