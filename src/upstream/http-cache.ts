@@ -107,8 +107,9 @@ export class HttpCache {
       return { response: entry.response, outcome: 'revalidated' };
     }
     if (response.status >= 500 || response.status === 429) return stale() ?? { response, outcome: 'miss' };
-    // Only answers that are the resource's state are stored: 5xx, 429 and the like never are.
-    if (response.status === 200 || response.status === 404) {
+    // Only answers that are the resource's state are stored: 5xx, 429 and the like never are; nor
+    // what the upstream forbids a shared cache to keep (RFC 9111 §3).
+    if ((response.status === 200 || response.status === 404) && sharedCacheMayStore(response)) {
       this.noteValidation(response.headers.etag);
       await cache.store.set(key, { response, validatedAt: now }, this.retainMs());
     }
@@ -133,6 +134,12 @@ export class HttpCache {
   private noteValidation(etag: string | undefined): void {
     if (etag && this.cache.globalEtag) this.lastValidation = { etag, at: Date.now() };
   }
+}
+
+/** No `no-store` or `private` directive (`private="…"` included) in the answer's Cache-Control. */
+function sharedCacheMayStore(response: UpstreamResponse): boolean {
+  const cacheControl = response.headers['cache-control'];
+  return cacheControl === undefined || !/(?:^|[\s,])(?:no-store|private)(?:$|[\s,=])/i.test(cacheControl);
 }
 
 /** The same stored answer: the same object in process, the same bytes when read again from Redis. */

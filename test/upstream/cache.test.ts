@@ -46,6 +46,31 @@ describe('inside the freshness window', () => {
     expect(stack.upstreamCalls()).toEqual([`GET ${tokenPath('ordi')}`]);
   });
 
+  test('an answer the upstream marks no-store or private is passed on and never kept', async () => {
+    for (const [ticker, cacheControl] of [
+      ['trac', 'no-store'],
+      ['mubi', 'private, max-age=60'],
+      ['bili', 'PRIVATE="set-cookie"'],
+    ] as const) {
+      stack.sample.inject({
+        path: tokenPath(ticker),
+        status: 200,
+        body: token(ticker),
+        headers: { 'cache-control': cacheControl, etag: '"kept-nowhere"' },
+      });
+      const first = await rest(`${stack.gatewayUrl}${tokenPath(ticker)}`);
+      const second = await rest(`${stack.gatewayUrl}${tokenPath(ticker)}`);
+      const graphql = await stack.graphql(TOKEN_QUERY, { t: ticker });
+      expect([first, second]).toEqual([
+        { status: 200, body: token(ticker), etag: '"kept-nowhere"', cacheControl, contentType: 'application/json; charset=utf-8' },
+        { status: 200, body: token(ticker), etag: '"kept-nowhere"', cacheControl, contentType: 'application/json; charset=utf-8' },
+      ]);
+      expect(graphql).toEqual({ status: 200, body: { data: tokenData(ticker) } });
+      expect(stack.upstreamCalls()).toEqual(Array(3).fill(`GET ${tokenPath(ticker)}`));
+      stack.sample.reset();
+    }
+  });
+
   test("a client's If-None-Match is answered 304 from the cache, without an upstream call", async () => {
     await rest(`${stack.gatewayUrl}${tokenPath('pepe')}`);
     stack.sample.clearLog();
