@@ -1,6 +1,7 @@
 /** GraphQL GET requests of public fields carry an ETag and answer 304, like the REST paths. */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startStack, type Stack } from '../harness.js';
+import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
 import { isCacheableOperation } from '../../src/graphql/plugins/http-caching.js';
 import { parse } from 'graphql';
 
@@ -131,13 +132,25 @@ test.each([
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ query: '{ status { status } }' }),
       }),
+    null,
   ],
-  ['a query with errors', () => get('{ etchings(limit: 0) { total } }')],
-  ['a platform field', () => get('{ bitcoinNode(path: "rest/chaininfo.json", apiKey: "k") }')],
-])('%s carries no ETag and no public Cache-Control', async (_name, send) => {
+  // A GET's answer for no shared cache says so: a cache could otherwise keep it by its own heuristics.
+  ['a query with errors', () => get('{ etchings(limit: 0) { total } }'), 'no-store'],
+  ['a platform field', () => get('{ bitcoinNode(path: "rest/chaininfo.json", apiKey: "k") }'), 'no-store'],
+  [
+    'a platform field answered',
+    () => get('{ bitcoinNode(path: "rest/chaininfo.json") }', { 'x-api-key': SAMPLE_PLATFORM_KEY }),
+    'no-store',
+  ],
+])('%s carries no ETag and no public Cache-Control', async (_name, send, cacheControl) => {
   const answer = await send();
-  await answer.text();
-  expect([answer.headers.get('etag'), answer.headers.get('cache-control')]).toEqual([null, null]);
+  const body = (await answer.json()) as { data?: unknown };
+  expect([answer.status, answer.headers.get('etag'), answer.headers.get('cache-control'), body.data !== undefined]).toEqual([
+    200,
+    null,
+    cacheControl,
+    true,
+  ]);
 });
 
 test('only queries whose root fields are all public are cacheable, through fragments too', () => {

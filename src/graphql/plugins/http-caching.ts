@@ -43,12 +43,18 @@ export function isCacheableOperation(
 
 export function useHttpCaching(): Plugin {
   const cacheable = new WeakSet<Request>();
+  const executedGets = new WeakSet<Request>();
   return {
     onExecute({ args }) {
       const request = (args.contextValue as { request?: Request }).request;
-      if (request?.method === 'GET' && isCacheableOperation(args.document, args.operationName)) {
-        cacheable.add(request);
-      }
+      if (request?.method !== 'GET') return;
+      executedGets.add(request);
+      if (isCacheableOperation(args.document, args.operationName)) cacheable.add(request);
+    },
+    onResponse({ request, response }) {
+      // Any other executed GET's answer (a platform field's, which depends on the API key, or one
+      // with errors) is for no cache: a shared cache could otherwise keep it by its own heuristics.
+      if (executedGets.has(request) && !response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
     },
     onResultProcess({ request, result, setResultProcessor }) {
       if (!cacheable.has(request) || Array.isArray(result) || Symbol.asyncIterator in result) return;
