@@ -4,7 +4,7 @@
 // and gets the compiled answer once the two are the same bytes.
 import { expect } from 'vitest';
 import type { Fault, SampleOptions, SampleUpstream } from '../src/sample/server.js';
-import { startStack, type GraphQLBody, type Stack } from './harness.js';
+import { executionsByEngine, startStack, type GraphQLBody, type Stack } from './harness.js';
 
 export interface ExecutorPair {
   /** The stack under test: its sample's log and faults are the suite's. */
@@ -17,11 +17,15 @@ export interface ExecutorPair {
     variables?: Record<string, unknown>,
     headers?: Record<string, string>,
   ): Promise<{ status: number; body: GraphQLBody }>;
+  /** What each has run so far, by engine: the stack's (`compiled`) and the twin's (`reference`). */
+  executions(): Promise<{ compiled: Executions; reference: Executions }>;
   /** A fault for both samples. */
   inject(fault: Fault): void;
   reset(): void;
   close(): Promise<void>;
 }
+
+type Executions = Awaited<ReturnType<typeof executionsByEngine>>;
 
 let requests = 0;
 
@@ -42,6 +46,10 @@ export async function startExecutorPair(
       ]);
       expect(compiled, 'the compiled answer is the graphql-js one, byte for byte').toEqual(reference);
       return { status: compiled.status, body: JSON.parse(compiled.text) as GraphQLBody };
+    },
+    async executions() {
+      const [compiled, reference] = await Promise.all([executionsByEngine(stack), executionsByEngine(twin)]);
+      return { compiled, reference };
     },
     inject(fault) {
       stack.sample.inject(fault);

@@ -24,7 +24,7 @@ import {
 } from '../../src/sample/data.js';
 import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
 import { startExecutorPair, type ExecutorPair } from '../executor-pair.js';
-import { executionsByEngine, type Stack } from '../harness.js';
+import type { Stack } from '../harness.js';
 import {
   SUITE_PROFILES,
   expectAllBelowBase,
@@ -610,7 +610,7 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
 
   // Last, over what the tests above sent: the comparison compared the two executors.
   it('ran every operation compiled on the stack, and on graphql-js on its twin', async () => {
-    const [compiled, reference] = await Promise.all([executionsByEngine(stack), executionsByEngine(pair.twin)]);
+    const { compiled, reference } = await pair.executions();
     expect(reference).toEqual({ compiled: 0, fallback: expect.any(Number) });
     expect(reference.fallback).toBeGreaterThan(0);
     // The stack's own warm-up lookups (no token list) ran on it alone.
