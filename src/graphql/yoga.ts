@@ -27,6 +27,7 @@ import { useParsedParams } from './plugins/parsed-params.js';
 import { useSecretScrubbing } from './plugins/secret-scrubbing.js';
 import { useCors } from './plugins/cors.js';
 import { useCsrfPreventionWithCode } from './plugins/csrf.js';
+import { useUnsupportedMediaType } from './plugins/unsupported-media-type.js';
 import { useNotAcceptableAnswer } from './plugins/not-acceptable.js';
 import { useOperationResolutionErrors } from './plugins/operation-resolution.js';
 import { useIncrementalErrorMasking } from './plugins/incremental-errors.js';
@@ -159,6 +160,7 @@ export function createServer({
         validatedShapesBytes: config.documentCacheMaxBytes / 8,
       }),
       useCsrfPreventionWithCode(),
+      useUnsupportedMediaType(),
       // A subscription's set-up waits for a turn of the loop of its own: a burst of them cannot hold other requests.
       useSubscriptionTurns(),
       useOperationResolutionErrors(),

@@ -5,9 +5,11 @@
  * `http://${Host}${target}` (as @whatwg-node/server builds it), a Host of
  * `x/graphql?query=<other document>&z=` put another document there than the one the response fast
  * path keyed from the target (response-cache.ts), and its result was stored under the victim's key.
- * At a fixed origin yoga parses exactly the target's text; nothing keyed reads Host.
+ * At a fixed origin yoga parses exactly the target's text; nothing keyed reads Host. Its
+ * Content-Type is the one media-type.ts reads, so yoga parses the body the fast path keyed.
  */
 import type { IncomingMessage } from 'node:http';
+import { normalisedContentType } from './media-type.js';
 
 /** The origin of every Request yoga gets. */
 const ORIGIN = 'http://localhost';
@@ -20,7 +22,12 @@ const ORIGIN = 'http://localhost';
  */
 export function yogaRequest(req: IncomingMessage, fetchAPI: { Request: typeof Request }, body?: Buffer): Request {
   const headers: [string, string][] = [];
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    const value = req.rawHeaders[i + 1]!;
+    // yoga's parsers match the media type as sent; RFC 9110 makes its case meaningless.
+    headers.push([name, name.length === 12 && name.toLowerCase() === 'content-type' ? normalisedContentType(value) : value]);
+  }
   const method = req.method ?? 'GET';
   const init: RequestInit & { duplex?: 'half' } = { method, headers };
   if (body) init.body = body as unknown as BodyInit;

@@ -25,6 +25,7 @@ import { untilClientLeaves } from '../lib/cancellation.js';
 import { clientIdOf } from '../http/client-identity.js';
 import { graphqlEtagMatches, GET_ANSWER_VARY as VARY } from '../http/etag.js';
 import { isGraphqlTarget } from '../http/graphql-target.js';
+import { isUtf8Json } from '../http/media-type.js';
 import type { ResultCandidate } from '../graphql/plugins/result-candidates.js';
 import { flatHead, headerValue, writeHead } from '../http/node-response.js';
 import { endOk, headLines, type HeadLines } from '../http/prepared-head.js';
@@ -260,14 +261,10 @@ export function createResponseCache({
       if (!isGraphqlTarget(url)) return false;
       if (req.method === 'GET') return url.length > '/graphql?'.length;
       if (req.method !== 'POST') return false;
-      // As yoga matches it (its first entry, case and all): anything else gets yoga's 415.
+      // As yoga reads it (media-type.ts): anything else is yoga's to parse, or to answer 415.
       const given = req.headers['content-type'] ?? '';
-      const comma = given.indexOf(',');
-      const type = comma === -1 ? given : given.slice(0, comma);
       const length = Number(req.headers['content-length']);
-      return (
-        (type === 'application/json' || type.startsWith('application/json;')) && Number.isSafeInteger(length) && length <= maxBodyBytes
-      );
+      return isUtf8Json(given) && Number.isSafeInteger(length) && length <= maxBodyBytes;
     },
 
     async serve(req: IncomingMessage, res: ServerResponse, context: FastPathContext, viaYoga: ViaYoga): Promise<void> {

@@ -197,8 +197,8 @@ describe('warm (upstream answers fresh for a minute)', () => {
       ['a __proto__ parameter', (query) => ({ headers: json, body: `{"query":${JSON.stringify(query)},"__proto__":{}}` })],
       ['variables a list', (query) => ({ headers: json, body: JSON.stringify({ query, variables: [] }) })],
       [
-        'content-type application/JSON',
-        (query) => ({ headers: { ...json, 'content-type': 'application/JSON' }, body: JSON.stringify({ query }) }),
+        'content-type application/json; charset=utf-16',
+        (query) => ({ headers: { ...json, 'content-type': 'application/json; charset=utf-16' }, body: JSON.stringify({ query }) }),
       ],
       [
         'content-type application/jsonp',
@@ -233,7 +233,7 @@ describe('warm (upstream answers fresh for a minute)', () => {
       ['an unknown parameter', 400, 200],
       ['a __proto__ parameter', 400, 200],
       ['variables a list', 400, 200],
-      ['content-type application/JSON', 415, 200],
+      ['content-type application/json; charset=utf-16', 415, 200],
       ['content-type application/jsonp', 415, 200],
       ['a form POST without a CSRF header', 403, 200],
     ]);
