@@ -136,6 +136,11 @@ export async function start(env: Record<string, string | undefined> = process.en
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const url = `http://${shownHost}:${port}`;
   logger.info({ url, config: effectiveConfig(config, persistedOperations?.size) }, 'satgate listening');
+  if (config.compiledExecution === 'eager') {
+    // Every new document compiles at once, synchronously, with no per-client budget: a client
+    // sending large new documents holds the event loop (about 56 ms each) for everyone.
+    logger.warn('COMPILED_EXECUTION=eager compiles every new document without a budget: for checking the executors, not for production');
+  }
 
   let stopping: Promise<void> | undefined;
   /**

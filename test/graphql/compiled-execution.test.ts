@@ -335,3 +335,20 @@ test('a query run again on graphql-js is charged its answer bytes once', async (
     await pair.close();
   }
 });
+
+test('COMPILED_EXECUTION=eager warns at start that it has no compile budget; the default does not', async () => {
+  const warnings = (logs: string[]) =>
+    logs
+      .map((line) => JSON.parse(line) as { level: string; msg: string })
+      .filter(({ level }) => level === 'warn')
+      .map(({ msg }) => msg);
+  const eager = await startStack({ COMPILED_EXECUTION: 'eager' });
+  try {
+    expect(warnings(eager.logs)).toEqual([
+      'COMPILED_EXECUTION=eager compiles every new document without a budget: for checking the executors, not for production',
+    ]);
+    expect(warnings(stack.logs)).toEqual([]);
+  } finally {
+    await eager.close();
+  }
+});
