@@ -3,7 +3,7 @@ import type { CallOptions } from '../upstream/request.js';
 import { normalizeTicker, type PageQuery } from '../upstream/ordinals.js';
 import type { Upstreams } from '../upstream/index.js';
 import { merged } from '../lib/merge.js';
-import { MAX_PARAM_LENGTH } from '../upstream/paths.js';
+import { isImpossibleTicker } from '../upstream/paths.js';
 import { keyedHash } from '../lib/keyed-hash.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, Page, SourcedInscriptionTransfer } from '../upstream/types.js';
 import type { SourcedOperation } from '../sources/index.js';
@@ -169,8 +169,8 @@ function loaderMakers(upstreams: Upstreams, call: CallOptions, limit: RequestLim
       new DataLoader<string, Brc20TokenDetailsResponse | null, string>(
         traced('brc20TokenSummary', async (tickers: readonly string[], batchCall) => {
           let page: Page<Brc20Token> | undefined;
-          // A ticker no upstream path parameter can hold is no token (brc20Token: null, no call).
-          const listable = tickers.filter((ticker) => ticker.length <= MAX_PARAM_LENGTH);
+          // A ticker no token can have is null without a call (brc20Token); the list is not asked for it.
+          const listable = tickers.filter((ticker) => !isImpossibleTicker(ticker));
           try {
             if (listable.length > 0) page = await listed(listable, batchCall);
           } catch (error) {

@@ -1,7 +1,7 @@
 import { merged } from '../lib/merge.js';
 import type { CallOptions, UpstreamRequest } from './request.js';
 import type { UpstreamService } from './service.js';
-import { MAX_PARAM_LENGTH, isDotSegment, joinPath, segment, wellFormed } from './paths.js';
+import { isImpossibleTicker, joinPath, segment, wellFormed } from './paths.js';
 import { boolean, checked, decimal, int, object, optional, page, string, timestamp } from './shapes.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, InscriptionLocation, InscriptionTransfer, Page } from './types.js';
 
@@ -106,7 +106,7 @@ export function createOrdinalsClient(service: UpstreamService, { listLookups = '
      * can one longer than a path parameter may be (the upstream's route 404, asked for nothing).
      */
     async brc20Token(ticker: string, call: CallOptions = {}) {
-      if (isDotSegment(ticker) || ticker.length > MAX_PARAM_LENGTH) return null;
+      if (isImpossibleTicker(ticker)) return null;
       return service.json(merged(this.brc20TokenRequest(ticker), call), 'null', isBrc20Details);
     },
     /** Whether brc20Tokens may ask the upstream now. */

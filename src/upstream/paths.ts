@@ -15,6 +15,14 @@ export function isDotSegment(value: string): boolean {
   return value === '.' || value === '..';
 }
 
+/**
+ * A ticker no token can have: empty (hiro's `/brc-20/tokens/` matches `""` and answers 404), a dot
+ * segment, or longer than a path parameter can be. Answered null without an upstream call.
+ */
+export function isImpossibleTicker(ticker: string): boolean {
+  return ticker === '' || isDotSegment(ticker) || ticker.length > MAX_PARAM_LENGTH;
+}
+
 /** A lone UTF-16 surrogate has no UTF-8 form, so no percent-encoding (encodeURIComponent throws). */
 const LONE_SURROGATE = /\p{Cs}/u;
 

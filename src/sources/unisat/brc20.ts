@@ -4,7 +4,7 @@
  */
 import type { CallOptions } from '../../upstream/request.js';
 import { normalizeTicker } from '../../upstream/ordinals.js';
-import { MAX_PARAM_LENGTH, isDotSegment, joinPath } from '../../upstream/paths.js';
+import { isImpossibleTicker, joinPath } from '../../upstream/paths.js';
 import { checked, int, object, optional, seconds, string } from '../../upstream/shapes.js';
 import type { Brc20TokenDetailsResponse } from '../../upstream/types.js';
 import { formatUnits, toUnits } from '../amounts.js';
@@ -76,7 +76,7 @@ export function createUnisatBrc20(client: UnisatClient) {
   return {
     /** Null when UniSat has no such token, or the ticker cannot be one (as hiro's route 404). */
     async token(ticker: string, call: CallOptions): Promise<Brc20TokenDetailsResponse | null> {
-      if (ticker === '' || isDotSegment(ticker) || ticker.length > MAX_PARAM_LENGTH) return null;
+      if (isImpossibleTicker(ticker)) return null;
       const answer = await client.get(
         { path: joinPath('v1', 'indexer', 'brc20', unisatTicker(ticker), 'info'), route: '/v1/indexer/brc20/:ticker/info' },
         isInfo,
