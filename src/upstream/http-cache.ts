@@ -137,7 +137,7 @@ export class HttpCache {
 }
 
 /** No `no-store` or `private` directive (`private="…"` included) in the answer's Cache-Control. */
-function sharedCacheMayStore(response: UpstreamResponse): boolean {
+export function sharedCacheMayStore(response: UpstreamResponse): boolean {
   const cacheControl = response.headers['cache-control'];
   return cacheControl === undefined || !/(?:^|[\s,])(?:no-store|private)(?:$|[\s,=])/i.test(cacheControl);
 }

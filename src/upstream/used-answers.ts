@@ -6,6 +6,7 @@
  */
 import type { ServiceName } from '../errors.js';
 import { cacheKey } from './cache.js';
+import { sharedCacheMayStore } from './http-cache.js';
 import type { Coalescer } from './coalesce.js';
 import { queryString } from './paths.js';
 import type { AnswerSource, UpstreamRequest, UpstreamResponse, UsedAnswers } from './request.js';
@@ -71,9 +72,12 @@ export class Ledger {
     return key;
   }
 
-  /** Only a stored answer of the resource's state (200, 404) can stand behind a stored result. */
+  /**
+   * Only a stored answer of the resource's state (200, 404) can stand behind a stored result: not
+   * one the upstream forbids a shared cache to keep, whose data a stored result would keep for it.
+   */
   private noteUsed(used: UsedAnswers, key: string, req: UpstreamRequest, response: UpstreamResponse): void {
-    if (response.stale || (response.status !== 200 && response.status !== 404)) {
+    if (response.stale || (response.status !== 200 && response.status !== 404) || !sharedCacheMayStore(response)) {
       used.complete = false;
       return;
     }

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
+import { sampleData } from '../../src/sample/data.js';
 import { ORD_HEIGHT } from '../../src/sample/sources-data.js';
 import { startStack, type Stack } from '../harness.js';
 
@@ -318,6 +319,28 @@ describe('warm (upstream answers fresh for a minute)', () => {
       },
     };
     expect([await send(), await send()]).toEqual([expected, expected]);
+    const after = await responseCache(stack);
+    expect([after.miss - before.miss, after.hit - before.hit, after.stored - before.stored]).toEqual([2, 0, 0]);
+  });
+
+  test('a result built from an upstream answer marked no-store is never stored', async () => {
+    const details = sampleData.brc20Tokens[30]!;
+    const ticker = details.token.ticker;
+    const path = `/ordinals/v1/brc-20/tokens/${ticker}`;
+    stack.sample.inject({ path, status: 200, body: details, headers: { 'cache-control': 'no-store', etag: '"kept-nowhere"' }, times: 2 });
+    stack.sample.clearLog();
+    const before = await responseCache(stack);
+    const body = { query: TOKEN, variables: { ticker } };
+    const answers = [await (await post(stack, body)).json(), await (await post(stack, body)).json()];
+    const expected = {
+      data: { brc20Token: { token: { ticker, mintedSupply: details.token.minted_supply }, supply: { holders: details.supply.holders } } },
+    };
+    expect(answers).toEqual([expected, expected]);
+    // Each request asked afresh: nothing held the answer, so nothing could be revalidated.
+    expect(stack.sample.requests.map((r) => [r.url, r.headers['if-none-match']])).toEqual([
+      [path, undefined],
+      [path, undefined],
+    ]);
     const after = await responseCache(stack);
     expect([after.miss - before.miss, after.hit - before.hit, after.stored - before.stored]).toEqual([2, 0, 0]);
   });
