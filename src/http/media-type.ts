@@ -18,7 +18,7 @@ export function normalisedContentType(value: string): string {
 }
 
 /** The bare media type (`application/json`), lowercased. */
-export function essence(contentType: string): string {
+function essence(contentType: string): string {
   const semicolon = contentType.indexOf(';');
   return (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
 }
