@@ -103,10 +103,10 @@ export function restatedHiro(e: Etching): Etching {
     mint_terms: {
       amount: t.amount === null ? null : amount(t.amount),
       cap: cap === null ? null : formatUnits(cap, div),
-      height_start: t.height_start || null,
-      height_end: t.height_end || null,
-      offset_start: t.offset_start || null,
-      offset_end: t.offset_end || null,
+      height_start: t.height_start,
+      height_end: t.height_end,
+      offset_start: t.offset_start,
+      offset_end: t.offset_end,
     },
     supply: {
       ...e.supply,

@@ -404,7 +404,7 @@ export function makeEtching(spec: RuneSpec, chainTip: number, used: Set<string>)
   const fits = (whole: number) => BigInt(whole) * unit <= U128_MAX;
   const amount = hasTerms ? BigInt(pick(`${l}:amount`, [1, 100, 1000, 2100, 10000, 69420, 1000000].filter(fits))) * unit : null;
   const cap = hasTerms ? pick(`${l}:cap`, [1000n, 21000n, 100000n, 1000000n, 21000000n, U128_MAX]) : null;
-  // Stored zeros come back as null (the upstream's truthiness check), so 0 appears as null here.
+  // 0 here stands for no such term (null); the example rune 840000:1 has a term of 0, written 0.
   const heightStart = hasTerms && rand(`${l}:hs`) < 0.4 ? spec.height + randInt(`${l}:hsv`, 0, 10) : 0;
   const heightEnd = heightStart ? heightStart + pick(`${l}:he`, [1000, 10000, 210000]) : 0;
   const offsetStart = hasTerms && rand(`${l}:os`) < 0.2 ? randInt(`${l}:osv`, 0, 1) : 0;

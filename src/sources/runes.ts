@@ -57,12 +57,13 @@ export function toEtching(rune: RawRune, source: SourceName, height: number | nu
       turbo: rune.turbo,
       mint_terms: marked(
         {
-          amount: terms?.amount ? formatUnits(terms.amount, div) : null,
-          cap: cap ? formatUnits(cap, div) : null,
-          height_start: terms?.heightStart || null,
-          height_end: terms?.heightEnd || null,
-          offset_start: terms?.offsetStart || null,
-          offset_end: terms?.offsetEnd || null,
+          // A term of 0 is written 0: hiro reads NUMERIC columns as text, and "0" is truthy there.
+          amount: terms?.amount != null ? formatUnits(terms.amount, div) : null,
+          cap: cap !== null ? formatUnits(cap, div) : null,
+          height_start: terms?.heightStart ?? null,
+          height_end: terms?.heightEnd ?? null,
+          offset_start: terms?.offsetStart ?? null,
+          offset_end: terms?.offsetEnd ?? null,
         },
         source,
         height,
