@@ -24,6 +24,13 @@ export class Coalescer {
 
   /** The answer under cache key `key`: fresh in process, or from the lookup shared by every identical request. */
   answer(key: string, req: UpstreamRequest): Promise<UpstreamResponse> {
+    // Past the cache, and past calls already in flight: they may have started before what it must see.
+    if (req.fresh) {
+      return this.cache.throughCache(key, req).then(({ response, outcome }) => {
+        req.stats?.noteCache(outcome);
+        return response;
+      });
+    }
     const peeked = this.cache.peekFresh(key);
     if (peeked) {
       this.events.cache(this.name, 'hit');

@@ -54,12 +54,12 @@ export class HttpCache {
   /** The cached answer, or the upstream's, with what it took (see CacheOutcome). */
   async throughCache(key: string, req: UpstreamRequest): Promise<Cached> {
     const entry = await this.cache.store.get(key);
-    if (entry && this.isFresh(entry, Date.now())) {
+    if (entry && !req.fresh && this.isFresh(entry, Date.now())) {
       this.events.cache(this.name, 'hit');
       return { response: entry.response, outcome: 'hit' };
     }
     const flights = this.cache.flights;
-    if (!flights) return this.ask(key, req, entry);
+    if (!flights || req.fresh) return this.ask(key, req, entry);
     // With Redis: one process of the group asks; the others read what it stored.
     const flight = await flights.take(key, this.flightMs, req.signal);
     if (flight.role === 'followed') {

@@ -39,6 +39,11 @@ export interface UpstreamRequest {
   client?: string;
   /** The answer never changes (ord's deep block hashes): a stored result does not rest on it. */
   final?: boolean;
+  /**
+   * Asked of the upstream whatever the cache holds, the answer stored in its place: a source's
+   * pages read again together when the cached ones disagree (sources/errors.ts, consistentPages).
+   */
+  fresh?: boolean;
   /** The asking request's budget of upstream answer bytes (GraphQL requests). */
   budget?: ResponseBudget;
   /** The client request's access-log counters: upstream calls sent, cache outcomes. */

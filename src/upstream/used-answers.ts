@@ -43,8 +43,10 @@ export class Ledger {
     }
     const key = this.keyOf(req);
     if (!used) return coalescer.answer(key, req);
-    // Noting what the request used, for the response cache.
-    const asked = used.asked.get(key);
+    // Noting what the request used, for the response cache. A page read again past the cache
+    // replaced what the request read first: a result resting on both is not kept.
+    if (req.fresh) used.complete = false;
+    const asked = req.fresh ? undefined : used.asked.get(key);
     const answer = asked ?? coalescer.answer(key, req);
     used.asked.set(key, answer);
     return answer.then(

@@ -170,7 +170,9 @@ test.each([
   expect((await stack.graphql(NUMBERS(0, 5))).body).toEqual(UNFIT);
   const rest = await fetch(`${stack.gatewayUrl}/runes/v1/etchings?limit=5`);
   expect([rest.status, await rest.json()]).toEqual([502, BAD_GATEWAY]);
-  expect(paths()).toEqual([...firstCalls(), ...firstCalls()].sort());
+  // Each read once more past the cache, as pages read at different times are, then refused; the
+  // GraphQL request reuses its index height, the REST one (CACHE_TTL_MS=0 here) asks it again.
+  expect(paths()).toEqual([...firstCalls(), '/runes/0', ...firstCalls(), ...firstCalls()].sort());
 });
 
 test.each([
@@ -184,7 +186,41 @@ test.each([
 ])('a later page with %s lies: UPSTREAM_ERROR, nothing more asked', async (_name, edit) => {
   stack.sample.inject({ path: '/runes/1', status: 200, body: secondPage(edit) });
   expect((await stack.graphql(NUMBERS(48, 5))).body).toEqual(UNFIT);
-  expect(paths()).toEqual([...firstCalls(), '/runes/1'].sort());
+  // Both pages read once more past the cache, then refused; nothing beyond them.
+  expect(paths()).toEqual([...firstCalls(), '/runes/1', '/runes/0', '/runes/1'].sort());
+});
+
+test('a page cached before a new etching, beside page 0 read after it, is read again: the window as it is now', async () => {
+  const cached = await startStack((sample) => ({ ETCHINGS_SOURCE: 'ord', ORD_API_URL: sample.baseUrl, CACHE_TTL_MS: '2000' }), {
+    sources: { ord: {} },
+  });
+  try {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const started = Date.now();
+    // Page 0 cached now; page 1 a second later; then three runes are etched, which moves every rune down
+    // three places (one would only move page 1's first entry to where page 0's look-ahead was).
+    await cached.graphql(NUMBERS(0, 5));
+    await sleep(1000);
+    await cached.graphql(NUMBERS(45, 10));
+    cached.sample.activity.etch(3);
+    // Page 0 is asked again (its 2 s are over), page 1 still answered from the cache: they disagree.
+    await sleep(started + 2100 - Date.now());
+    cached.sample.clearLog();
+    const now = cached.sample.activity.etchings();
+    expect((await cached.graphql(NUMBERS(45, 10))).body).toEqual({
+      data: { etchings: { total: now.length, results: now.slice(45, 55).map((e) => ({ number: e.number })) } },
+      extensions: { sources: [{ source: 'ord', height: expect.any(Number), unavailable: [] }] },
+    });
+    // Page 0 and the index height asked (their time was over), page 1 from the cache; then both pages
+    // past it. (Block hashes are asked per block, for the blocks the window newly holds.)
+    const pages = callsOf(cached.sample)
+      .map((c) => c.path)
+      .filter((path) => !path.startsWith('/r/blockhash/'))
+      .sort();
+    expect(pages).toEqual(['/blockheight', '/runes/0', '/runes/0', '/runes/1']);
+  } finally {
+    await cached.close();
+  }
 });
 
 test('a last page shorter than the others is no lie: the window ends with the list', async () => {

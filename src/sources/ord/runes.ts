@@ -19,7 +19,7 @@ import { joinPath, segment } from '../../upstream/paths.js';
 import { sideBySide, SingleLookup } from '../../upstream/request-slots.js';
 import { arrayOf, checked, object, optional, string, type Shape } from '../../upstream/shapes.js';
 import type { Page, SourcedRuneEtching } from '../../upstream/types.js';
-import { unreadable } from '../errors.js';
+import { consistentPages, PagesDisagree, unreadable } from '../errors.js';
 import { toEtching, type RawRune } from '../runes.js';
 import { marked } from '../provenance.js';
 import { createBlockHashes } from './block-hashes.js';
@@ -124,12 +124,12 @@ const RESERVED_RUNE = {
 export function createOrdEtchings(client: OrdClient) {
   /** Runes per page, as the last full page 0 showed it. */
   let pageSize = CODE_PAGE_SIZE;
-  const runesPage = async (index: number, call: CallOptions) => {
+  const runesPage = async (index: number, call: CallOptions, fresh: boolean) => {
     // Pages past the first are more lookups of the request (see CallOptions.lookups).
-    if (index > 0) call.lookups?.take();
+    if (index > 0 || fresh) call.lookups?.take();
     // ord answers every page, an empty one past the end: a 404 is not ord's runes route (a wrong
     // ORD_API_URL, a proxy in front), never "no runes".
-    const page = await client.get({ path: joinPath('runes', String(index)), route: '/runes/:page' }, isRunesPage, call, false);
+    const page = await client.get({ path: joinPath('runes', String(index)), route: '/runes/:page', fresh }, isRunesPage, call, false);
     return page!;
   };
 
@@ -158,67 +158,77 @@ export function createOrdEtchings(client: OrdClient) {
       const hash = answer.id === RESERVED_RUNE.id ? RESERVED_RUNE.hash : await blockHashOf(answer.entry.block, height, call);
       return toEtching(raw(answer.id, answer.entry, hash, height), 'ord', int(height));
     },
-    async etchings({ offset, limit }: PageQuery, call: CallOptions): Promise<Page<SourcedRuneEtching>> {
-      const lookups = lookupsOf(call);
-      const [first, height] = await sideBySide(
-        lookups,
-        () => runesPage(0, call),
-        () => indexHeight(call),
-      );
-      const newest = first.entries[0]?.[1].number;
-      if (newest === undefined) return { limit, offset, total: 0, results: [] };
-      if (height === undefined) throw unreadable('ord');
-      const total = int(newest + 1n);
-      // A full page 0 says the size: 50 or 100 entries, plus the code's look-ahead if it is there.
-      if (first.more) pageSize = first.entries.length % 50 === 0 ? first.entries.length : first.entries.length - 1;
-      const last = Math.min(offset + limit, total) - 1;
-      /** Entries by their place in the list (newest first). */
-      const placed = new Map<number, [string, RuneEntry]>();
-      const place = (page: RunesPage) => placeAll(placed, page, newest);
-      place(first);
-      let more = first.more;
-      // Pages until the window is covered: each one's first entry says where it starts.
-      // None when the window starts past the last rune (offset >= total): no page holds it.
-      for (let position = first.entries.length; more && offset <= last && position <= last && !placed.has(last);) {
-        const wanted = Math.max(position, offset);
-        let index = Math.floor(wanted / pageSize);
-        let page = await runesPage(index, call);
-        const start = page.entries[0] ? placeOf(page.entries[0][1].number, newest) : undefined;
-        if (start !== undefined && index > 0 && start !== index * pageSize && start % index === 0) {
-          // Another page size than assumed: learnt, and the right page asked.
-          pageSize = start / index;
-          index = Math.floor(wanted / pageSize);
-          page = await runesPage(index, call);
-        }
-        if (page.entries.length === 0) break;
-        place(page);
-        more = page.more;
-        const next = placeOf(page.entries[page.entries.length - 1]![1].number, newest) + 1;
-        if (next <= position) throw unreadable('ord');
-        position = next;
-      }
-      const window: Array<[string, RuneEntry]> = [];
-      for (let p = offset; p <= last; p++) {
-        const pair = placed.get(p);
-        // Every number up to the newest is a rune's: a hole is a page that lied, never a short page.
-        if (!pair) throw unreadable('ord');
-        window.push(pair);
-      }
-      // One block hash per block on the page (recursive endpoint, cached by the pipeline), within
-      // the request's concurrency.
-      const blocks = [...new Set(window.flatMap(([id, entry]) => (id === RESERVED_RUNE.id ? [] : [entry.block])))];
-      const hashes = new Map(await lookups.spread(blocks, async (block) => [block, await blockHashOf(block, height, call)] as const));
-      const indexed = int(height);
-      const hashOf = (id: string, entry: RuneEntry) => (id === RESERVED_RUNE.id ? RESERVED_RUNE.hash : hashes.get(entry.block)!);
-      const results = window.map(([id, entry]) => toEtching(raw(id, entry, hashOf(id, entry), height), 'ord', indexed));
-      return marked({ limit, offset, total: results.length > 0 ? total : 0, results }, 'ord', indexed);
-    },
+    /**
+     * Pages are cached one by one, and a new etching moves every rune down ord's pages: pages read
+     * before and after one disagree, and are read again together (consistentPages).
+     */
+    etchings: (page: PageQuery, call: CallOptions): Promise<Page<SourcedRuneEtching>> =>
+      consistentPages(
+        (fresh) => etchingsWindow(page, call, fresh),
+        () => unreadable('ord'),
+      ),
   };
+
+  async function etchingsWindow({ offset, limit }: PageQuery, call: CallOptions, fresh: boolean): Promise<Page<SourcedRuneEtching>> {
+    const lookups = lookupsOf(call);
+    const [first, height] = await sideBySide(
+      lookups,
+      () => runesPage(0, call, fresh),
+      () => indexHeight(call),
+    );
+    const newest = first.entries[0]?.[1].number;
+    if (newest === undefined) return { limit, offset, total: 0, results: [] };
+    if (height === undefined) throw unreadable('ord');
+    const total = int(newest + 1n);
+    // A full page 0 says the size: 50 or 100 entries, plus the code's look-ahead if it is there.
+    if (first.more) pageSize = first.entries.length % 50 === 0 ? first.entries.length : first.entries.length - 1;
+    const last = Math.min(offset + limit, total) - 1;
+    /** Entries by their place in the list (newest first). */
+    const placed = new Map<number, [string, RuneEntry]>();
+    const place = (page: RunesPage) => placeAll(placed, page, newest);
+    place(first);
+    let more = first.more;
+    // Pages until the window is covered: each one's first entry says where it starts.
+    // None when the window starts past the last rune (offset >= total): no page holds it.
+    for (let position = first.entries.length; more && offset <= last && position <= last && !placed.has(last);) {
+      const wanted = Math.max(position, offset);
+      let index = Math.floor(wanted / pageSize);
+      let page = await runesPage(index, call, fresh);
+      const start = page.entries[0] ? placeOf(page.entries[0][1].number, newest) : undefined;
+      if (start !== undefined && index > 0 && start !== index * pageSize && start % index === 0) {
+        // Another page size than assumed: learnt, and the right page asked.
+        pageSize = start / index;
+        index = Math.floor(wanted / pageSize);
+        page = await runesPage(index, call, fresh);
+      }
+      if (page.entries.length === 0) break;
+      place(page);
+      more = page.more;
+      const next = placeOf(page.entries[page.entries.length - 1]![1].number, newest) + 1;
+      if (next <= position) throw new PagesDisagree();
+      position = next;
+    }
+    const window: Array<[string, RuneEntry]> = [];
+    for (let p = offset; p <= last; p++) {
+      const pair = placed.get(p);
+      // Every number up to the newest is a rune's: a hole is a page of another time, or one that lied.
+      if (!pair) throw new PagesDisagree();
+      window.push(pair);
+    }
+    // One block hash per block on the page (recursive endpoint, cached by the pipeline), within
+    // the request's concurrency.
+    const blocks = [...new Set(window.flatMap(([id, entry]) => (id === RESERVED_RUNE.id ? [] : [entry.block])))];
+    const hashes = new Map(await lookups.spread(blocks, async (block) => [block, await blockHashOf(block, height, call)] as const));
+    const indexed = int(height);
+    const hashOf = (id: string, entry: RuneEntry) => (id === RESERVED_RUNE.id ? RESERVED_RUNE.hash : hashes.get(entry.block)!);
+    const results = window.map(([id, entry]) => toEtching(raw(id, entry, hashOf(id, entry), height), 'ord', indexed));
+    return marked({ limit, offset, total: results.length > 0 ? total : 0, results }, 'ord', indexed);
+  }
 }
 
 /** A rune's place in the list (newest first); no rune is numbered above the newest. */
 function placeOf(number: bigint, newest: bigint): number {
-  if (number > newest) throw unreadable('ord');
+  if (number > newest) throw new PagesDisagree();
   return Number(newest - number);
 }
 
@@ -230,12 +240,12 @@ function placeAll(placed: Map<number, [string, RuneEntry]>, page: RunesPage, new
   let previous: bigint | undefined;
   for (const pair of page.entries) {
     const number = pair[1].number;
-    if (previous !== undefined && number >= previous) throw unreadable('ord');
+    if (previous !== undefined && number >= previous) throw new PagesDisagree();
     previous = number;
     const place = placeOf(number, newest);
     // The code's look-ahead entry repeats the next page's first: the same rune, placed once.
     const held = placed.get(place);
-    if (held && held[0] !== pair[0]) throw unreadable('ord');
+    if (held && held[0] !== pair[0]) throw new PagesDisagree();
     placed.set(place, pair);
   }
 }

@@ -23,7 +23,7 @@ import { joinPath } from '../../upstream/paths.js';
 import { arrayOf, boolean, checked, int, object, optional, seconds, string, timestamp } from '../../upstream/shapes.js';
 import type { Page, SourcedInscriptionTransfer } from '../../upstream/types.js';
 import { withinDeadline } from '../deadline.js';
-import { unreadable } from '../errors.js';
+import { consistentPages, PagesDisagree, unreadable } from '../errors.js';
 import { marked, type MissableField } from '../provenance.js';
 import type { UnisatClient } from './client.js';
 
@@ -111,7 +111,7 @@ export function createUnisatTransfers(client: UnisatClient) {
    * served the same transfers again under new ids). Each page counts against MAX_EVENT_PAGES and
    * the request's lookups; the caller holds the whole walk to one deadline.
    */
-  async function blockTransfers(height: number, call: CallOptions): Promise<InscriptionEvent[]> {
+  async function blockTransfers(height: number, call: CallOptions, fresh: boolean): Promise<InscriptionEvent[]> {
     const rows: InscriptionEvent[] = [];
     const seen = new Set<string>();
     let total: number | undefined;
@@ -125,6 +125,7 @@ export function createUnisatTransfers(client: UnisatClient) {
           path: '/v1/indexer/inscription/events',
           route: '/v1/indexer/inscription/events',
           query: { start: height, end: height + 1, cursor, size: EVENTS_PAGE_SIZE },
+          fresh,
         },
         isEventsPage,
         call,
@@ -132,17 +133,17 @@ export function createUnisatTransfers(client: UnisatClient) {
       );
       // No data on the first page is a block without events; a later page gone mid-walk would cut the list short.
       if ('absent' in answer) {
-        if (pages > 0) throw pagesDisagree();
+        if (pages > 0) throw new PagesDisagree();
         break;
       }
       const page = answer.data;
       total ??= page.total;
       const upTo = cursor + page.detail.length;
-      if (page.total !== total || upTo > total || (page.detail.length === 0 && cursor < total)) throw pagesDisagree();
+      if (page.total !== total || upTo > total || (page.detail.length === 0 && cursor < total)) throw new PagesDisagree();
       for (const row of page.detail) {
         // An inscription moved twice in a block is two rows, in two transactions.
         const key = `${row.inscriptionId}:${row.height}:${row.txidx}:${row.isTransfer}`;
-        if (seen.has(key)) throw pagesDisagree();
+        if (seen.has(key)) throw new PagesDisagree();
         seen.add(key);
         if (row.height === height) rows.push(row);
       }
@@ -157,7 +158,9 @@ export function createUnisatTransfers(client: UnisatClient) {
   const read = (id: string, call: CallOptions) =>
     withinDeadline(call, client.timeoutMs, 'unisat', async (within) => {
       const info = await locate(id, within);
-      return { info, rows: info ? await blockTransfers(info.height, within) : [] };
+      // Pages cached at different times (the next block indexed between them) are read again together.
+      const rows = info ? await consistentPages((fresh) => blockTransfers(info.height, within, fresh), pagesDisagree) : [];
+      return { info, rows };
     });
 
   return {
