@@ -58,6 +58,10 @@ export const ordApi: FastifyPluginAsync<OrdOptions & { activity: SampleActivity 
     const { rune } = request.params as { rune: string };
     if (!String(request.headers.accept ?? '').includes('application/json'))
       return reply.type('text/html').send('<!doctype html><title>Rune</title>');
+    // A rune id whose block is no u64 or whose tx is no u32 does not parse (server.rs answers 400).
+    const parts = /^(\d+):(\d+)$/.exec(rune);
+    if (parts && (BigInt(parts[1]!) >= 2n ** 64n || BigInt(parts[2]!) >= 2n ** 32n))
+      return reply.code(400).type('text/plain').send(`Invalid URL: ${rune}`);
     const pair = entriesNow().find(([id, entry]) => id === rune || entry.spaced_rune === rune);
     if (!pair) return reply.code(404).type('text/plain').send(`rune ${rune} not found`);
     const [id, entry] = pair;

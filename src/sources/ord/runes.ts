@@ -98,6 +98,8 @@ function mintable(entry: RuneEntry, height: bigint): boolean {
 
 /** GraphQL's Int (32-bit signed), the schema's type (hiro's shape) of each count, height and index read here. */
 const INT_MAX = 2n ** 31n - 1n;
+/** A rune id's tx is a u32 (ordinals crate, rune_id.rs). */
+const U32_MAX = 2n ** 32n - 1n;
 /** The schema's Timestamp is milliseconds, a safe integer; ord's timestamps are seconds. */
 const SECONDS_MAX = BigInt(Math.floor(Number.MAX_SAFE_INTEGER / 1000));
 
@@ -148,6 +150,8 @@ export function createOrdEtchings(client: OrdClient) {
      * block's hash as the list has them (both cached by the pipeline).
      */
     async etching(runeId: string, call: CallOptions): Promise<SourcedRuneEtching | null> {
+      // ord parses a rune id's tx as a u32 and answers 400 to a larger one; hiro finds no such rune.
+      if (BigInt(runeId.slice(runeId.indexOf(':') + 1)) > U32_MAX) return null;
       const [answer, height] = await sideBySide(
         lookupsOf(call),
         () => client.get({ path: joinPath('rune', segment(runeId, 'id')), route: '/rune/:rune' }, isRuneAnswer, call),
