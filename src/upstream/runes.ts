@@ -12,7 +12,8 @@ const isEtching = object<RuneEtching>({
   name: string,
   spaced_name: string,
   number: int,
-  divisibility: int,
+  // A rune's decimals: 0 to 38 (ord's MAX_DIVISIBILITY); the amounts are written with them.
+  divisibility: (value: unknown): value is number => int(value) && (value as number) >= 0 && (value as number) <= 38,
   symbol: string,
   turbo: boolean,
   mint_terms: object<Part<'mint_terms'>>({

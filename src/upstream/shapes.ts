@@ -24,6 +24,8 @@ export const string: Shape<string> = (value): value is string => typeof value ==
 export const boolean: Shape<boolean> = (value): value is boolean => typeof value === 'boolean';
 /** GraphQL's Int: a 32-bit signed integer. */
 export const int: Shape<number> = (value): value is number => Number.isInteger(value) && Math.abs(value as number) <= 0x7fffffff;
+/** A count or a place in a list: an Int that is not negative. */
+export const count: Shape<number> = (value): value is number => int(value) && (value as number) >= 0;
 /** A Timestamp (or its seconds): a safe integer. */
 export const timestamp: Shape<number> = (value): value is number => Number.isSafeInteger(value);
 /** Seconds that become a Timestamp (× 1000): a safe integer in milliseconds too. */
@@ -85,7 +87,8 @@ export function checked<T>(shape: Shape<T>): Shape<T> {
   };
 }
 
-/** `{ limit, offset, total, results }`, as every upstream list answers. */
+/** `{ limit, offset, total, results }`, as every upstream list answers: never more results than its total. */
 export function page<T>(item: Shape<T>): Shape<Page<T>> {
-  return object<Page<T>>({ limit: int, offset: int, total: int, results: arrayOf(item) });
+  const fields = object<Page<T>>({ limit: count, offset: count, total: count, results: arrayOf(item) });
+  return (value): value is Page<T> => fields(value) && value.results.length <= value.total;
 }

@@ -238,6 +238,10 @@ describe('abuse: edges', () => {
         ['null', null],
         ['a page with a null item', page([null])],
         ['a page without a total', { limit: 20, offset: 0, results: [] }],
+        ['a negative total', { ...page([]), total: -5 }],
+        ['more results than the total', { ...page([etching, sampleData.etchings[1]]), total: 1 }],
+        ['a divisibility of -1', page([{ ...etching, divisibility: -1 }])],
+        ['a divisibility of 39', page([{ ...etching, divisibility: 39 }])],
         ['an item whose location is null', page([{ ...etching, location: null }])],
         ['an item whose supply is a string', page([{ ...etching, supply: 'lots' }])],
         [
