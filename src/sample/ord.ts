@@ -18,16 +18,21 @@ export interface OrdOptions {
   lookAhead?: boolean;
   /** Where ord's routes are mounted (default: the origin's root, as `ord server` serves them). */
   prefix?: string;
+  /**
+   * `false`: an ord started without `--index-runes` (its default). Its `/runes` pages are empty
+   * (server.rs reads the always-created table), `/status` says `rune_index: false`.
+   */
+  runeIndex?: boolean;
 }
 
 /** `activity`: the sample's etchings as they are now (activity.ts), new ones included. */
 export const ordApi: FastifyPluginAsync<OrdOptions & { activity: SampleActivity }> = async (
   app,
-  { auth, pageSize = 50, lookAhead = true, activity },
+  { auth, pageSize = 50, lookAhead = true, runeIndex = true, activity },
 ) => {
   const ordRunes = mappedOnce(ordRune);
   /** ord's RUNE_ID_TO_RUNE_ENTRY iterated in reverse: newest rune id first. */
-  const entriesNow = () => ordRunes(activity.etchings());
+  const entriesNow = () => (runeIndex ? ordRunes(activity.etchings()) : []);
   /** The index height: the newest etching's block. */
   const tip = () => activity.etchings()[0]!.location.block_height;
   const json = (reply: FastifyReply, value: unknown) => reply.type('application/json').send(stringify(value));
@@ -52,6 +57,10 @@ export const ordApi: FastifyPluginAsync<OrdOptions & { activity: SampleActivity 
   };
   app.get('/runes', runes);
   app.get('/runes/:page', runes);
+  // A few of StatusHtml's fields (src/templates/status.rs), as JSON.
+  app.get('/status', async (_request, reply) =>
+    json(reply, { chain: 'mainnet', height: tip(), json_api: true, rune_index: runeIndex, runes: entriesNow().length }),
+  );
 
   // One rune by id or spaced name (server.rs `rune`): `{ entry, id, mintable, parent }`.
   app.get('/rune/:rune', async (request, reply) => {

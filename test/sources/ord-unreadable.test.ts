@@ -242,3 +242,22 @@ test('a 404 on a runes page is no empty list (ord answers every page): UPSTREAM_
     { statusCode: 502, error: 'Bad Gateway', message: 'The ord service answered with HTTP 404' },
   ]);
 });
+
+test('an ord without a rune index (its default) is an error saying so, never an empty list of runes', async () => {
+  const unindexed = await startStack((sample) => ({ ETCHINGS_SOURCE: 'ord', ORD_API_URL: sample.baseUrl }), {
+    sources: { ord: { runeIndex: false } },
+  });
+  try {
+    const message = 'The ord server has no rune index: start it with --index-runes';
+    const { body } = await unindexed.graphql(PAGE_QUERY);
+    expect(body).toEqual({
+      data: { etchings: null },
+      errors: [{ ...fieldError(['etchings'], { code: 'UPSTREAM_ERROR', service: 'runes', source: 'ord', httpStatus: 200 }), message }],
+      extensions: { sources: [{ source: 'ord', height: null, unavailable: [] }] },
+    });
+    const rest = await fetch(`${unindexed.gatewayUrl}/runes/v1/etchings?limit=1`);
+    expect([rest.status, await rest.json()]).toEqual([502, { statusCode: 502, error: 'Bad Gateway', message }]);
+  } finally {
+    await unindexed.close();
+  }
+});

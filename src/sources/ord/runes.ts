@@ -13,11 +13,12 @@
  * mintable flag: it is ord's own rule (`RuneEntry::mintable`) at the next block, above the height
  * from `/blockheight`, as ord's `/rune/{rune}` answers it. No count of burns: null.
  */
+import type { UpstreamError } from '../../errors.js';
 import type { CallOptions } from '../../upstream/request.js';
 import type { PageQuery } from '../../upstream/ordinals.js';
 import { joinPath, segment } from '../../upstream/paths.js';
 import { sideBySide, SingleLookup } from '../../upstream/request-slots.js';
-import { arrayOf, checked, object, optional, string, type Shape } from '../../upstream/shapes.js';
+import { arrayOf, boolean, checked, object, optional, string, type Shape } from '../../upstream/shapes.js';
 import type { Page, SourcedRuneEtching } from '../../upstream/types.js';
 import { consistentPages, PagesDisagree, unreadable } from '../errors.js';
 import { toEtching, type RawRune } from '../runes.js';
@@ -181,7 +182,12 @@ export function createOrdEtchings(client: OrdClient) {
       () => indexHeight(call),
     );
     const newest = first.entries[0]?.[1].number;
-    if (newest === undefined) return { limit, offset, total: 0, results: [] };
+    if (newest === undefined) {
+      // ord lists no runes without a rune index (off by default): an empty list that is not the chain's.
+      const status = await client.get({ path: '/status', route: '/status' }, isStatus, call);
+      if (status?.rune_index === false) throw noRuneIndex();
+      return { limit, offset, total: 0, results: [] };
+    }
     if (height === undefined) throw unreadable('ord');
     const total = int(newest + 1n);
     // A full page 0 says the size: 50 or 100 entries, plus the code's look-ahead if it is there.
@@ -228,6 +234,15 @@ export function createOrdEtchings(client: OrdClient) {
     const results = window.map(([id, entry]) => toEtching(raw(id, entry, hashOf(id, entry), height), 'ord', indexed));
     return marked({ limit, offset, total: results.length > 0 ? total : 0, results }, 'ord', indexed);
   }
+}
+
+/** ord's `/status` (StatusHtml): whether it indexes runes. */
+const isStatus = checked(object<{ rune_index: boolean }>({ rune_index: boolean }));
+
+function noRuneIndex(): UpstreamError {
+  const error = unreadable('ord', 200);
+  error.message = 'The ord server has no rune index: start it with --index-runes';
+  return error;
 }
 
 /** A rune's place in the list (newest first); no rune is numbered above the newest. */
