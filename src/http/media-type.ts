@@ -2,7 +2,8 @@
  * A request body's media type, read the same way by every path that decides on it: yoga's request
  * parsers (through yoga-request.ts), the response fast path (server/response-cache.ts) and the 415
  * answer (graphql/plugins/unsupported-media-type.ts). yoga compares the type as sent, so
- * `Application/JSON` got an empty 415 where RFC 9110 8.3.1 makes it `application/json`.
+ * `Application/JSON` got an empty 415 where RFC 9110 8.3.1 makes it `application/json`. And the
+ * Accept header as yoga should read it when it chooses GraphiQL (acceptWithoutUnwantedHtml).
  */
 
 /**
@@ -40,4 +41,36 @@ export function isUtf8Json(contentType: string): boolean {
   if (contentType === 'application/json') return true;
   const type = normalisedContentType(contentType);
   return essence(type) === 'application/json' && hasUtf8Charset(type);
+}
+
+/** The media types of a GraphQL result. */
+const RESULT_TYPES = new Set(['application/json', 'application/graphql-response+json']);
+
+/**
+ * A GET's Accept without its `text/html` entries when the client does not prefer HTML to a result's
+ * JSON: yoga serves GraphiQL to any Accept that holds `text/html`, whatever its quality, so
+ * `application/json, text/html;q=0.5` (or `text/html;q=0`) got the page instead of the result.
+ * Unchanged when HTML is preferred or ties (a browser's navigation), or when no JSON type is named.
+ */
+export function acceptWithoutUnwantedHtml(accept: string): string {
+  if (!accept.includes('text/html')) return accept;
+  const entries = accept.split(',').map((entry) => ({ entry, type: essence(entry), q: quality(entry) }));
+  let html = -1;
+  let json = -1;
+  for (const { type, q } of entries) {
+    if (type === 'text/html') html = Math.max(html, q);
+    else if (RESULT_TYPES.has(type)) json = Math.max(json, q);
+  }
+  if (html > 0 && html >= json) return accept;
+  return entries
+    .filter(({ type }) => type !== 'text/html')
+    .map(({ entry }) => entry.trim())
+    .join(', ');
+}
+
+/** An Accept entry's `q` (RFC 9110 12.4.2), 1 when absent or unreadable. */
+function quality(entry: string): number {
+  const q = /;\s*q\s*=\s*([\d.]+)/i.exec(entry)?.[1];
+  const value = q === undefined ? 1 : Number(q);
+  return Number.isFinite(value) ? value : 1;
 }

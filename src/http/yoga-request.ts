@@ -9,7 +9,7 @@
  * Content-Type is the one media-type.ts reads, so yoga parses the body the fast path keyed.
  */
 import type { IncomingMessage } from 'node:http';
-import { normalisedContentType } from './media-type.js';
+import { acceptWithoutUnwantedHtml, normalisedContentType } from './media-type.js';
 
 /** The origin of every Request yoga gets. */
 const ORIGIN = 'http://localhost';
@@ -25,8 +25,7 @@ export function yogaRequest(req: IncomingMessage, fetchAPI: { Request: typeof Re
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
     const value = req.rawHeaders[i + 1]!;
-    // yoga's parsers match the media type as sent; RFC 9110 makes its case meaningless.
-    headers.push([name, name.length === 12 && name.toLowerCase() === 'content-type' ? normalisedContentType(value) : value]);
+    headers.push([name, asYogaReads(name, value, req.method)]);
   }
   const method = req.method ?? 'GET';
   const init: RequestInit & { duplex?: 'half' } = { method, headers };
@@ -36,4 +35,15 @@ export function yogaRequest(req: IncomingMessage, fetchAPI: { Request: typeof Re
     init.duplex = 'half';
   }
   return new fetchAPI.Request(`${ORIGIN}${req.url ?? '/'}`, init);
+}
+
+/**
+ * The value yoga gets: a Content-Type with its media type lowercased (yoga's parsers match it as
+ * sent; RFC 9110 makes its case meaningless), and a GET's Accept without the HTML it ranks below
+ * JSON (yoga would serve GraphiQL for it).
+ */
+function asYogaReads(name: string, value: string, method: string | undefined): string {
+  if (name.length === 12 && name.toLowerCase() === 'content-type') return normalisedContentType(value);
+  if (name.length === 6 && method === 'GET' && name.toLowerCase() === 'accept') return acceptWithoutUnwantedHtml(value);
+  return value;
 }

@@ -2,7 +2,7 @@
  * A POST body's media type, over HTTP: its case carries no meaning (RFC 9110 8.3.1), so
  * `Application/JSON` is JSON on the executed path and on the response fast path alike; a body yoga
  * cannot read (another type, or a charset other than UTF-8) is a 415 in the error contract's shape
- * that never reaches the upstream.
+ * that never reaches the upstream. A GET gets GraphiQL only when its Accept prefers HTML to JSON.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { RESPONSE_CACHE_OFF, startStack, type Stack } from '../harness.js';
@@ -86,3 +86,19 @@ async function storedHits(): Promise<number> {
   const text = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
   return Number(/^satgate_response_cache_events_total\{event="hit"\} (\d+)/m.exec(text)?.[1] ?? 0);
 }
+
+test.each([
+  ["a browser's navigation", 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'text/html'],
+  ['HTML and JSON alike', 'application/json, text/html', 'text/html'],
+  ['JSON over HTML', 'application/graphql-response+json, application/json;q=0.9, text/html;q=0.5', 'application/graphql-response+json'],
+  ['HTML refused', 'text/html;q=0, application/json', 'application/json'],
+])('a GET whose Accept puts %s (%s) gets %s', async (_name, accept, type) => {
+  const response = await fetch(`${stack.gatewayUrl}/graphql?query=${encodeURIComponent('{ status { status } }')}`, { headers: { accept } });
+  const text = await response.text();
+  const answer = type === 'text/html' ? text.includes('<title>satgate GraphiQL</title>') : JSON.parse(text);
+  expect([response.status, response.headers.get('content-type')?.split(';')[0], answer]).toEqual([
+    200,
+    type,
+    type === 'text/html' ? true : { data: { status: { status: 'ready' } } },
+  ]);
+});
