@@ -196,15 +196,16 @@ test('a page cached before a new etching, beside page 0 read after it, is read a
   });
   try {
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-    const started = Date.now();
     // Page 0 cached now; page 1 a second later; then three runes are etched, which moves every rune down
     // three places (one would only move page 1's first entry to where page 0's look-ahead was).
     await cached.graphql(NUMBERS(0, 5));
+    // Page 0 was stored before its answer came back: its 2 s are over by cachedAt + 2 s.
+    const cachedAt = Date.now();
     await sleep(1000);
     await cached.graphql(NUMBERS(45, 10));
     cached.sample.activity.etch(3);
     // Page 0 is asked again (its 2 s are over), page 1 still answered from the cache: they disagree.
-    await sleep(started + 2100 - Date.now());
+    await sleep(cachedAt + 2100 - Date.now());
     cached.sample.clearLog();
     const now = cached.sample.activity.etchings();
     expect((await cached.graphql(NUMBERS(45, 10))).body).toEqual({
