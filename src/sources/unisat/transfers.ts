@@ -69,7 +69,7 @@ const TRANSFER_MISSING: readonly MissableField[] = ['from'];
 const LOCATION_MISSING: readonly MissableField[] = ['address', 'txId', 'location', 'output', 'offset'];
 
 /** UniSat's pages of one block's events do not add up (see blockTransfers): an unreadable answer. */
-function pagesDisagree(): UpstreamError {
+function unreadablePages(): UpstreamError {
   const error = unreadable('unisat', 200);
   error.message = "The unisat service's pages of the block's inscription events do not agree with each other";
   return error;
@@ -159,7 +159,7 @@ export function createUnisatTransfers(client: UnisatClient) {
     withinDeadline(call, client.timeoutMs, 'unisat', async (within) => {
       const info = await locate(id, within);
       // Pages cached at different times (the next block indexed between them) are read again together.
-      const rows = info ? await consistentPages((fresh) => blockTransfers(info.height, within, fresh), pagesDisagree) : [];
+      const rows = info ? await consistentPages((fresh) => blockTransfers(info.height, within, fresh), unreadablePages) : [];
       return { info, rows };
     });
 
