@@ -23,7 +23,8 @@ import { joinPath } from '../../upstream/paths.js';
 import { arrayOf, boolean, checked, int, object, optional, seconds, string, timestamp } from '../../upstream/shapes.js';
 import type { Page, SourcedInscriptionTransfer } from '../../upstream/types.js';
 import { withinDeadline } from '../deadline.js';
-import { consistentPages, PagesDisagree, unreadable } from '../errors.js';
+import { consistentPages, PagesDisagree } from '../consistent-pages.js';
+import { unreadable } from '../errors.js';
 import { marked, type MissableField } from '../provenance.js';
 import type { UnisatClient } from './client.js';
 
