@@ -14,7 +14,12 @@ export function asOperationError(error: unknown, service: ServiceName, source: S
   return wrapped;
 }
 
-/** An answer a source sent that the mapping cannot read: UPSTREAM_ERROR, naming the source's service. */
-export function unreadable(service: ServiceName, status?: number): UpstreamError {
-  return new UpstreamError(service, 'invalid-body', status);
+/**
+ * An answer a source sent that the mapping cannot read: UPSTREAM_ERROR, naming the source's service,
+ * with `message` where the error's own says too little.
+ */
+export function unreadable(service: ServiceName, status?: number, message?: string): UpstreamError {
+  const error = new UpstreamError(service, 'invalid-body', status);
+  if (message !== undefined) error.message = message;
+  return error;
 }

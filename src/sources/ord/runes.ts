@@ -13,7 +13,6 @@
  * mintable flag: it is ord's own rule (`RuneEntry::mintable`) at the next block, above the height
  * from `/blockheight`, as ord's `/rune/{rune}` answers it. No count of burns: null.
  */
-import type { UpstreamError } from '../../errors.js';
 import type { CallOptions } from '../../upstream/request.js';
 import type { PageQuery } from '../../upstream/ordinals.js';
 import { joinPath, segment } from '../../upstream/paths.js';
@@ -240,11 +239,7 @@ export function createOrdEtchings(client: OrdClient) {
 /** ord's `/status` (StatusHtml): whether it indexes runes. */
 const isStatus = checked(object<{ rune_index: boolean }>({ rune_index: boolean }));
 
-function noRuneIndex(): UpstreamError {
-  const error = unreadable('ord', 200);
-  error.message = 'The ord server has no rune index: start it with --index-runes';
-  return error;
-}
+const noRuneIndex = () => unreadable('ord', 200, 'The ord server has no rune index: start it with --index-runes');
 
 /** A rune's place in the list (newest first); no rune is numbered above the newest. */
 function placeOf(number: bigint, newest: bigint): number {

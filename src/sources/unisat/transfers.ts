@@ -70,11 +70,8 @@ const TRANSFER_MISSING: readonly MissableField[] = ['from'];
 const LOCATION_MISSING: readonly MissableField[] = ['address', 'txId', 'location', 'output', 'offset'];
 
 /** UniSat's pages of one block's events do not add up (see blockTransfers): an unreadable answer. */
-function unreadablePages(): UpstreamError {
-  const error = unreadable('unisat', 200);
-  error.message = "The unisat service's pages of the block's inscription events do not agree with each other";
-  return error;
-}
+const unreadablePages = () =>
+  unreadable('unisat', 200, "The unisat service's pages of the block's inscription events do not agree with each other");
 
 /** The block's events fill more pages than the gateway reads: said as that, not as one large answer. */
 function tooManyEvents(): UpstreamError {
