@@ -13,6 +13,7 @@ import { SpanKind } from '../observe/tracing.js';
 import { isServiceDown } from './guards/circuit-breaker.js';
 import type { Guards } from './guards/guard-set.js';
 import { isRateLimitHeader } from './guards/quota-gate.js';
+import { Bulkhead } from './guards/bulkhead.js';
 import { isJsonApiAnswer } from './json-answer.js';
 import { queryString } from './paths.js';
 import type { ServiceOptions, UpstreamRequest, UpstreamResponse } from './request.js';
@@ -27,6 +28,8 @@ export class Exchange {
   private readonly name: ServiceName;
   private readonly pool: Pool;
   private readonly basePath: string;
+  /** The pool's connections, for a service whose calls a budget admits (beforeAttempt). */
+  private readonly sendSlots: Bulkhead | undefined;
 
   constructor(
     private readonly options: ServiceOptions,
@@ -35,6 +38,7 @@ export class Exchange {
   ) {
     this.name = options.name;
     this.basePath = options.baseUrl.pathname.replace(/\/+$/, '');
+    if (options.beforeAttempt) this.sendSlots = new Bulkhead(options.connections);
     // undici's defaults (300 s) are far too long for a gateway: every phase is bounded by the deadline.
     this.pool = new Pool(options.baseUrl.origin, {
       connections: options.connections,
@@ -77,14 +81,20 @@ export class Exchange {
       SpanKind.CLIENT,
     );
     span?.inject(headers);
+    // A call the budget admits is sent at once: admitted while every connection was busy, it would
+    // wait in the pool and could leave together with calls admitted a second later.
+    let sendSlot: (() => void) | undefined;
     if (this.options.beforeAttempt) {
       try {
+        sendSlot = await this.sendSlots!.acquire(signal);
         await this.options.beforeAttempt(signal, exchange.deadline, req.client);
       } catch (error) {
+        sendSlot?.();
         // Nothing was sent: a probe this would have been lets the next request probe instead.
         breaker.abandon();
         span?.fail('refused').end();
         if (req.signal?.aborted) throw req.signal.reason ?? error;
+        if (exchange.timedOut && !(error instanceof UpstreamError)) throw new UpstreamError(this.name, 'timeout');
         throw error;
       }
     }
@@ -157,6 +167,7 @@ export class Exchange {
     } finally {
       release?.();
       releaseClient?.();
+      sendSlot?.();
       span?.end();
       const seconds = (performance.now() - started) / 1000;
       this.lastOutcome = { outcome, at: Date.now() };

@@ -111,6 +111,27 @@ describe('one gateway', () => {
   });
 });
 
+describe('one connection, and a slow first answer', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startUnisatStack({ UNISAT_RATE_LIMIT_PER_SECOND: '2', UPSTREAM_TIMEOUT_MS: '10000', UPSTREAM_MAX_CONNECTIONS: '1' });
+  });
+  afterAll(() => stack.close());
+
+  test('calls admitted while the connection was busy do not leave together when it frees', async () => {
+    await heightAsked(stack.gatewayUrl);
+    stack.sample.reset();
+    // Admitted at 0, 0, 1000, 1000, 2000, 2000 but all behind the first answer, they would all
+    // reach UniSat within a few ms of 2500.
+    stack.sample.inject({ path: '/v1/indexer/*', delayMs: 2500, times: 1 });
+    const { body } = await stack.graphql(lookups(tickers.slice(0, 6)));
+    expect(body.errors).toBeUndefined();
+    const times = unisatTimes(stack.sample);
+    expect(times).toHaveLength(6);
+    expectSliding(times, 2);
+  });
+});
+
 describe('a call that cannot fit its deadline', () => {
   let stack: Stack;
   beforeAll(async () => {
