@@ -6,7 +6,7 @@ import type { DestinationStream } from 'pino';
 import { ConfigError, effectiveConfig, loadConfig, type Config } from './config.js';
 import { createDrain, drainAwareResponse } from './server/drain.js';
 import { createLiveHub, liveSettings } from './live/hub.js';
-import { createRedisCoordinator } from './live/redis-coordinator.js';
+import { createRedisCoordinator, liveDataScope } from './live/redis-coordinator.js';
 import { attachWebSockets } from './graphql/websocket.js';
 import { closeLogs, createLogger } from './observe/logger.js';
 import { loadPersistedOperations } from './graphql/limits/persisted-operations.js';
@@ -54,7 +54,9 @@ export async function start(env: Record<string, string | undefined> = process.en
     logger,
     events: metrics.live,
     // With Redis, one replica polls each watched resource and the others hear its changes.
-    coordinator: config.redisUrl ? createRedisCoordinator(config.redisUrl, config.livePollIntervalMs, logger) : undefined,
+    coordinator: config.redisUrl
+      ? createRedisCoordinator(config.redisUrl, config.livePollIntervalMs, logger, liveDataScope(config))
+      : undefined,
   });
   const yoga = createServer({ config, upstreams, metrics, logger, isDraining: () => drain.draining, persistedOperations, live, tracing });
   const cors = corsPolicy(config);

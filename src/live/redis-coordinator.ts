@@ -5,16 +5,29 @@
  * its leases on within one interval. When Redis cannot be reached each replica polls for itself:
  * more upstream calls, never a silent subscription.
  *
+ * Only replicas that take each watched resource from the same place share it (liveDataScope): the
+ * channel and the lease keys carry a hash of that place, so a replica of another configuration
+ * (a staging upstream, UniSat where this one asks hiro) neither polls for this one nor hears it.
+ *
  * Redis keys hold a hash of the resource key and a random replica id; values hold upstream answers
  * (public data), never an API key.
  */
 import { hash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { Config } from '../config.js';
 import type { Coordinator, Snapshot } from './hub.js';
 
-const CHANNEL = 'satgate:v1:live:changes';
-const leaseKey = (key: string) => `satgate:v1:live:lease:${hash('sha256', key, 'hex').slice(0, 32)}`;
+/**
+ * Where the watched resources' data comes from: the status's service, and each list's source with
+ * the base URL it is asked at. Credentials are left out: they change quotas, not the data.
+ */
+export function liveDataScope({ metadataUrl, ordinalsUrl, runesUrl, sources }: Config): string {
+  const at = (source: 'hiro' | 'unisat' | 'ord', hiro: URL) =>
+    `${source} ${(source === 'hiro' ? hiro : source === 'unisat' ? sources.unisatUrl : sources.ordUrl)?.href ?? ''}`;
+  const scope = [metadataUrl.href, at(sources.brc20, ordinalsUrl), at(sources.etchings, runesUrl)].join('\n');
+  return hash('sha256', scope, 'hex').slice(0, 16);
+}
 
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
@@ -28,7 +41,9 @@ interface Message {
   body: string;
 }
 
-export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logger: Logger): Coordinator {
+export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logger: Logger, scope: string): Coordinator {
+  const channel = `satgate:v1:live:${scope}:changes`;
+  const leaseKey = (key: string) => `satgate:v1:live:${scope}:lease:${hash('sha256', key, 'hex').slice(0, 32)}`;
   const options = {
     maxRetriesPerRequest: 0,
     commandTimeout: 500,
@@ -64,7 +79,7 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
     }
   };
 
-  subscriber.subscribe(CHANNEL).catch(() => {});
+  subscriber.subscribe(channel).catch(() => {});
   subscriber.on('message', (_channel: string, text: string) => {
     let message: Message;
     try {
@@ -86,7 +101,7 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
     },
     publish(key, snapshot) {
       const message: Message = { from: id, key, status: snapshot.status, etag: snapshot.etag, body: snapshot.body.toString('base64') };
-      redis.publish(CHANNEL, JSON.stringify(message)).catch(() => {});
+      redis.publish(channel, JSON.stringify(message)).catch(() => {});
     },
     onChange(listener) {
       listeners.push(listener);

@@ -127,3 +127,36 @@ test('two replicas poll once between them, both hear every change, and a dead po
   await until(() => onB.length === 3, 'the next change on B');
   expect(onB[2]).toEqual(event(again));
 }, 30_000);
+
+test('a replica that takes its data elsewhere neither hears the others nor leaves its polling to them', async () => {
+  // B (still up) watches pepe at `sample`; C asks another upstream, through the same Redis.
+  const onB = watch(b.gatewayUrl);
+  await until(() => onB.length === 1, 'the first event on B');
+  const elsewhere = await startSampleUpstream();
+  const c = await startStack({
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    HIRO_API_URL: elsewhere.url,
+    LIVE_POLL_INTERVAL_MS: String(INTERVAL_MS),
+    LIVE_RATE_LIMIT_PER_MINUTE: '0',
+    CACHE_TTL_MS: '0',
+    UPSTREAM_RETRIES: '0',
+  });
+  try {
+    const onC = watch(c.gatewayUrl);
+    await until(() => onC.length === 1, 'the first event on C');
+    const pollsOfC = () => elsewhere.requests.filter((r) => r.path === TOKEN_PATH).length;
+    const before = pollsOfC();
+    sample.activity.mint('pepe');
+    await until(() => onB.length === 2, 'the change on B');
+    await sleep(10 * INTERVAL_MS);
+    // C polled its own upstream all along, and heard nothing of `sample`'s mint.
+    expect(pollsOfC() - before).toBeGreaterThanOrEqual(3);
+    expect(onC).toHaveLength(1);
+    const minted = elsewhere.activity.mint('pepe');
+    await until(() => onC.length === 2, 'the change on C');
+    expect(onC[1]).toEqual(event(minted));
+  } finally {
+    await c.close();
+    await elsewhere.close();
+  }
+}, 30_000);
