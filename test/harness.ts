@@ -48,9 +48,10 @@ export interface GraphQLBody {
 export async function startStack(
   /** Or a function of the started sample (e.g. to point a data source's URL at it). */
   env: Record<string, string> | ((sample: SampleUpstream) => Record<string, string>) = {},
-  sampleOptions: SampleOptions = {},
+  /** `upstream`: another stack's sample, shared (a second replica of one deployment); left open by close(). */
+  { upstream, ...sampleOptions }: SampleOptions & { upstream?: SampleUpstream } = {},
 ): Promise<Stack> {
-  const sample = await startSampleUpstream(sampleOptions);
+  const sample = upstream ?? (await startSampleUpstream(sampleOptions));
   const logs: string[] = [];
   const logDestination = new Writable({
     write(chunk, _encoding, done) {
@@ -103,7 +104,7 @@ export async function startStack(
     upstreamCalls: () => sample.requests.map((r) => `${r.method} ${r.url}`),
     async close() {
       await gateway.stop();
-      await sample.close();
+      if (!upstream) await sample.close();
     },
   };
 }

@@ -95,7 +95,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
   ] as const;
   const [metadata, ordinals, runes, platform] = services;
   // Per-tenant state stays in each process: only service-wide signals are shared.
-  shared?.start(services.flatMap(({ name, guards }) => (guards ? [{ name, ...guards }] : [])));
+  shared?.start(services.flatMap(({ signalKeys, guards }) => (guards ? [{ keys: signalKeys, ...guards }] : [])));
   // Where each read operation takes its data when not from hiro (src/sources/).
   // Sources count calls by the second: their identical misses are joined across the group too.
   const flights = redis ? createFlightBoard(redis) : undefined;

@@ -28,6 +28,7 @@ import { HttpCache, sameAnswer } from './http-cache.js';
 import type { AnswerSource, CallOptions, ServiceOptions, UpstreamRequest, UpstreamResponse, UsedAnswer } from './request.js';
 import { Retries } from './retry.js';
 import type { Shape } from './shapes.js';
+import type { SignalKeys } from './shared-state.js';
 import { Ledger } from './used-answers.js';
 import { utf8Text } from '../lib/utf8-text.js';
 
@@ -35,6 +36,8 @@ export class UpstreamService implements AnswerSource {
   readonly name: ServiceName;
   /** The service's breaker and quota gate; undefined where they are kept per tenant. */
   readonly guards: Guards | undefined;
+  /** Where its guards' signals are shared (shared-state.ts). */
+  readonly signalKeys: SignalKeys;
   private readonly options: ServiceOptions;
   private readonly guardSet: GuardSet;
   private readonly exchange: Exchange;
@@ -50,6 +53,7 @@ export class UpstreamService implements AnswerSource {
     const events = options.events ?? noUpstreamEvents;
     this.guardSet = new GuardSet(options, logger, events);
     this.guards = this.guardSet.service;
+    this.signalKeys = this.guardSet.signalKeys;
     const perMinute = options.clientCallsPerMinute;
     const clients =
       perMinute === undefined

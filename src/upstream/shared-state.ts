@@ -9,45 +9,63 @@
  * replaces it. Only service-wide signals are shared: the platform's per-tenant state stays in
  * each process (sharing it would need a secret common to every replica, and a poll per tenant).
  */
+import { hash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { ServiceName } from '../errors.js';
 
+/** The Redis keys of one service's signals. */
+export interface SignalKeys {
+  quota: string;
+  breaker: string;
+}
+
+/**
+ * A service's signals are shared by the replicas that ask it at the same base URL: a staging
+ * replica's upstream down is not production's. A quota is also the API key's own (the hash of the
+ * URL with the key; the key never reaches Redis).
+ */
+export function signalKeys(name: ServiceName, baseUrl: URL, apiKey?: string): SignalKeys {
+  const of = (text: string) => hash('sha256', text, 'base64url').slice(0, 22);
+  return {
+    quota: `satgate:v1:quota:${name}:${of(`${baseUrl.href}\n${apiKey ?? ''}`)}`,
+    breaker: `satgate:v1:breaker:${name}:${of(baseUrl.href)}`,
+  };
+}
+
 export interface SharedSignals {
-  quotaBlocked(service: ServiceName, until: number): void;
-  breakerOpened(service: ServiceName, until: number): void;
+  quotaBlocked(keys: SignalKeys, until: number): void;
+  breakerOpened(keys: SignalKeys, until: number): void;
 }
 
 export interface SharedTarget {
-  name: ServiceName;
+  keys: SignalKeys;
   quota: { blockUntil(until: number): void; readonly until: number };
   breaker: { openUntil(until: number): void; readonly sharedOpenUntilTime: number };
 }
 
-const key = (kind: 'quota' | 'breaker', service: ServiceName) => `satgate:v1:${kind}:${service}`;
-
 export function createSharedSignals(redis: Redis, logger: Logger) {
-  const publish = (kind: 'quota' | 'breaker', service: ServiceName, until: number) => {
+  const publish = (key: string, until: number) => {
     const ttl = Math.ceil(until - Date.now());
     if (ttl <= 0) return;
-    redis.set(key(kind, service), String(until), 'PX', ttl).catch(() => {
+    redis.set(key, String(until), 'PX', ttl).catch(() => {
       // The cache store reports Redis outages; a lost signal only means less sharing.
     });
   };
   let timer: NodeJS.Timeout | undefined;
   return {
-    quotaBlocked: (service: ServiceName, until: number) => publish('quota', service, until),
-    breakerOpened: (service: ServiceName, until: number) => publish('breaker', service, until),
+    quotaBlocked: (keys: SignalKeys, until: number) => publish(keys.quota, until),
+    breakerOpened: (keys: SignalKeys, until: number) => publish(keys.breaker, until),
     /**
      * Every `intervalMs`: publishes this instance's live signals again (a publish lost to a Redis
      * hiccup is repaired on the next tick), then applies the other instances' signals.
      */
     start(targets: SharedTarget[], intervalMs = 500) {
-      const keys = targets.flatMap((t) => [key('quota', t.name), key('breaker', t.name)]);
+      const keys = targets.flatMap((t) => [t.keys.quota, t.keys.breaker]);
       timer = setInterval(() => {
         for (const target of targets) {
-          publish('quota', target.name, target.quota.until);
-          publish('breaker', target.name, target.breaker.sharedOpenUntilTime);
+          publish(target.keys.quota, target.quota.until);
+          publish(target.keys.breaker, target.breaker.sharedOpenUntilTime);
         }
         redis
           .mget(keys)

@@ -10,6 +10,7 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { sampleData } from '../../src/sample/data.js';
 import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
+import { signalKeys, type SignalKeys } from '../../src/upstream/shared-state.js';
 import { freePort, rest, startStack, type GraphQLBody, type Stack } from '../harness.js';
 import { startRedis, stopRedis } from '../redis.js';
 import { expectNoSecrets, fieldError } from '../support.js';
@@ -273,10 +274,13 @@ describe("abuse: one client's slow inputs open no breaker on the other replicas 
       BREAKER_THRESHOLD: '3',
       BREAKER_COOLDOWN_MS: '60000',
     };
-    [a, b] = await Promise.all([startStack(env), startStack(env)]);
+    // Two replicas of one deployment: one upstream.
+    b = await startStack(env);
+    a = await startStack(env, { upstream: b.sample });
   });
   afterAll(async () => {
-    await Promise.all([a?.close(), b?.close()]);
+    await a?.close();
+    await b?.close();
     if (redis) await stopRedis(redis);
   });
 
@@ -328,19 +332,61 @@ describe("abuse: one client's slow inputs open no breaker on the other replicas 
   });
 });
 
+describe('abuse: a replica of another upstream opens no breaker here (REDIS_URL)', () => {
+  let redis: ChildProcess;
+  let staging: Stack;
+  let production: Stack;
+  beforeAll(async () => {
+    const port = await freePort();
+    redis = await startRedis(port);
+    const env = { REDIS_URL: `redis://127.0.0.1:${port}`, TRUST_PROXY: '1', UPSTREAM_TIMEOUT_MS: '300', BREAKER_THRESHOLD: '3' };
+    // Each stack has its own sample upstream: two deployments sharing one Redis.
+    [staging, production] = await Promise.all([startStack(env), startStack(env)]);
+  });
+  afterAll(async () => {
+    await Promise.all([staging?.close(), production?.close()]);
+    if (redis) await stopRedis(redis);
+  });
+
+  test("staging's ordinals down for its clients leaves production's breaker closed", async () => {
+    staging.sample.inject({ path: '/ordinals/*', delayMs: 1000 });
+    await Promise.all(
+      ['ordi', 'pepe', 'sats'].map((ticker, i) =>
+        staging.graphql(`{ brc20Token(ticker: "${ticker}") { token { ticker } } }`, undefined, from(`203.0.113.${70 + (i % 2)}`)),
+      ),
+    );
+    const states = async (stack: Stack) =>
+      ((await rest(`${stack.gatewayUrl}/readyz`)).body as { services: Record<string, { breaker: string }> }).services.ordinals!.breaker;
+    expect(await states(staging)).toBe('open');
+    // Two of the shared state's ticks (500 ms).
+    await pause(1200);
+    expect(await states(production)).toBe('closed');
+    expect((await production.graphql('{ brc20Token(ticker: "ordi") { token { ticker } } }')).body).toEqual({
+      data: { brc20Token: { token: { ticker: 'ordi' } } },
+    });
+  });
+});
+
 describe('abuse: a wait shared through Redis is capped too', () => {
   let redis: ChildProcess;
   let client: Redis;
   let stack: Stack;
+  let keys: Record<'ordinals' | 'runes' | 'metadata', SignalKeys>;
   beforeAll(async () => {
     const port = await freePort();
     redis = await startRedis(port);
     client = new Redis({ port, host: '127.0.0.1' });
+    stack = await startStack({ REDIS_URL: `redis://127.0.0.1:${port}`, BREAKER_COOLDOWN_MS: '20000' });
+    const { config } = stack.gateway;
+    keys = {
+      ordinals: signalKeys('ordinals', config.ordinalsUrl, config.hiroApiKey),
+      runes: signalKeys('runes', config.runesUrl, config.hiroApiKey),
+      metadata: signalKeys('metadata', config.metadataUrl, config.hiroApiKey),
+    };
     // A block an older gateway (or anyone with access to Redis) left: ten years, for runes.
     const tenYears = Date.now() + 10 * 365 * 86_400_000;
-    await client.set('satgate:v1:quota:runes', String(tenYears), 'PX', 10 * 365 * 86_400_000);
-    await client.set('satgate:v1:breaker:metadata', String(tenYears), 'PX', 10 * 365 * 86_400_000);
-    stack = await startStack({ REDIS_URL: `redis://127.0.0.1:${port}`, BREAKER_COOLDOWN_MS: '20000' });
+    await client.set(keys.runes.quota, String(tenYears), 'PX', 10 * 365 * 86_400_000);
+    await client.set(keys.metadata.breaker, String(tenYears), 'PX', 10 * 365 * 86_400_000);
   });
   afterAll(async () => {
     await stack?.close();
@@ -356,10 +402,10 @@ describe('abuse: a wait shared through Redis is capped too', () => {
     ]);
     let ttl = -2;
     for (let i = 0; i < 50 && ttl < 0; i++) {
-      ttl = await client.pttl('satgate:v1:quota:ordinals');
+      ttl = await client.pttl(keys.ordinals.quota);
       if (ttl < 0) await pause(50);
     }
-    const value = Number(await client.get('satgate:v1:quota:ordinals'));
+    const value = Number(await client.get(keys.ordinals.quota));
     expect([ttl > 0 && ttl <= 900_000, value - Date.now() <= 900_000]).toEqual([true, true]);
   });
 
@@ -368,10 +414,10 @@ describe('abuse: a wait shared through Redis is capped too', () => {
     let ttl = Infinity;
     for (let i = 0; i < 60 && ttl > 900_000; i++) {
       await pause(100);
-      ttl = await client.pttl('satgate:v1:quota:runes');
+      ttl = await client.pttl(keys.runes.quota);
     }
     expect(ttl).toBeLessThanOrEqual(900_000);
-    expect(Number(await client.get('satgate:v1:quota:runes')) - Date.now()).toBeLessThanOrEqual(900_000);
+    expect(Number(await client.get(keys.runes.quota)) - Date.now()).toBeLessThanOrEqual(900_000);
     stack.sample.clearLog();
     const ready = (await rest(`${stack.gatewayUrl}/readyz`)).body as {
       services: Record<string, { breaker: string; quotaWaitSeconds: number }>;

@@ -50,6 +50,21 @@ describe('circuit breaker', () => {
     expect(breaker.state).toBe('closed');
   });
 
+  test("another replica's opening is taken only where no client served lately is still served", () => {
+    const quiet = new CircuitBreaker(5);
+    quiet.openUntil(T + 3_000, T);
+    expect([quiet.state, quiet.openUntilTime]).toEqual(['open', T + 3_000]);
+
+    const serving = new CircuitBreaker(5);
+    serving.success('victim', T - 10_000);
+    serving.openUntil(T + 3_000, T);
+    expect(serving.state).toBe('closed');
+    // Its client fails here too: the next opening from elsewhere is taken.
+    serving.failure('victim', T);
+    serving.openUntil(T + 3_000, T);
+    expect(serving.state).toBe('open');
+  });
+
   test('of many clients served, the one served longest ago is forgotten, not the first seen', () => {
     const breaker = new CircuitBreaker(5);
     breaker.success('recent', T - 2_000);

@@ -10,7 +10,7 @@
  * waits until its oldest call leaves it, within the call's deadline; one that cannot fit in its
  * deadline is refused at once (RATE_LIMITED with retryAfter), nothing sent.
  */
-import { randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { UpstreamError, type ServiceName } from '../../errors.js';
@@ -101,6 +101,8 @@ export interface CallBudgetOptions {
   redis?: Redis;
   /** Names the service in refusals, and the Redis key. */
   service: ServiceName;
+  /** Whose budget it is: the replicas that give the same scope (the URL and key) share one. */
+  scope?: string;
 }
 
 /** A call waiting for room in the window. */
@@ -119,9 +121,10 @@ interface Waiter {
  * at once fill 12 s of a 5-a-second budget) waits behind every other client's next call instead of
  * holding the budget until their deadlines pass.
  */
-export function createCallBudget({ perSecond, workers, redis, service }: CallBudgetOptions) {
+export function createCallBudget({ perSecond, workers, redis, service, scope = '' }: CallBudgetOptions) {
   const local = new LocalWindow(Math.max(1, Math.floor(perSecond / workers)));
-  const window: Window = redis ? new RedisWindow(redis, `satgate:v1:call-window:${service}`, perSecond, local) : local;
+  const key = `satgate:v1:call-window:${service}:${hash('sha256', scope, 'base64url').slice(0, 22)}`;
+  const window: Window = redis ? new RedisWindow(redis, key, perSecond, local) : local;
   const refusal = (waitMs: number) => new UpstreamError(service, 'quota', undefined, Math.max(1, Math.ceil(waitMs / 1000)), perSecond);
   const waiting = new Turns<string, Waiter>();
   let serving = false;

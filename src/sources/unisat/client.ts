@@ -48,7 +48,14 @@ export function createUnisatClient({ config, logger, store, events, redis, fligh
     name: 'unisat',
     baseUrl: unisatUrl,
     headers: unisatApiKey ? { authorization: `Bearer ${unisatApiKey}` } : undefined,
-    beforeAttempt: createCallBudget({ perSecond: unisatRatePerSecond, workers: config.workers, redis, service: 'unisat' }),
+    beforeAttempt: createCallBudget({
+      perSecond: unisatRatePerSecond,
+      workers: config.workers,
+      redis,
+      service: 'unisat',
+      // UniSat counts calls per key: replicas with another key, or another UniSat, have their own.
+      scope: `${unisatUrl.href}\n${unisatApiKey ?? ''}`,
+    }),
     ...configuredServiceOptions(config, logger),
     answersJson: true,
     cache: ttlCachePolicy(config, store, flights),

@@ -12,6 +12,7 @@ import { keyedHash } from '../../lib/keyed-hash.js';
 import { LruTable } from '../../lib/lru-table.js';
 import type { TenantCounts, UpstreamEvents } from '../../observe/metrics.js';
 import type { ServiceOptions, UpstreamRequest } from '../request.js';
+import { signalKeys, type SignalKeys } from '../shared-state.js';
 import { Bulkhead } from './bulkhead.js';
 import { CircuitBreaker, type BreakerState } from './circuit-breaker.js';
 import { QuotaGate } from './quota-gate.js';
@@ -36,6 +37,8 @@ const MAX_TENANTS = 10_000;
 export class GuardSet {
   /** The service's breaker and quota gate; undefined where they are kept per tenant. */
   readonly service: Guards | undefined;
+  /** Where the service's quota blocks and breaker openings are shared (with REDIS_URL). */
+  readonly signalKeys: SignalKeys;
   /** Per tenant, by keyed hash of the tenant's key: bounded, and idle tenants are forgotten. */
   private readonly tenants: LruTable<Guards> | undefined;
   /**
@@ -50,6 +53,7 @@ export class GuardSet {
     events: UpstreamEvents,
   ) {
     const { name, retry } = options;
+    const keys = (this.signalKeys = signalKeys(name, options.baseUrl, options.apiKey));
     if (options.perTenant) {
       // Nothing a tenant learnt can still be in force once it has been idle this long.
       const idleMs = Math.max(retry.maxWaitMs, retry.breakerCooldownMs) + options.timeoutMs;
@@ -58,11 +62,11 @@ export class GuardSet {
       events.tenantStates(name, () => this.tenantCounts());
     } else {
       const guards: Guards = {
-        quota: new QuotaGate(retry.maxWaitMs, (until) => options.shared?.quotaBlocked(name, until)),
+        quota: new QuotaGate(retry.maxWaitMs, (until) => options.shared?.quotaBlocked(keys, until)),
         breaker: new CircuitBreaker(retry.breakerThreshold, retry.breakerCooldownMs, (state) => {
           events.breaker(name, state);
           this.logger.warn({ state }, 'circuit breaker');
-          if (state === 'open') options.shared?.breakerOpened(name, guards.breaker.sharedOpenUntilTime);
+          if (state === 'open') options.shared?.breakerOpened(keys, guards.breaker.sharedOpenUntilTime);
         }),
       };
       this.service = guards;
