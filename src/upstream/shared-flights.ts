@@ -14,6 +14,8 @@ import type { CancelSignal } from '../lib/cancellation.js';
 
 /** Longest wait for Redis to say who leads: past it, this process asks alone. */
 const TAKE_WAIT_MS = 200;
+/** After Redis failed to say in time, this process asks alone this long, without waiting on it. */
+const ALONE_AFTER_SLOW_MS = 5_000;
 /** Where the leaders say "landed": the message is the cache key. */
 const CHANNEL = 'satgate:v1:flights:landed';
 
@@ -51,6 +53,7 @@ const ALONE: Flight = { role: 'alone' };
 export function createFlightBoard(redis: Redis): FlightBoard {
   const owner = randomUUID();
   let sequence = 0;
+  let aloneUntil = 0;
   /** Waiters by cache key. */
   const waiting = new Map<string, Set<() => void>>();
   const landed = (key: string) => {
@@ -119,11 +122,17 @@ export function createFlightBoard(redis: Redis): FlightBoard {
 
   return {
     async take(key, maxMs, signal) {
-      if (!hearing()) return ALONE;
+      if (!hearing() || Date.now() < aloneUntil) return ALONE;
       const lock = lockOf(key);
       const member = `${owner}:${sequence++}`;
       const left = await claim(lock, member, maxMs);
-      if (left === undefined) return ALONE;
+      if (left === undefined) {
+        aloneUntil = Date.now() + ALONE_AFTER_SLOW_MS;
+        // The claim may still be taken when Redis wakes: freed right after it (same connection,
+        // in order), so no lock that nobody will land holds the others until it lapses.
+        redis.eval(LAND, 1, lock, member, key).catch(() => {});
+        return ALONE;
+      }
       if (left === 0) {
         return {
           role: 'lead',
