@@ -4,7 +4,9 @@
  * reach Redis draws it and stores it (SET NX, no expiry); every other one reads it back, and each
  * puts it back whenever it reconnects to a Redis that lost it. Before that, and on a process that
  * cannot reach Redis at start, each process keeps its own secret and its clients are counted on
- * their own (the local share of client-limits.ts).
+ * their own (the local share of client-limits.ts). Each also checks every CHECK_MS that the secret
+ * is still there: a FLUSHALL, or an `allkeys-*` eviction, empties the key without a reconnect, and
+ * a process started then would draw a secret of its own and count the same clients twice.
  *
  * The trade-off: who can read Redis can also read this secret, and so test guesses of addresses
  * against the counters' keys (each lives one minute). Addresses themselves never reach Redis.
@@ -17,15 +19,18 @@ import { useKeyedHashSecret } from '../lib/keyed-hash.js';
 const KEY = 'satgate:v1:hash-secret';
 /** How long start-up waits for Redis before it serves with a secret of its own. */
 const START_WAIT_MS = 2_000;
+/** How often a process puts the secret back if Redis lost it. */
+const CHECK_MS = 10_000;
 
 export interface SharedHashSecret {
   /** Settles once the secret is shared, or START_WAIT_MS later: start-up awaits it before listening. */
   ready: Promise<void>;
   /** True once keyedHash uses the group's secret. */
   readonly shared: boolean;
+  close(): void;
 }
 
-export function shareHashSecret(redis: Redis, logger: Logger): SharedHashSecret {
+export function shareHashSecret(redis: Redis, logger: Logger, checkMs = CHECK_MS): SharedHashSecret {
   /** The group's secret as this process uses it, once shared. */
   let current: string | undefined;
   let trying = false;
@@ -64,8 +69,13 @@ export function shareHashSecret(redis: Redis, logger: Logger): SharedHashSecret 
   };
   redis.on('ready', attempt);
   if (redis.status === 'ready') void attempt();
+  const check = setInterval(() => {
+    if (redis.status === 'ready') void attempt();
+  }, checkMs);
+  check.unref();
   return {
     ready,
+    close: () => clearInterval(check),
     // eslint-disable-next-line no-restricted-syntax -- made once per process
     get shared() {
       return current !== undefined;

@@ -112,6 +112,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
     ready: hashSecret?.ready ?? Promise.resolve(),
     async close() {
       shared?.stop();
+      hashSecret?.close();
       flights?.close();
       await Promise.all([...services.map((s) => s.close()), sources.close()]);
       await store.close();

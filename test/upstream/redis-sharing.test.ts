@@ -1,6 +1,6 @@
 /**
  * REDIS_URL, what gateways share and what they must not: the client hash secret stays one for the
- * group when Redis restarts empty (a gateway that lived through the restart puts its secret back,
+ * group when Redis restarts empty or loses the key (a gateway that lived through the restart puts its secret back,
  * so one started after it counts the same client under the same key), gateways over different
  * upstreams never serve each other's stored answers, and what an operator reads when Redis is full
  * or refuses the credentials.
@@ -8,7 +8,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Redis } from 'ioredis';
+import { pino } from 'pino';
 import { afterAll, expect, test } from 'vitest';
+import { shareHashSecret } from '../../src/upstream/hash-secret.js';
 import { freePort, startStack, type Stack } from '../harness.js';
 import { listCall } from '../profiles.js';
 import { newPage, startRedis, stopRedis, untilStoring } from '../redis.js';
@@ -75,6 +77,28 @@ test('a gateway started after Redis restarted empty counts a client with those t
     expect(await token(second, 'rats')).toBe('RATE_LIMITED');
   } finally {
     client.disconnect();
+  }
+});
+
+test('a secret Redis lost without a restart (FLUSHALL, an eviction) is put back by the processes that use it', async () => {
+  const { url, client } = await freshRedis();
+  const connection = new Redis(url, { maxRetriesPerRequest: 0 });
+  connection.on('error', () => {});
+  clients.push(connection);
+  const shared = shareHashSecret(connection, pino({ level: 'silent' }), 100);
+  try {
+    await shared.ready;
+    const secret = await until(() => client.get(KEY), Boolean, 'the shared secret');
+    await client.flushall();
+    expect(
+      await until(
+        () => client.get(KEY),
+        (value) => value !== null,
+        'the secret put back',
+      ),
+    ).toBe(secret);
+  } finally {
+    shared.close();
   }
 });
 
