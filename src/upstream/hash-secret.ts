@@ -20,7 +20,7 @@ const KEY = 'satgate:v1:hash-secret';
 /** How long start-up waits for Redis before it serves with a secret of its own. */
 const START_WAIT_MS = 2_000;
 /** How often a process puts the secret back if Redis lost it. */
-const CHECK_MS = 10_000;
+const CHECK_MS = 2_000;
 
 export interface SharedHashSecret {
   /** Settles once the secret is shared, or START_WAIT_MS later: start-up awaits it before listening. */
