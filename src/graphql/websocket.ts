@@ -25,7 +25,6 @@ import {
   type GraphQLFormattedError,
 } from 'graphql';
 import type { Context, SubscribePayload } from 'graphql-ws';
-import { useServer, type Extra } from 'graphql-ws/use/ws';
 import type { Logger } from 'pino';
 import { WebSocketServer } from 'ws';
 import { clientIdOf } from '../http/client-identity.js';
@@ -38,6 +37,7 @@ import { unexpectedErrorIds } from './plugins/unexpected-errors.js';
 import { setupTurn } from '../live/setup-turns.js';
 import { refusalError, type StartsRefusal } from '../live/client-seats.js';
 import { cutWhenNotRead } from './websocket-backpressure.js';
+import { serveGraphqlWs, type Extra } from './websocket-transport.js';
 import { requestTimeoutError, type SatgateServer } from './yoga.js';
 
 export interface WebSocketOptions {
@@ -75,8 +75,6 @@ type ConnectionState = {
   operations?: number;
   /** The deadlines of its queries and mutations in flight, by operation id. */
   deadlines?: Map<string, LinkedDeadline>;
-  /** Ids whose operation is being set up: graphql-ws does not know them as running yet. */
-  starting?: Set<string>;
 };
 
 export function attachWebSockets(http: Server, yoga: SatgateServer, options: WebSocketOptions, logger: Logger) {
@@ -153,7 +151,9 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
     }
     // A subscription from a client past its minute's starts is refused before its validation,
     // context and set-up (live/client-seats.ts; over HTTP, server/subscription-starts-gate.ts).
-    if (getOperationAST(document, payload.operationName)?.operation === 'subscription') {
+    // (A document without the operation asked was refused by parse: operation-resolution.ts.)
+    const operation = getOperationAST(document, payload.operationName)?.operation;
+    if (operation === 'subscription') {
       const refusal = options.startRefusal(clientIdOf(extra.request, options.trustProxy));
       if (refusal) return [refusalError(refusal)];
     }
@@ -164,7 +164,7 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
     // deadline answer REQUEST_TIMEOUT, or fail when the connection closes. A subscription lasts
     // as long as its connection.
     let deadline: LinkedDeadline | undefined;
-    if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
+    if (operation !== 'subscription') {
       deadline = linkedDeadline(extra.controller.signal, options.requestTimeoutMs, () => requestTimeoutError(options.requestTimeoutMs));
       (extra.deadlines ??= new Map()).set(id, deadline);
       deadlines.add(deadline);
@@ -180,7 +180,7 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
     return args;
   }
 
-  const server = useServer<Record<string, unknown>, ConnectionState>(
+  const server = serveGraphqlWs<ConnectionState>(
     {
       connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
       execute: (args) => (args.rootValue as Enveloped).execute(args),
@@ -200,28 +200,9 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
           ),
         ),
       onError: (ctx, _id, payload, errors) => finish(ctx.extra.request, ctx.connectionParams, payload, { errors }).errors,
-      onSubscribe: async (ctx, id, payload) => {
-        const extra = ctx.extra;
-        // graphql-ws tells operations apart by id alone: an id completed and sent again while its
-        // first operation is still being set up (the awaits below) let that one take the id's
-        // place, where nothing could end it, its subscription held past the socket. Refused: the
-        // error clears the id, and the operation being set up finds it gone and ends.
-        if (extra.starting?.has(id)) return [stillStarting()];
-        const starting = (extra.starting ??= new Set());
-        starting.add(id);
-        try {
-          const args = await setUp(ctx, id, payload);
-          if (Array.isArray(args)) starting.delete(id);
-          return args;
-        } catch (error) {
-          starting.delete(id);
-          throw error;
-        }
-      },
-      // The operation is made: graphql-ws now knows it by its id (or ends it, its id gone).
-      onOperation: (ctx, id) => {
-        ctx.extra.starting?.delete(id);
-      },
+      // An id is never in use by two operations at once (websocket-transport.ts): a deadline is
+      // known by its operation's id.
+      onSubscribe: (ctx, id, payload) => setUp(ctx, id, payload),
       onComplete: (ctx, id) => {
         const extra = ctx.extra;
         const deadline = extra.deadlines?.get(id);
@@ -242,6 +223,7 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
     },
     wss,
     options.keepAliveMs ?? 12_000,
+    logger,
   );
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -304,7 +286,7 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
       for (const deadline of deadlines) deadline.cut(shuttingDown());
       await until(Date.now() + CUT_RESULTS_WAIT_MS);
       for (const client of wss.clients) client.close(1001, 'Server shutting down');
-      await server.dispose();
+      server.dispose();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
@@ -313,13 +295,6 @@ export function attachWebSockets(http: Server, yoga: SatgateServer, options: Web
 /** An operation asked for, or cut, while the gateway shuts down (HTTP's 503 answer says the same). */
 function shuttingDown(): GraphQLError {
   return new GraphQLError('The gateway is shutting down', { extensions: { code: 'SHUTTING_DOWN' } });
-}
-
-/** A subscribe whose id names an operation still being set up (see onSubscribe). */
-function stillStarting(): GraphQLError {
-  return new GraphQLError('An operation of this id is still starting: send the id again once it has ended', {
-    extensions: { code: 'BAD_REQUEST' },
-  });
 }
 
 /** An upgrade answered in plain HTTP before any socket exists, and the connection closed. */
