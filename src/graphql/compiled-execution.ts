@@ -281,11 +281,19 @@ function compile(schema: GraphQLSchema, document: DocumentNode): Compiled | unde
 /**
  * Whether the document carries @skip or @include (see the header), or selects `__schema` or
  * `__type`: introspection runs on graphql-js too. Clients ask it rarely, and its nesting is what
- * compiling grows with (a 660-deep `ofType` chain compiled for 0.6 s). One walk for both.
+ * compiling grows with (a 660-deep `ofType` chain compiled for 0.6 s). Or whether it names
+ * anything `__proto__` (an alias, a variable): graphql-jit writes names as keys of object
+ * literals, where that one sets the prototype, and the field or the variable's value is lost.
+ * One walk for all.
  */
 function staysOnGraphqlJs(document: DocumentNode): boolean {
   let found = false;
   visit(document, {
+    Name(node) {
+      if (node.value !== '__proto__') return undefined;
+      found = true;
+      return BREAK;
+    },
     Directive(node) {
       if (node.name.value !== 'skip' && node.name.value !== 'include') return undefined;
       found = true;

@@ -262,6 +262,22 @@ test('a `__proto__` key in the variables is only a name no operation declares, c
   ]);
 });
 
+test('a document that names anything `__proto__` (an alias, a variable) runs on graphql-js every time, with its field and value', async () => {
+  const aliased = '{ etchings(limit: 1) { __proto__: total limit } }';
+  const named = 'query($__proto__: Int!) { etchings(limit: $__proto__) { limit } }';
+  const total = ((await stack.graphql('{ etchings(limit: 1) { total } }')).body.data?.etchings as { total: number }).total;
+  // As a client's JSON has it: an own member named `__proto__`.
+  const variables = JSON.parse('{"__proto__": 2}') as Record<string, unknown>;
+  const answers = [];
+  for (let i = 0; i < 3; i++) answers.push(await counted(aliased), await counted(named, variables));
+  expect(answers).toEqual(
+    Array.from({ length: 3 }, () => [
+      { body: { data: { etchings: { ['__proto__']: total, limit: 1 } } }, compiled: 0, fallback: 1 },
+      { body: { data: { etchings: { limit: 2 } } }, compiled: 0, fallback: 1 },
+    ]).flat(),
+  );
+});
+
 test('a query whose non-null field failed as it started answers graphql-js’s errors: the later fields never ran', async () => {
   // brc20Tokens is non-null and refuses an empty list as it starts; graphql-js then runs no later
   // field, where graphql-jit ran transfers too and reported its error first.
