@@ -8,7 +8,7 @@ import type { UpstreamService } from '../upstream/service.js';
 import { hiroAnswer } from '../sources/wire.js';
 import type { Upstreams } from '../upstream/index.js';
 import { UnsafePathError } from '../errors.js';
-import { isDotSegment, isPlatformKey, isUuid, PLATFORM_KEY_RULE, UUID_RULE } from '../upstream/paths.js';
+import { isPlatformKey, isUuid, PLATFORM_KEY_RULE, readsAsPath, UUID_RULE } from '../upstream/paths.js';
 import { fastifyError, jsonAnswer, type RestAnswer } from './responses.js';
 import {
   EtchingParamsSchema,
@@ -108,8 +108,8 @@ export const routes: RestRoute[] = [
   route({
     method: 'GET',
     paths: versioned('ordinals', '/brc-20/tokens/:ticker'),
-    // No token is named `.` or `..`, and those segments are not safe to send on.
-    local: ({ params }) => (isDotSegment(params.ticker ?? '') ? jsonAnswer(404, { error: 'Not found' }) : undefined),
+    // No token is named `.` or `..`, and a ticker that reads as a path is not safe to send on.
+    local: ({ params }) => (readsAsPath(params.ticker ?? '') ? jsonAnswer(404, { error: 'Not found' }) : undefined),
     upstream: ({ ordinals }, { params }) => [ordinals.service, ordinals.brc20TokenRequest(params.ticker ?? '')],
     sourced: ({ sources: { brc20 } }, { params }, call) =>
       brc20?.run(params.ticker ?? '', call).then((value) => hiroAnswer(value, brc20.source)),

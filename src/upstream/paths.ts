@@ -11,16 +11,39 @@ import type { UpstreamRequest } from './request.js';
 export const MAX_PARAM_LENGTH = 100;
 
 /** `.` and `..` are resolved by URL normalisation (in a proxy or CDN, even when encoded). */
-export function isDotSegment(value: string): boolean {
+function isDotSegment(value: string): boolean {
   return value === '.' || value === '..';
 }
 
 /**
- * A ticker no token can have: empty (hiro's `/brc-20/tokens/` matches `""` and answers 404), a dot
- * segment, or longer than a path parameter can be. Answered null without an upstream call.
+ * A ticker no token can have: empty (hiro's `/brc-20/tokens/` matches `""` and answers 404), one
+ * that reads as a path (readsAsPath), or longer than a path parameter can be. Answered null
+ * without an upstream call.
  */
 export function isImpossibleTicker(ticker: string): boolean {
-  return ticker === '' || isDotSegment(ticker) || ticker.length > MAX_PARAM_LENGTH;
+  return ticker === '' || readsAsPath(ticker) || ticker.length > MAX_PARAM_LENGTH;
+}
+
+/**
+ * A value with a dot segment between `/` or `\`, as given or once percent-decoded, up to
+ * MAX_DECODE_ROUNDS times (`.`, `../../metadata/v1`, `%2e%2e`). Encoded, it is one segment; but a
+ * hop before the upstream that decodes `%2F` before routing, or decodes twice, would send the API
+ * key's request elsewhere on the host. Such a ticker is answered as unknown, without a call.
+ */
+export function readsAsPath(value: string): boolean {
+  let current = value;
+  for (let round = 0; round <= MAX_DECODE_ROUNDS; round++) {
+    if (current.split(/[/\\]/).some(isDotSegment)) return true;
+    let next: string;
+    try {
+      next = decodeURIComponent(current);
+    } catch {
+      return false;
+    }
+    if (next === current) return false;
+    current = next;
+  }
+  return true;
 }
 
 /** A lone UTF-16 surrogate has no UTF-8 form, so no percent-encoding (encodeURIComponent throws). */

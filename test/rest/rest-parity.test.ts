@@ -873,15 +873,19 @@ describe.each(SUITE_PROFILES)('against the %s upstream', (profile) => {
     expect([answer.status, answer.body === null]).toEqual([plain.endsWith('%25') ? 404 : 200, false]);
   });
 
-  test.each(['/ordinals/v1/brc-20/tokens/%2e%2e', '/ordinals/brc-20/tokens/..', '/ordinals/v1/brc-20/tokens/.'])(
-    'a dot-segment ticker %s is answered Not found locally: no such token exists, and the segment is not safe to send',
-    async (path) => {
-      stack.sample.clearLog();
-      const gateway = await raw(stack.gatewayUrl, path, 'GET');
-      expect(gateway).toEqual({ status: 404, body: { error: 'Not found' }, etag: null, cacheControl: null, contentType: JSON_TYPE });
-      expect(upstreamCalls()).toEqual([]);
-    },
-  );
+  test.each([
+    '/ordinals/v1/brc-20/tokens/%2e%2e',
+    '/ordinals/brc-20/tokens/..',
+    '/ordinals/v1/brc-20/tokens/.',
+    '/ordinals/v1/brc-20/tokens/..%2F..%2F..%2Fmetadata%2Fv1',
+    '/ordinals/v1/brc-20/tokens/%252e%252e',
+    '/ordinals/v1/brc-20/tokens/a%5C..%5Cb',
+  ])('a ticker that reads as a path, %s, is answered Not found locally: no such token exists, and it is not safe to send', async (path) => {
+    stack.sample.clearLog();
+    const gateway = await raw(stack.gatewayUrl, path, 'GET');
+    expect(gateway).toEqual({ status: 404, body: { error: 'Not found' }, etag: null, cacheControl: null, contentType: JSON_TYPE });
+    expect(upstreamCalls()).toEqual([]);
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

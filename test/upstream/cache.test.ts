@@ -97,11 +97,12 @@ describe('inside the freshness window', () => {
     expect(stack.upstreamCalls()).toEqual(['GET /ordinals/v1/brc-20/tokens/nope-404']);
   });
 
-  test('a ticker no token can have (empty, a dot segment, longer than a path parameter) is null without an upstream call', async () => {
+  test('a ticker no token can have (empty, one that reads as a path, longer than a path parameter) is null without an upstream call', async () => {
     // With holders the detail route; without, the token list's ticker filter.
     const SUMMARY_QUERY = `query ($t: String!) { brc20Token(ticker: $t) { token { ticker maxSupply } } }`;
     const answers = [];
-    for (const ticker of ['b'.repeat(100), '', '.', '..', 'b'.repeat(101), 'b'.repeat(20_000)]) {
+    const pathLike = ['.', '..', '../../../runes/v1/etchings', 'a\\..\\b', '%2e%2e', '%252e%252e%252fx'];
+    for (const ticker of ['b'.repeat(100), '', ...pathLike, 'b'.repeat(101), 'b'.repeat(20_000)]) {
       answers.push(await stack.graphql(TOKEN_QUERY, { t: ticker }), await stack.graphql(SUMMARY_QUERY, { t: ticker }));
     }
     expect(answers).toEqual(answers.map(() => ({ status: 200, body: { data: { brc20Token: null } } })));
