@@ -50,7 +50,8 @@ export function querystringValidator<S extends TSchema>(
 ): Validator<Static<S>> {
   const validate = ajv.compile(schema);
   return (query) => {
-    const value = Object.assign({}, query);
+    // A spread: an own `__proto__` key stays a key (Object.assign would set the prototype).
+    const value = { ...query };
     if (validate(value)) return { value: value as Static<S> };
     return { message: formatErrors(validate.errors ?? [], dataVar) };
   };
