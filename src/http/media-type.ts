@@ -3,7 +3,8 @@
  * parsers (through yoga-request.ts), the response fast path (server/response-cache.ts) and the 415
  * answer (graphql/plugins/unsupported-media-type.ts). yoga compares the type as sent, so
  * `Application/JSON` got an empty 415 where RFC 9110 8.3.1 makes it `application/json`. And the
- * Accept header as yoga should read it when it chooses GraphiQL (acceptWithoutUnwantedHtml).
+ * Accept header as yoga should read it: by quality (rankedAccept), and when it chooses GraphiQL
+ * (acceptWithoutUnwantedHtml).
  */
 
 /**
@@ -66,6 +67,24 @@ export function acceptWithoutUnwantedHtml(accept: string): string {
     .filter(({ type }) => type !== 'text/html')
     .map(({ entry }) => entry.trim())
     .join(', ');
+}
+
+/**
+ * An Accept's entries by quality, highest first (ties in the client's order), without those of
+ * quality 0, which RFC 9110 12.5.1 makes "not acceptable". yoga takes the first type it serves in
+ * the order written, so `application/json;q=0, application/graphql-response+json` got the refused
+ * JSON, and `*\/*;q=0.1, application/graphql-response+json` plain JSON. Unchanged when no entry
+ * has parameters, or when every entry has quality 0 (yoga answers that as before).
+ */
+export function rankedAccept(accept: string): string {
+  if (!accept.includes(';')) return accept;
+  const entries = accept
+    .split(',')
+    .map((entry, index) => ({ entry: entry.trim(), q: quality(entry), index }))
+    .filter(({ q }) => q > 0);
+  if (entries.length === 0) return accept;
+  entries.sort((a, b) => b.q - a.q || a.index - b.index);
+  return entries.map(({ entry }) => entry).join(', ');
 }
 
 /** An Accept entry's `q` (RFC 9110 12.4.2), 1 when absent or unreadable. */

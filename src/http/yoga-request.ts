@@ -9,7 +9,7 @@
  * Content-Type is the one media-type.ts reads, so yoga parses the body the fast path keyed.
  */
 import type { IncomingMessage } from 'node:http';
-import { acceptWithoutUnwantedHtml, normalisedContentType } from './media-type.js';
+import { acceptWithoutUnwantedHtml, normalisedContentType, rankedAccept } from './media-type.js';
 
 /** The origin of every Request yoga gets. */
 const ORIGIN = 'http://localhost';
@@ -39,11 +39,13 @@ export function yogaRequest(req: IncomingMessage, fetchAPI: { Request: typeof Re
 
 /**
  * The value yoga gets: a Content-Type with its media type lowercased (yoga's parsers match it as
- * sent; RFC 9110 makes its case meaningless), and a GET's Accept without the HTML it ranks below
- * JSON (yoga would serve GraphiQL for it).
+ * sent; RFC 9110 makes its case meaningless), and an Accept ranked by quality (yoga reads it in
+ * the order written), a GET's without the HTML it ranks below JSON (yoga would serve GraphiQL for
+ * it). Both are functions of the header alone: the fast path keys on the header as sent.
  */
 function asYogaReads(name: string, value: string, method: string | undefined): string {
   if (name.length === 12 && name.toLowerCase() === 'content-type') return normalisedContentType(value);
-  if (name.length === 6 && method === 'GET' && name.toLowerCase() === 'accept') return acceptWithoutUnwantedHtml(value);
-  return value;
+  if (name.length !== 6 || name.toLowerCase() !== 'accept') return value;
+  const ranked = rankedAccept(value);
+  return method === 'GET' ? acceptWithoutUnwantedHtml(ranked) : ranked;
 }

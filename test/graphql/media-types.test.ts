@@ -2,7 +2,8 @@
  * A POST body's media type, over HTTP: its case carries no meaning (RFC 9110 8.3.1), so
  * `Application/JSON` is JSON on the executed path and on the response fast path alike; a body yoga
  * cannot read (another type, or a charset other than UTF-8) is a 415 in the error contract's shape
- * that never reaches the upstream. A GET gets GraphiQL only when its Accept prefers HTML to JSON.
+ * that never reaches the upstream. A GET gets GraphiQL only when its Accept prefers HTML to JSON,
+ * and every Accept is read by quality, not in the order written.
  */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { RESPONSE_CACHE_OFF, startStack, type Stack } from '../harness.js';
@@ -101,4 +102,32 @@ test.each([
     type,
     type === 'text/html' ? true : { data: { status: { status: 'ready' } } },
   ]);
+});
+
+test.each([
+  ['application/json;q=0, application/graphql-response+json', 'application/graphql-response+json'],
+  ['*/*;q=0.1, application/graphql-response+json', 'application/graphql-response+json'],
+  ['application/graphql-response+json;q=0.5, application/json', 'application/json'],
+])('Accept %s is read by quality: the answer is %s, executed and from the fast path alike', async (accept, type) => {
+  const answers = [];
+  for (const query of ['{ status { status } }', '{ status { status } }', '{ nope }']) {
+    answers.push(await send('application/json', query, { accept }));
+  }
+  const data = { status: 200, contentType: `${type}; charset=utf-8`, cors: '*', body: { data: { status: { status: 'ready' } } } };
+  // GraphQL over HTTP: a validation error is 400 under application/graphql-response+json, 200 under JSON.
+  const invalid = {
+    status: type === 'application/json' ? 200 : 400,
+    contentType: `${type}; charset=utf-8`,
+    cors: '*',
+    body: {
+      errors: [
+        {
+          message: 'Cannot query field "nope" on type "Query". Did you mean "node" or "nodes"?',
+          locations: [{ line: 1, column: 3 }],
+          extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+        },
+      ],
+    },
+  };
+  expect(answers).toEqual([data, data, invalid]);
 });
