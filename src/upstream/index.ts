@@ -108,6 +108,8 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
     sources,
     store,
     services,
+    /** UPSTREAM_TIMEOUT_MS: what one field may wait on the upstream, all its calls together. */
+    timeoutMs: config.upstreamTimeoutMs,
     /** Settles once clients are hashed alike in every process of the group (bounded): await before serving. */
     ready: hashSecret?.ready ?? Promise.resolve(),
     async close() {

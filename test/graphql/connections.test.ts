@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { connectionCost, encodeCursor } from '../../src/graphql/schema/cursor-paging.js';
 import { BIG_TRANSFER_BLOCK, sampleData, type Etching } from '../../src/sample/data.js';
 import { startStack, type Stack } from '../harness.js';
-import { callsOf, toEtching, toTransfer } from '../support.js';
+import { callsOf, fieldError, toEtching, toTransfer } from '../support.js';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -342,4 +342,19 @@ it('connectionCost prices the upstream pages a window may need and its items', (
     connectionCost({ first: 500 }),
     connectionCost({ fromVariables: true }),
   ]).toEqual([20 + 2 * 10, 1 + 2 * 10, 60 + 3 * 10, 500 + 10 * 10, 500 + 10 * 10]);
+});
+
+describe('UPSTREAM_TIMEOUT_MS bounds the whole field, not each round of pages', () => {
+  it('a window whose two rounds each take most of the deadline fails UPSTREAM_TIMEOUT at the deadline', async () => {
+    stack.sample.reset();
+    // `last` learns the total from page 0, then reads the list's end: two rounds of 1.2 s under
+    // the harness's 2 s deadline, each within it alone.
+    stack.sample.inject({ path: '/runes/v1/etchings', delayMs: 1200 });
+    const { body } = await stack.graphql('{ etchingsConnection(last: 30) { edges { cursor } } }');
+    expect(body).toEqual({
+      data: { etchingsConnection: null },
+      errors: [fieldError(['etchingsConnection'], { code: 'UPSTREAM_TIMEOUT', service: 'runes' })],
+    });
+    stack.sample.reset();
+  });
 });

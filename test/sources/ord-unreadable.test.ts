@@ -262,3 +262,20 @@ test('an ord without a rune index (its default) is an error saying so, never an 
     await unindexed.close();
   }
 });
+
+test('UPSTREAM_TIMEOUT_MS bounds the whole list: a page and then its block hashes, each within it alone, fail together past it', async () => {
+  // A stack of its own: deep block hashes are kept for good, and earlier tests read these.
+  const fresh = await startStack((sample) => ({ ETCHINGS_SOURCE: 'ord', ORD_API_URL: sample.baseUrl }), { sources: { ord: {} } });
+  try {
+    // Page 0 and the height side by side, then the blocks' hashes: two rounds of 1.2 s under 2 s.
+    fresh.sample.inject({ path: /^\/(runes\/0|blockheight|r\/blockhash\/\d+)$/, delayMs: 1200 });
+    const { body } = await fresh.graphql('{ etchings(limit: 3) { results { location { blockHash } } } }');
+    expect(body).toEqual({
+      data: { etchings: null },
+      errors: [fieldError(['etchings'], { code: 'UPSTREAM_TIMEOUT', service: 'runes', source: 'ord' })],
+      extensions: { sources: [{ source: 'ord', height: null, unavailable: [] }] },
+    });
+  } finally {
+    await fresh.close();
+  }
+});

@@ -33,6 +33,7 @@ describe('per-request objects', () => {
     const items = ['840000:1', '840000:2', '840000:3', '840000:4', '840000:5'];
     const source: ListSource<string> = {
       kind: 'etchings',
+      timeoutMs: 10_000,
       page: async (offset, limit) => ({ limit, offset, total: items.length, results: items.slice(offset, offset + limit) }),
       id: (item) => item,
     };

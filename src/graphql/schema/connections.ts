@@ -39,10 +39,11 @@ function reader(context: object, info: GraphQLResolveInfo) {
 
 function source<T extends { id: string }>(
   kind: ListKind,
+  timeoutMs: number,
   page: (offset: number, limit: number) => Promise<Page<T> | null>,
   scope?: string,
 ): ListSource<T> {
-  return { kind, scope, page, id: (item) => item.id };
+  return { kind, scope, timeoutMs, page, id: (item) => item.id };
 }
 
 const [etchingConnection] = connectionTypes(RuneEtchingRef, 'RuneEtching');
@@ -57,7 +58,7 @@ builder.queryField('etchingsConnection', (t) =>
       ...policy({ cost: 'connection', cache: 'public' }),
       resolve: (_root, args: ConnectionArgs, context, info) =>
         reader(context, info)(
-          source('etchings', (offset, limit) => context.loaders.etchings.load({ offset, limit })),
+          source('etchings', context.upstreams.timeoutMs, (offset, limit) => context.loaders.etchings.load({ offset, limit })),
           connectionRequest('etchings', args),
         ),
     },
@@ -80,7 +81,12 @@ builder.queryField('transfersConnection', (t) =>
         // Checked before the cursors: a bad block is the field's error, not its cursor's.
         const scope = blockScope(id);
         return reader(context, info)(
-          source('transfers', (offset, limit) => context.loaders.transfers.load({ block: id, offset, limit }), scope),
+          source(
+            'transfers',
+            context.upstreams.timeoutMs,
+            (offset, limit) => context.loaders.transfers.load({ block: id, offset, limit }),
+            scope,
+          ),
           connectionRequest('transfers', args, scope),
         );
       },

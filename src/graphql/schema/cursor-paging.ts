@@ -15,7 +15,7 @@
  * cursor of another block is CURSOR_INVALID, never placed in this one by an inscription both hold.
  */
 import { GraphQLError } from 'graphql';
-import { badUserInput } from '../../errors.js';
+import { badUserInput, UpstreamError, type ServiceName } from '../../errors.js';
 import type { Page } from '../../upstream/types.js';
 import { UPSTREAM_CALL_COST } from './field-policy.js';
 import { MAX_LIMIT } from './pagination.js';
@@ -71,6 +71,8 @@ export interface Connection<T> {
 export interface ListSource<T> {
   kind: ListKind;
   scope?: string;
+  /** UPSTREAM_TIMEOUT_MS: the whole time the field may wait on its pages, every round together. */
+  timeoutMs: number;
   page(offset: number, limit: number): Promise<Page<T> | null>;
   id(item: T): string;
 }
@@ -188,10 +190,28 @@ export class ListView<T> {
 type Step<T> = { need: number[] } | { result: Connection<T> };
 
 /**
- * Reads the window a connection asks for, fetching pages in parallel rounds. Null: the list is
- * unknown. `landed` is told of the view each time a page is added to it (connection-stream.ts).
+ * Reads the window a connection asks for, fetching pages in parallel rounds, within the source's
+ * timeoutMs from the start: each page's call has that deadline of its own, and rounds one after
+ * another would wait it once a round. Null: the list is unknown. `landed` is told of the view each
+ * time a page is added to it (connection-stream.ts).
  */
 export async function readConnection<T>(
+  source: ListSource<T>,
+  request: ConnectionRequest,
+  landed?: (view: ListView<T>) => void,
+): Promise<Connection<T> | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new UpstreamError(serviceOf(source.kind), 'timeout')), source.timeoutMs);
+  });
+  try {
+    return await Promise.race([readRounds(source, request, landed), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readRounds<T>(
   source: ListSource<T>,
   request: ConnectionRequest,
   landed?: (view: ListView<T>) => void,
@@ -222,9 +242,11 @@ export async function readConnection<T>(
 /** The list's answers contradicted each other while a window was read: the client asks again. */
 export function listChanged(kind: ListKind): GraphQLError {
   return new GraphQLError('The list changed while it was being read; ask again', {
-    extensions: { code: 'UPSTREAM_ERROR', service: kind === 'etchings' ? 'runes' : 'ordinals' },
+    extensions: { code: 'UPSTREAM_ERROR', service: serviceOf(kind) },
   });
 }
+
+const serviceOf = (kind: ListKind): ServiceName => (kind === 'etchings' ? 'runes' : 'ordinals');
 
 /** The aligned pages holding the needed positions; a position in a page already read comes unaligned. */
 function pagesFor(need: number[], view: ListView<unknown>): number[] {

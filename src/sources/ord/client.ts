@@ -60,6 +60,6 @@ export function createOrdClient({ config, logger, store, events, flights, fairne
     return value;
   }
 
-  return { service, get };
+  return { service, get, timeoutMs: config.upstreamTimeoutMs };
 }
 export type OrdClient = ReturnType<typeof createOrdClient>;

@@ -20,6 +20,7 @@ import { sideBySide, SingleLookup } from '../../upstream/request-slots.js';
 import { arrayOf, boolean, checked, object, optional, string, type Shape } from '../../upstream/shapes.js';
 import type { Page, SourcedRuneEtching } from '../../upstream/types.js';
 import { consistentPages, PagesDisagree } from '../consistent-pages.js';
+import { withinDeadline } from '../deadline.js';
 import { unreadable } from '../errors.js';
 import { toEtching, type RawRune } from '../runes.js';
 import { marked } from '../provenance.js';
@@ -153,26 +154,34 @@ export function createOrdEtchings(client: OrdClient) {
     async etching(runeId: string, call: CallOptions): Promise<SourcedRuneEtching | null> {
       // ord parses a rune id's tx as a u32 and answers 400 to a larger one; hiro finds no such rune.
       if (BigInt(runeId.slice(runeId.indexOf(':') + 1)) > U32_MAX) return null;
-      const [answer, height] = await sideBySide(
-        lookupsOf(call),
-        () => client.get({ path: joinPath('rune', segment(runeId, 'id')), route: '/rune/:rune' }, isRuneAnswer, call),
-        () => indexHeight(call),
-      );
-      if (!answer) return null;
-      if (answer.id !== runeId || height === undefined) throw unreadable('ord');
-      const hash = answer.id === RESERVED_RUNE.id ? RESERVED_RUNE.hash : await blockHashOf(answer.entry.block, height, call);
-      return toEtching(raw(answer.id, answer.entry, hash, height), 'ord', int(height));
+      // The rune, then its block's hash: one deadline for both (deadline.ts).
+      return withinDeadline(call, client.timeoutMs, 'ord', (within) => etchingOf(runeId, within));
     },
     /**
      * Pages are cached one by one, and a new etching moves every rune down ord's pages: pages read
-     * before and after one disagree, and are read again together (consistentPages).
+     * before and after one disagree, and are read again together (consistentPages). Every call of
+     * the walk within one deadline (deadline.ts).
      */
     etchings: (page: PageQuery, call: CallOptions): Promise<Page<SourcedRuneEtching>> =>
-      consistentPages(
-        (fresh) => etchingsWindow(page, call, fresh),
-        () => unreadable('ord'),
+      withinDeadline(call, client.timeoutMs, 'ord', (within) =>
+        consistentPages(
+          (fresh) => etchingsWindow(page, within, fresh),
+          () => unreadable('ord'),
+        ),
       ),
   };
+
+  async function etchingOf(runeId: string, call: CallOptions): Promise<SourcedRuneEtching | null> {
+    const [answer, height] = await sideBySide(
+      lookupsOf(call),
+      () => client.get({ path: joinPath('rune', segment(runeId, 'id')), route: '/rune/:rune' }, isRuneAnswer, call),
+      () => indexHeight(call),
+    );
+    if (!answer) return null;
+    if (answer.id !== runeId || height === undefined) throw unreadable('ord');
+    const hash = answer.id === RESERVED_RUNE.id ? RESERVED_RUNE.hash : await blockHashOf(answer.entry.block, height, call);
+    return toEtching(raw(answer.id, answer.entry, hash, height), 'ord', int(height));
+  }
 
   async function etchingsWindow({ offset, limit }: PageQuery, call: CallOptions, fresh: boolean): Promise<Page<SourcedRuneEtching>> {
     const lookups = lookupsOf(call);
