@@ -227,7 +227,7 @@ function baseUrl(env: Env, name: string, fallback: string): URL {
   return url;
 }
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+export function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = read(env, name);
   if (raw === undefined) return fallback;
   if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {

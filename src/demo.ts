@@ -6,6 +6,7 @@
  * `--source=ord` the etchings from its ord profile (docs/sources.md).
  */
 import { parseArgs } from 'node:util';
+import { ConfigError, integer } from './config.js';
 import { exitOnStartupFailure, start } from './main.js';
 import { MINTING_TICKER } from './sample/activity.js';
 import {
@@ -20,13 +21,26 @@ import {
 } from './sample/data.js';
 import { SAMPLE_PLATFORM_KEY, startSampleUpstream } from './sample/server.js';
 
-/** The sample is alive: a new etching and a mint of one token every few seconds. */
-const ACTIVITY_MS = Number(process.env.DEMO_ACTIVITY_MS ?? 4000);
-
 /** The key the sample's UniSat profile accepts: the demo shows it is sent, as a real one would be. */
 const DEMO_UNISAT_KEY = 'demo-unisat-key';
 
-const { values: args } = parseArgs({ options: { source: { type: 'string', default: 'hiro' } } });
+/** The demo's own settings, read as the gateway's are: one line and exit 1 for a bad one. */
+function demoSettings() {
+  try {
+    const { values } = parseArgs({ options: { source: { type: 'string', default: 'hiro' } }, strict: true });
+    return {
+      source: values.source,
+      // The sample is alive: a new etching and a mint of one token every few seconds.
+      activityMs: integer(process.env, 'DEMO_ACTIVITY_MS', 4000, 100, 3_600_000),
+      samplePort: integer(process.env, 'SAMPLE_UPSTREAM_PORT', 0, 0, 65_535),
+    };
+  } catch (error) {
+    if (error instanceof ConfigError) exitOnStartupFailure(error);
+    console.error(`satgate demo: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  }
+}
+const { activityMs: ACTIVITY_MS, samplePort, ...args } = demoSettings();
 const SOURCES = {
   hiro: { env: () => ({}), sample: {} },
   unisat: {
@@ -49,7 +63,7 @@ if (!Object.hasOwn(SOURCES, source)) {
 
 const sample = await startSampleUpstream({
   host: '127.0.0.1',
-  port: Number(process.env.SAMPLE_UPSTREAM_PORT ?? 0),
+  port: samplePort,
   sources: SOURCES[source].sample,
 });
 let gateway: Awaited<ReturnType<typeof start>>;
