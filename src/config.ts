@@ -204,9 +204,14 @@ function apiKey(env: Env, name: string): string | undefined {
   return key;
 }
 
-/** `, got "<value>"` for an error, or nothing where a URL that does not parse may hold credentials (an `@`). */
+/**
+ * `, got "<scheme and host>"` for an error about a URL that does not parse: never its path, query
+ * or fragment (a provider's token may ride there), and nothing where it may hold credentials (`@`).
+ */
 function echoUnlessCredentials(value: string): string {
-  return value.includes('@') ? '' : `, got "${value}"`;
+  if (value.includes('@')) return '';
+  const shown = /^(?:[^:/?#]*:\/\/)?[^/?#]*/.exec(value)![0];
+  return `, got "${shown}${shown.length < value.length ? '…' : ''}"`;
 }
 
 function baseUrl(env: Env, name: string, fallback: string): URL {

@@ -63,6 +63,15 @@ test.each([
   // Not URLs, and not echoed: what looks like credentials stays out of the error.
   [{ HIRO_API_URL: 'https://user:s3cretpw@host:99999' }, 'HIRO_API_URL must be an absolute http(s) URL'],
   [{ CORS_ORIGINS: 'https://u:s3cretpw@x' }, 'CORS_ORIGINS must be * or a comma-separated list of origins like https://app.example'],
+  // A token in the path or query of a URL that does not parse: only its scheme and host are echoed.
+  [
+    { HIRO_API_URL: 'https://api.example:99999/api?apikey=s3cret' },
+    'HIRO_API_URL must be an absolute http(s) URL, got "https://api.example:99999…"',
+  ],
+  [
+    { ORD_API_URL: 'http://ord server/x?token=s3cret', ETCHINGS_SOURCE: 'ord' },
+    'ORD_API_URL must be an absolute http(s) URL, got "http://ord server…"',
+  ],
   // A key undici would refuse in a header at every call: refused here, never echoed.
   [
     { HIRO_API_KEY: 's3cretKEY\r\nX-Evil: 1' },
