@@ -270,17 +270,23 @@ describe('an operation id sent again while its first operation is still starting
   });
   afterAll(() => stack.close());
 
+  /** A raw graphql-ws socket of client A, acknowledged, and every message it gets. */
+  async function acknowledgedSocket() {
+    const socket = new WebSocket(`${stack.gatewayUrl.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', {
+      headers: { 'x-forwarded-for': A },
+    });
+    const messages: Array<{ type: string; id?: string; payload?: unknown }> = [];
+    socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as (typeof messages)[number]));
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    socket.send(JSON.stringify({ type: 'connection_init' }));
+    await until(() => messages.some((m) => m.type === 'connection_ack'), 'connection_ack');
+    return { socket, messages };
+  }
+
   it('subscribe, complete, subscribe in one burst: the second starts once the first has ended, nothing outlives the socket', async () => {
     const rounds = [];
     for (let round = 0; round < 5; round++) {
-      const socket = new WebSocket(`${stack.gatewayUrl.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', {
-        headers: { 'x-forwarded-for': A },
-      });
-      const messages: Array<{ type: string; id?: string; payload?: unknown }> = [];
-      socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as (typeof messages)[number]));
-      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-      socket.send(JSON.stringify({ type: 'connection_init' }));
-      await until(() => messages.some((m) => m.type === 'connection_ack'), 'connection_ack');
+      const { socket, messages } = await acknowledgedSocket();
       const subscribe = { id: 'X', type: 'subscribe', payload: { query: STATUS } };
       socket.send(JSON.stringify(subscribe));
       socket.send(JSON.stringify({ id: 'X', type: 'complete' }));
@@ -304,14 +310,7 @@ describe('an operation id sent again while its first operation is still starting
   it('complete, then the id at once for a query: its result and complete, never a bare complete', async () => {
     const seen = [];
     for (let round = 0; round < 10; round++) {
-      const socket = new WebSocket(`${stack.gatewayUrl.replace('http', 'ws')}/graphql`, 'graphql-transport-ws', {
-        headers: { 'x-forwarded-for': A },
-      });
-      const messages: Array<{ type: string; id?: string; payload?: unknown }> = [];
-      socket.on('message', (data: Buffer) => messages.push(JSON.parse(data.toString()) as (typeof messages)[number]));
-      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-      socket.send(JSON.stringify({ type: 'connection_init' }));
-      await until(() => messages.some((m) => m.type === 'connection_ack'), 'connection_ack');
+      const { socket, messages } = await acknowledgedSocket();
       socket.send(JSON.stringify({ id: 'X', type: 'subscribe', payload: { query: STATUS } }));
       await until(() => messages.some((m) => m.type === 'next'), 'the first value');
       const from = messages.length;
