@@ -17,6 +17,7 @@ import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Coordinator, Snapshot } from './hub.js';
+import { scopeDigest } from '../upstream/shared-state.js';
 
 /**
  * Where the watched resources' data comes from: the status's service, and each list's source with
@@ -25,8 +26,7 @@ import type { Coordinator, Snapshot } from './hub.js';
 export function liveDataScope({ metadataUrl, ordinalsUrl, runesUrl, sources }: Config): string {
   const at = (source: 'hiro' | 'unisat' | 'ord', hiro: URL) =>
     `${source} ${(source === 'hiro' ? hiro : source === 'unisat' ? sources.unisatUrl : sources.ordUrl)?.href ?? ''}`;
-  const scope = [metadataUrl.href, at(sources.brc20, ordinalsUrl), at(sources.etchings, runesUrl)].join('\n');
-  return hash('sha256', scope, 'hex').slice(0, 16);
+  return scopeDigest([metadataUrl.href, at(sources.brc20, ordinalsUrl), at(sources.etchings, runesUrl)].join('\n'));
 }
 
 const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;

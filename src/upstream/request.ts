@@ -41,7 +41,7 @@ export interface UpstreamRequest {
   final?: boolean;
   /**
    * Asked of the upstream whatever the cache holds, the answer stored in its place: a source's
-   * pages read again together when the cached ones disagree (sources/errors.ts, consistentPages).
+   * pages read again together when the cached ones disagree (sources/consistent-pages.ts).
    */
   fresh?: boolean;
   /** The asking request's budget of upstream answer bytes (GraphQL requests). */

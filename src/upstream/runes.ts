@@ -3,7 +3,7 @@ import type { CallOptions, UpstreamRequest } from './request.js';
 import type { UpstreamService } from './service.js';
 import type { PageQuery } from './ordinals.js';
 import { joinPath, segment } from './paths.js';
-import { boolean, checked, decimal, int, object, optional, page, seconds, string } from './shapes.js';
+import { boolean, checked, count, decimal, int, object, optional, page, seconds, string } from './shapes.js';
 import type { Page, RuneEtching } from './types.js';
 
 type Part<K extends keyof RuneEtching> = RuneEtching[K];
@@ -13,7 +13,7 @@ const isEtching = object<RuneEtching>({
   spaced_name: string,
   number: int,
   // A rune's decimals: 0 to 38 (ord's MAX_DIVISIBILITY); the amounts are written with them.
-  divisibility: (value: unknown): value is number => int(value) && (value as number) >= 0 && (value as number) <= 38,
+  divisibility: (value: unknown): value is number => count(value) && value <= 38,
   symbol: string,
   turbo: boolean,
   mint_terms: object<Part<'mint_terms'>>({

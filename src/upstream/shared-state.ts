@@ -20,16 +20,25 @@ export interface SignalKeys {
   breaker: string;
 }
 
+/** A short digest of what a Redis key is scoped to (a configuration, a URL and key): never the text itself. */
+export function scopeDigest(text: string): string {
+  return hash('sha256', text, 'base64url').slice(0, 22);
+}
+
+/** An upstream as the replicas that ask it share its state: its base URL, and the key it is asked with. */
+export function upstreamScope(baseUrl: URL, apiKey?: string): string {
+  return scopeDigest(`${baseUrl.href}\n${apiKey ?? ''}`);
+}
+
 /**
  * A service's signals are shared by the replicas that ask it at the same base URL: a staging
- * replica's upstream down is not production's. A quota is also the API key's own (the hash of the
- * URL with the key; the key never reaches Redis).
+ * replica's upstream down is not production's. A quota is also the API key's own (the key never
+ * reaches Redis, only upstreamScope's digest).
  */
 export function signalKeys(name: ServiceName, baseUrl: URL, apiKey?: string): SignalKeys {
-  const of = (text: string) => hash('sha256', text, 'base64url').slice(0, 22);
   return {
-    quota: `satgate:v1:quota:${name}:${of(`${baseUrl.href}\n${apiKey ?? ''}`)}`,
-    breaker: `satgate:v1:breaker:${name}:${of(baseUrl.href)}`,
+    quota: `satgate:v1:quota:${name}:${upstreamScope(baseUrl, apiKey)}`,
+    breaker: `satgate:v1:breaker:${name}:${upstreamScope(baseUrl)}`,
   };
 }
 

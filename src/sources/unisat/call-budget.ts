@@ -10,7 +10,7 @@
  * waits until its oldest call leaves it, within the call's deadline; one that cannot fit in its
  * deadline is refused at once (RATE_LIMITED with retryAfter), nothing sent.
  */
-import { hash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { UpstreamError, type ServiceName } from '../../errors.js';
@@ -101,7 +101,7 @@ export interface CallBudgetOptions {
   redis?: Redis;
   /** Names the service in refusals, and the Redis key. */
   service: ServiceName;
-  /** Whose budget it is: the replicas that give the same scope (the URL and key) share one. */
+  /** Whose budget it is (upstreamScope's digest of the URL and key): the replicas that give the same share one. */
   scope?: string;
 }
 
@@ -123,8 +123,7 @@ interface Waiter {
  */
 export function createCallBudget({ perSecond, workers, redis, service, scope = '' }: CallBudgetOptions) {
   const local = new LocalWindow(Math.max(1, Math.floor(perSecond / workers)));
-  const key = `satgate:v1:call-window:${service}:${hash('sha256', scope, 'base64url').slice(0, 22)}`;
-  const window: Window = redis ? new RedisWindow(redis, key, perSecond, local) : local;
+  const window: Window = redis ? new RedisWindow(redis, `satgate:v1:call-window:${service}:${scope}`, perSecond, local) : local;
   const refusal = (waitMs: number) => new UpstreamError(service, 'quota', undefined, Math.max(1, Math.ceil(waitMs / 1000)), perSecond);
   const waiting = new Turns<string, Waiter>();
   let serving = false;

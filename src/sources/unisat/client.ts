@@ -12,6 +12,7 @@ import type { CallOptions, UpstreamRequest } from '../../upstream/request.js';
 import type { SourceDeps } from '../deps.js';
 import { configuredServiceOptions, ttlCachePolicy } from '../../upstream/service-options.js';
 import { UpstreamService } from '../../upstream/service.js';
+import { upstreamScope } from '../../upstream/shared-state.js';
 import { checked, int, object, optional, string, type Shape } from '../../upstream/shapes.js';
 import { createCallBudget } from './call-budget.js';
 
@@ -54,7 +55,7 @@ export function createUnisatClient({ config, logger, store, events, redis, fligh
       redis,
       service: 'unisat',
       // UniSat counts calls per key: replicas with another key, or another UniSat, have their own.
-      scope: `${unisatUrl.href}\n${unisatApiKey ?? ''}`,
+      scope: upstreamScope(unisatUrl, unisatApiKey),
     }),
     ...configuredServiceOptions(config, logger),
     answersJson: true,
