@@ -493,6 +493,16 @@ function corsAllowedHeaders(env: Env): string[] {
 }
 
 /**
+ * Every credential the gateway sends to some upstream, in each form an answer could quote it
+ * (ord's basic auth as typed, its password alone, and as its header carries it): no upstream's
+ * error text passes any of them on, whichever upstream it came from.
+ */
+export function configuredSecrets({ hiroApiKey, sources: { unisatApiKey, ordAuth } }: Config): string[] {
+  const ord = ordAuth === undefined ? [] : [ordAuth, ordAuth.slice(ordAuth.indexOf(':') + 1), Buffer.from(ordAuth).toString('base64')];
+  return [hiroApiKey, unisatApiKey, ...ord].filter((secret): secret is string => secret !== undefined && secret !== '');
+}
+
+/**
  * The configuration for the start-up log line, minus secrets: upstream origins only (a path may
  * carry a provider's token), whether a key is set (never the key), Redis on or off (its URL may
  * hold a password).

@@ -3,7 +3,7 @@ import cluster from 'node:cluster';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import type { DestinationStream } from 'pino';
-import { ConfigError, effectiveConfig, loadConfig, type Config } from './config.js';
+import { ConfigError, configuredSecrets, effectiveConfig, loadConfig, type Config } from './config.js';
 import { createDrain, drainAwareResponse } from './server/drain.js';
 import { createLiveHub, liveSettings } from './live/hub.js';
 import { createRedisCoordinator, liveDataScope } from './live/redis-coordinator.js';
@@ -68,7 +68,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     requestTimeoutMs: config.requestTimeoutMs,
     trustProxy: config.trustProxy,
     maxConcurrentUpstreamCalls: config.maxConcurrentUpstreamCallsPerRequest,
-    hiroApiKey: config.hiroApiKey,
+    secrets: configuredSecrets(config),
   });
   const responses =
     config.responseCache === 'on'

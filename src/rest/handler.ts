@@ -21,7 +21,7 @@ import { MAX_PARAM_LENGTH } from '../upstream/paths.js';
 import { SingleLookup } from '../upstream/request-slots.js';
 import { fastifyError, jsonAnswer, routeNotFound, type RestAnswer } from './responses.js';
 import { UPSTREAM_PREFIXES, routes, type RestRoute } from './routes.js';
-import { redacted } from '../upstream/redact.js';
+import { redactedAll } from '../upstream/redact.js';
 
 interface CompiledRoute {
   route: RestRoute;
@@ -141,15 +141,15 @@ function mirror(response: UpstreamResponse): RestAnswer {
 }
 
 /**
- * An error's body as the upstream sent it, but for `secret`: a platform that quotes the request's
+ * An error's body as the upstream sent it, but for `secrets`: a platform that quotes the request's
  * path (a Fastify 404) would echo its key, and a hiro service refusing HIRO_API_KEY may quote it;
  * no answer echoes one (the GraphQL side leaves such messages out). Successful answers are the
  * upstream's own, passed on whole.
  */
-function withoutSecret(response: UpstreamResponse, secret: string | undefined): UpstreamResponse {
-  if (secret === undefined || response.status < 400) return response;
+function withoutSecrets(response: UpstreamResponse, secrets: readonly string[]): UpstreamResponse {
+  if (secrets.length === 0 || response.status < 400) return response;
   const text = response.body.toString('utf8');
-  const safe = redacted(text, secret);
+  const safe = redactedAll(text, secrets);
   return safe === text ? response : { ...response, body: Buffer.from(safe) };
 }
 
@@ -177,8 +177,8 @@ export interface RestDeps {
   trustProxy: number;
   /** MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST: a route's calls in flight at once (a source's further calls). */
   maxConcurrentUpstreamCalls: number;
-  /** HIRO_API_KEY: never in a mirrored error body. */
-  hiroApiKey?: string;
+  /** Every credential the gateway holds (configuredSecrets): never in a mirrored error body. */
+  secrets?: readonly string[];
 }
 
 /** What a REST request passes to its upstream calls: its abort signal, request id, client and stats. */
@@ -192,7 +192,7 @@ export function createRestHandler({
   requestTimeoutMs,
   trustProxy,
   maxConcurrentUpstreamCalls,
-  hiroApiKey,
+  secrets = [],
 }: RestDeps) {
   /** What the upstream would answer for this raw request target; `call` goes with its upstream calls. */
   async function answer(method: string, target: string, headers: IncomingMessage['headers'], call: RouteCall): Promise<RestAnswer> {
@@ -247,12 +247,12 @@ export function createRestHandler({
       // A data source other than hiro answers in hiro's shape; hiro's answers are mirrored as they are.
       const sourced = route.sourced?.(upstreams, input, call);
       let response: UpstreamResponse;
-      /** The key the upstream was asked with: a platform tenant's, else HIRO_API_KEY. */
-      let secret: string | undefined;
+      /** What its error may not quote: the key it was asked with (a platform tenant's) and every configured one. */
+      let unquotable: readonly string[] = [];
       if (sourced) response = await sourced;
       else {
         const [service, upstreamRequest] = route.upstream(upstreams, input);
-        secret = upstreamRequest.tenant ?? hiroApiKey;
+        unquotable = upstreamRequest.tenant === undefined ? secrets : [upstreamRequest.tenant, ...secrets];
         response = await service.request(merged(upstreamRequest, call));
       }
       const ifNoneMatch = headers['if-none-match'];
@@ -268,7 +268,7 @@ export function createRestHandler({
           return { status: 304, headers: { ...cached, etag: response.headers.etag!, 'x-data-source': response.headers['x-data-source']! } };
         return { status: 304, headers: cached };
       }
-      return mirror(withoutSecret(response, secret));
+      return mirror(withoutSecrets(response, unquotable));
     } catch (error) {
       if (error instanceof UnsafePathError) return fastifyError(400, error.message);
       if (error instanceof UpstreamError) return upstreamFailure(error);

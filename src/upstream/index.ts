@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import { configuredSecrets, type Config } from '../config.js';
 import type { ServiceName } from '../errors.js';
 import type { UpstreamEvents } from '../observe/metrics.js';
 import { MemoryStore, RedisStore, TieredStore } from './cache.js';
@@ -104,7 +104,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
     metadata: createMetadataClient(metadata),
     ordinals: createOrdinalsClient(ordinals, { listLookups: config.brc20ListLookups }),
     runes: createRunesClient(runes),
-    platform: createPlatformClient(platform),
+    platform: createPlatformClient(platform, configuredSecrets(config)),
     sources,
     store,
     services,

@@ -16,9 +16,10 @@ const MAX_DETAIL = 200;
 
 /**
  * The platform's error, with its own message where it gave one (`{ status, message, error }`, as
- * its other chainhook routes document): short, printable, and never one that holds the key.
+ * its other chainhook routes document): short, printable, and never one that holds the key or any
+ * other credential the gateway holds (`secrets`).
  */
-function platformError(service: UpstreamService, response: UpstreamResponse, apiKey: string): UpstreamError {
+function platformError(service: UpstreamService, response: UpstreamResponse, secrets: readonly string[]): UpstreamError {
   const error = service.statusError(response);
   let message: unknown;
   try {
@@ -26,7 +27,12 @@ function platformError(service: UpstreamService, response: UpstreamResponse, api
   } catch {
     return error;
   }
-  if (typeof message === 'string' && message.length <= MAX_DETAIL && /^[\x20-\x7e]+$/.test(message) && !holdsSecret(message, apiKey)) {
+  if (
+    typeof message === 'string' &&
+    message.length <= MAX_DETAIL &&
+    /^[\x20-\x7e]+$/.test(message) &&
+    !secrets.some((secret) => holdsSecret(message, secret))
+  ) {
     error.detail = message.trim();
   }
   return error;
@@ -34,9 +40,10 @@ function platformError(service: UpstreamService, response: UpstreamResponse, api
 
 /**
  * Hiro Platform: the key is a path segment, so routes (for logs) name it `:apiKey`. Each key is a
- * tenant (`tenant`): its breaker, quota and share of the pool are its own.
+ * tenant (`tenant`): its breaker, quota and share of the pool are its own. `secrets`: the
+ * credentials the gateway holds for other upstreams (configuredSecrets), kept out of its errors too.
  */
-export function createPlatformClient(service: UpstreamService) {
+export function createPlatformClient(service: UpstreamService, secrets: readonly string[] = []) {
   return {
     service,
     deleteChainhookRequest: (apiKey: string, uuid: string): UpstreamRequest => ({
@@ -58,7 +65,7 @@ export function createPlatformClient(service: UpstreamService) {
     /** Exactly one DELETE, never retried: the answer decides, whatever it is. */
     async deleteChainhook(apiKey: string, uuid: string, call: CallOptions = {}): Promise<ChainhookDeletion> {
       const response = await service.request(merged(this.deleteChainhookRequest(apiKey, uuid), call));
-      if (response.status < 200 || response.status >= 300) throw platformError(service, response, apiKey);
+      if (response.status < 200 || response.status >= 300) throw platformError(service, response, [apiKey, ...secrets]);
       return service.parse(response, isDeletion);
     },
     /**
@@ -67,7 +74,7 @@ export function createPlatformClient(service: UpstreamService) {
      */
     async bitcoinNode(apiKey: string, path: string, call: CallOptions = {}): Promise<{ value: unknown; body: Buffer }> {
       const response = await service.request(merged(this.bitcoinNodeRequest(apiKey, path), call));
-      if (response.status < 200 || response.status >= 300) throw platformError(service, response, apiKey);
+      if (response.status < 200 || response.status >= 300) throw platformError(service, response, [apiKey, ...secrets]);
       const isJson = /^application\/([\w.+-]*\+)?json\b/i.test(response.headers['content-type'] ?? '');
       return { value: isJson ? service.parse(response, NODE_JSON) : response.body.toString('utf8'), body: response.body };
     },

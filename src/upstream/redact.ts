@@ -13,3 +13,8 @@ export function redacted(text: string, secret: string): string {
   if (!holdsSecret(text, secret)) return text;
   return text.replace(new RegExp(secret.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), REDACTED);
 }
+
+/** `text` with each of `secrets` replaced, the longest first (one may hold another). */
+export function redactedAll(text: string, secrets: readonly string[]): string {
+  return [...secrets].sort((a, b) => b.length - a.length).reduce(redacted, text);
+}

@@ -10,12 +10,16 @@ import { fieldError, overWebSocket } from '../support.js';
 const TIMEOUT_MS = 500;
 const HEADER_ONLY_KEY = '0c1d2e3f405162738495a6b7c8d9eaf1';
 const OTHER_KEY = 'other-header-key-1b2c3d';
+// Credentials for other upstreams (no operation here reads from them): the platform is never sent
+// them, and its messages never pass one on.
+const UNISAT_KEY = 'unisat-secret-4e8d21c7';
+const ORD_PASSWORD = 'ord-password-93af';
 
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack(
     // Retries on (the harness turns them off): "never retried" must hold even where GETs are retried.
-    { UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS), UPSTREAM_RETRIES: '2' },
+    { UPSTREAM_TIMEOUT_MS: String(TIMEOUT_MS), UPSTREAM_RETRIES: '2', UNISAT_API_KEY: UNISAT_KEY, ORD_API_AUTH: `ord:${ORD_PASSWORD}` },
     { platformApiKeys: [SAMPLE_PLATFORM_KEY, HEADER_ONLY_KEY] },
   );
 });
@@ -374,6 +378,9 @@ describe('deleteChainhook', () => {
   it.each([
     ['one that holds the key', `No chainhook ${'x'} for key ${SAMPLE_PLATFORM_KEY}`],
     ['one that holds the key upper-cased', `network ${SAMPLE_PLATFORM_KEY.toUpperCase()} does not exist`],
+    ['one that holds HIRO_API_KEY', `key ${HIRO_KEY} is not a platform key`],
+    ['one that holds UNISAT_API_KEY', `key ${UNISAT_KEY} is not a platform key`],
+    ["one that holds ORD_API_AUTH's password", `password ${ORD_PASSWORD} is wrong`],
     ['one longer than 200 characters', 'Chainhook not found '.repeat(11)],
     ['one with control characters', 'Chainhook\nnot found'],
     ['one that is not a string', { text: 'Chainhook not found' }],

@@ -8,6 +8,9 @@ import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { HIRO_KEY, rest, startStack, type Stack } from '../harness.js';
 
 const TOKEN = '/ordinals/v1/brc-20/tokens/ordi';
+// Credentials for other upstreams (no operation reads from them here): a hiro error quotes none.
+const UNISAT_KEY = 'unisat-secret-4e8d21c7';
+const ORD_AUTH = 'ord-user:ord-password-93af';
 const NOT_JSON = {
   statusCode: 502,
   error: 'Bad Gateway',
@@ -17,7 +20,7 @@ const NOT_JSON = {
 // A gateway each: one case's answer, kept or stale, must not decide the next one's.
 let stack: Stack;
 beforeEach(async () => {
-  stack = await startStack({ STALE_IF_ERROR_MS: '60000' });
+  stack = await startStack({ STALE_IF_ERROR_MS: '60000', UNISAT_API_KEY: UNISAT_KEY, ORD_API_AUTH: ORD_AUTH });
 });
 afterEach(() => stack.close());
 
@@ -71,10 +74,14 @@ describe('an answer of the hiro services that cannot be JSON is an upstream fail
   });
 });
 
-describe("error bodies never echo the gateway's HIRO_API_KEY", () => {
+describe('error bodies never echo a credential the gateway holds', () => {
   test.each([
     ['as sent', HIRO_KEY],
     ['upper-cased', HIRO_KEY.toUpperCase()],
+    ['of UNISAT_API_KEY', UNISAT_KEY],
+    ['of ORD_API_AUTH', ORD_AUTH],
+    ["of ORD_API_AUTH's password", 'ord-password-93af'],
+    ['of ORD_API_AUTH, as its basic auth header', Buffer.from(ORD_AUTH).toString('base64')],
   ])('a 403 quoting the key %s is passed on with the key redacted', async (_name, quoted) => {
     stack.sample.inject({
       path: '/ordinals/v1/brc-20/tokens/*',
