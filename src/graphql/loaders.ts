@@ -3,6 +3,8 @@ import type { CallOptions } from '../upstream/request.js';
 import { normalizeTicker, type PageQuery } from '../upstream/ordinals.js';
 import type { Upstreams } from '../upstream/index.js';
 import { merged } from '../lib/merge.js';
+import { unlessAborted } from '../lib/cancellation.js';
+import { withinDeadline } from '../sources/deadline.js';
 import { isImpossibleTicker } from '../upstream/paths.js';
 import { keyedHash } from '../lib/keyed-hash.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, Page, SourcedInscriptionTransfer } from '../upstream/types.js';
@@ -125,17 +127,15 @@ function loaderMakers(upstreams: Upstreams, call: CallOptions, limit: RequestLim
     ),
   );
   /**
-   * The token list's answer for a batch of tickers, or undefined when it gives none: list lookups
-   * off, no list on this upstream, or a failed call. The list is an optimisation, so a call that
-   * brought nothing is not charged to the request's budget: each ticker then pays its own lookup.
-   * Throws only when the client has gone (no fallback is owed to it).
+   * The token list's answer for a batch of tickers (asked only where hiro serves BRC-20 and its
+   * list is usable), or undefined when it gives none: no list on this upstream, or a failed call.
+   * The list is an optimisation, so a call that brought nothing is not charged to the request's
+   * budget: each ticker then pays its own lookup. Throws only when the call was cancelled: the
+   * client has gone, or the field's deadline has passed (no fallback is owed then).
    */
   async function listed(tickers: string[], call: CallOptions): Promise<Page<Brc20Token> | undefined> {
-    const { ordinals } = upstreams;
-    // A BRC-20 source other than hiro has no list: each ticker is its own lookup.
-    if (brc20Source || !ordinals.brc20TokensUsable()) return undefined;
     try {
-      const page = await limit(() => ordinals.brc20Tokens(tickers, call));
+      const page = await limit(() => upstreams.ordinals.brc20Tokens(tickers, call));
       if (page) return page;
     } catch (error) {
       if (call.signal?.aborted) throw error;
@@ -168,24 +168,32 @@ function loaderMakers(upstreams: Upstreams, call: CallOptions, limit: RequestLim
     () =>
       new DataLoader<string, Brc20TokenDetailsResponse | null, string>(
         traced('brc20TokenSummary', async (tickers: readonly string[], batchCall) => {
-          let page: Page<Brc20Token> | undefined;
           // A ticker no token can have is null without a call (brc20Token); the list is not asked for it.
           const listable = tickers.filter((ticker) => !isImpossibleTicker(ticker));
-          try {
-            if (listable.length > 0) page = await listed(listable, batchCall);
-          } catch (error) {
-            return tickers.map(() => toError(error));
-          }
-          const complete = page ? page.results.length >= page.total : false;
-          return Promise.all(
-            tickers.map(async (ticker) => {
-              const token = page?.results.find((t) => t.ticker === ticker.toLowerCase());
-              if (token) return summary(token);
-              // Absent from a complete answer: no such token (ASCII, whose lowercasing SQL shares).
-              if (complete && /^[\x20-\x7e]*$/.test(ticker)) return null;
-              return brc20Token().load(ticker).catch(toError);
-            }),
-          );
+          const lookup = (ticker: string, call: CallOptions) => unlessAborted(brc20Token().load(ticker), call.signal).catch(toError);
+          // A BRC-20 source other than hiro has no list: each ticker is its own lookup.
+          if (listable.length === 0 || brc20Source || !upstreams.ordinals.brc20TokensUsable())
+            return Promise.all(tickers.map((ticker) => lookup(ticker, batchCall)));
+          // The list's call, then the lookups it could not settle: one UPSTREAM_TIMEOUT_MS for both,
+          // as for any field's calls (each would otherwise wait it once).
+          return withinDeadline(batchCall, upstreams.timeoutMs, 'ordinals', async (call) => {
+            let page: Page<Brc20Token> | undefined;
+            try {
+              page = await listed(listable, call);
+            } catch (error) {
+              return tickers.map(() => toError(error));
+            }
+            const complete = page ? page.results.length >= page.total : false;
+            return Promise.all(
+              tickers.map(async (ticker) => {
+                const token = page?.results.find((t) => t.ticker === ticker.toLowerCase());
+                if (token) return summary(token);
+                // Absent from a complete answer: no such token (ASCII, whose lowercasing SQL shares).
+                if (complete && /^[\x20-\x7e]*$/.test(ticker)) return null;
+                return lookup(ticker, call);
+              }),
+            );
+          });
         }),
         { cacheKeyFn: normalizeTicker, maxBatchSize: 20 },
       ),

@@ -344,17 +344,39 @@ it('connectionCost prices the upstream pages a window may need and its items', (
   ]).toEqual([20 + 2 * 10, 1 + 2 * 10, 60 + 3 * 10, 500 + 10 * 10, 500 + 10 * 10]);
 });
 
-describe('UPSTREAM_TIMEOUT_MS bounds the whole field, not each round of pages', () => {
+describe('UPSTREAM_TIMEOUT_MS bounds the whole field, not each of its calls', () => {
   it('a window whose two rounds each take most of the deadline fails UPSTREAM_TIMEOUT at the deadline', async () => {
     stack.sample.reset();
     // `last` learns the total from page 0, then reads the list's end: two rounds of 1.2 s under
     // the harness's 2 s deadline, each within it alone.
     stack.sample.inject({ path: '/runes/v1/etchings', delayMs: 1200 });
+    stack.sample.clearLog();
     const { body } = await stack.graphql('{ etchingsConnection(last: 30) { edges { cursor } } }');
     expect(body).toEqual({
       data: { etchingsConnection: null },
       errors: [fieldError(['etchingsConnection'], { code: 'UPSTREAM_TIMEOUT', service: 'runes' })],
     });
+    // Round 2 lands 0.4 s after the answer: no round 3 follows it for nobody.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(stack.upstreamCalls()).toEqual(['GET /runes/v1/etchings?offset=0&limit=60', 'GET /runes/v1/etchings?offset=180&limit=60']);
+    stack.sample.reset();
+  });
+
+  it("a token's list call that fails late, then its own lookup, share one deadline", async () => {
+    stack.sample.reset();
+    stack.sample.clearLog();
+    // 1.2 s each under the harness's 2 s: the list's failure, then the token's route it falls back on.
+    stack.sample.inject({ path: '/ordinals/v1/brc-20/tokens', times: 1, delayMs: 1200, status: 500, body: { error: 'x' } });
+    stack.sample.inject({ path: '/ordinals/v1/brc-20/tokens/ordi', times: 1, delayMs: 1200 });
+    const { body } = await stack.graphql('{ brc20Token(ticker: "ordi") { token { ticker } } }');
+    expect(body).toEqual({
+      data: { brc20Token: null },
+      errors: [fieldError(['brc20Token'], { code: 'UPSTREAM_TIMEOUT', service: 'ordinals' })],
+    });
+    expect(stack.upstreamCalls()).toEqual([
+      'GET /ordinals/v1/brc-20/tokens?ticker=ordi&offset=0&limit=60',
+      'GET /ordinals/v1/brc-20/tokens/ordi',
+    ]);
     stack.sample.reset();
   });
 });

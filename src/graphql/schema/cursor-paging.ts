@@ -201,11 +201,15 @@ export async function readConnection<T>(
   landed?: (view: ListView<T>) => void,
 ): Promise<Connection<T> | null> {
   let timer: NodeJS.Timeout | undefined;
+  let expired = false;
   const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new UpstreamError(serviceOf(source.kind), 'timeout')), source.timeoutMs);
+    timer = setTimeout(() => {
+      expired = true;
+      reject(new UpstreamError(serviceOf(source.kind), 'timeout'));
+    }, source.timeoutMs);
   });
   try {
-    return await Promise.race([readRounds(source, request, landed), late]);
+    return await Promise.race([readRounds(source, request, () => expired, landed), late]);
   } finally {
     clearTimeout(timer);
   }
@@ -214,10 +218,13 @@ export async function readConnection<T>(
 async function readRounds<T>(
   source: ListSource<T>,
   request: ConnectionRequest,
+  expired: () => boolean,
   landed?: (view: ListView<T>) => void,
 ): Promise<Connection<T> | null> {
   const view = new ListView<T>();
   for (let round = 0; round < MAX_ROUNDS; round++) {
+    // Past the deadline the field has its answer: another round would spend quota for nobody.
+    if (expired()) throw new UpstreamError(serviceOf(source.kind), 'timeout');
     const step = plan(source, view, request);
     if ('result' in step) return step.result;
     const offsets = pagesFor(step.need, view);
