@@ -10,6 +10,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { acceptWithoutUnwantedHtml, normalisedContentType, rankedAccept } from './media-type.js';
+import { headerValue } from './node-response.js';
 
 /** The origin of every Request yoga gets. */
 const ORIGIN = 'http://localhost';
@@ -22,10 +23,18 @@ const ORIGIN = 'http://localhost';
  */
 export function yogaRequest(req: IncomingMessage, fetchAPI: { Request: typeof Request }, body?: Buffer): Request {
   const headers: [string, string][] = [];
+  let acceptSeen = false;
   for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
-    const value = req.rawHeaders[i + 1]!;
-    headers.push([name, asYogaReads(name, value, req.method)]);
+    if (isAccept(name)) {
+      // Several Accept lines are ranked as the one value node joins them into, the value the fast
+      // path keys on: ranked line by line, `a;q=0.5` and `b` on two lines read as one line `a;q=0.5, b`
+      // does not, and both requests shared one stored answer.
+      if (!acceptSeen) headers.push([name, asYogaReads(name, headerValue(req.headers.accept) ?? '', req.method)]);
+      acceptSeen = true;
+      continue;
+    }
+    headers.push([name, asYogaReads(name, req.rawHeaders[i + 1]!, req.method)]);
   }
   const method = req.method ?? 'GET';
   const init: RequestInit & { duplex?: 'half' } = { method, headers };
@@ -37,6 +46,10 @@ export function yogaRequest(req: IncomingMessage, fetchAPI: { Request: typeof Re
   return new fetchAPI.Request(`${ORIGIN}${req.url ?? '/'}`, init);
 }
 
+function isAccept(name: string): boolean {
+  return name.length === 6 && name.toLowerCase() === 'accept';
+}
+
 /**
  * The value yoga gets: a Content-Type with its media type lowercased (yoga's parsers match it as
  * sent; RFC 9110 makes its case meaningless), and an Accept ranked by quality (yoga reads it in
@@ -45,7 +58,7 @@ export function yogaRequest(req: IncomingMessage, fetchAPI: { Request: typeof Re
  */
 function asYogaReads(name: string, value: string, method: string | undefined): string {
   if (name.length === 12 && name.toLowerCase() === 'content-type') return normalisedContentType(value);
-  if (name.length !== 6 || name.toLowerCase() !== 'accept') return value;
+  if (!isAccept(name)) return value;
   const ranked = rankedAccept(value);
   return method === 'GET' ? acceptWithoutUnwantedHtml(ranked) : ranked;
 }
