@@ -50,3 +50,21 @@ test('a twin of a valid document whose literals make it invalid gets its own err
   });
   expect(stack.upstreamCalls()).toEqual([]);
 });
+
+test("a block string is not a stand-in for the same text quoted: the twin gets graphql-js's conflict", async () => {
+  const twice = (second: string) =>
+    `{ a: brc20Token(ticker: "pepe") { token { ticker } }\n  a: brc20Token(ticker: ${second}) { token { ticker } } }`;
+  expect((await stack.graphql(twice('"pepe"'))).body).toEqual({ data: { a: { token: { ticker: 'pepe' } } } });
+  stack.sample.clearLog();
+  const conflict = {
+    message:
+      'Fields "a" conflict because they have differing arguments. Use different aliases on the fields to fetch both if this was intentional.',
+    locations: [
+      { line: 1, column: 3 },
+      { line: 2, column: 3 },
+    ],
+    extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+  };
+  expect((await stack.graphql(twice('"""pepe"""'))).body).toEqual({ errors: [conflict, conflict] });
+  expect(stack.upstreamCalls()).toEqual([]);
+});

@@ -39,7 +39,9 @@ test('a new String or ID literal reuses the validation of its shape', () => {
     through([
       '{ token(ticker: "ordi") { ticker } }',
       '{ token(ticker: "pepe") { ticker } }',
+      // A block string is a shape of its own (graphql-js compares arguments as printed).
       '{ token(ticker: """block""") { ticker } }',
+      '{ token(ticker: """other""") { ticker } }',
       '{ byId(id: "a") { ticker } }',
       '{ byId(id: "b") { ticker } }',
       'query ($f: Filter = { name: "x" }) { tokens(tickers: ["a", "b"], filter: $f) { ticker } }',
@@ -48,6 +50,7 @@ test('a new String or ID literal reuses the validation of its shape', () => {
   ).toEqual([
     { ran: true, errors: [] },
     { ran: false, errors: [] },
+    { ran: true, errors: [] },
     { ran: false, errors: [] },
     { ran: true, errors: [] },
     { ran: false, errors: [] },

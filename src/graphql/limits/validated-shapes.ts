@@ -46,7 +46,9 @@ export function createValidatedShapes(maxBytes: number) {
           if (named !== GraphQLString && named !== GraphQLID) return undefined;
           let placeholder = placeholders.get(node.value);
           if (placeholder === undefined) placeholders.set(node.value, (placeholder = `s${placeholders.size}`));
-          return { kind: Kind.STRING, value: placeholder };
+          // A block string stays one: graphql-js compares arguments as printed, so `"x"` and `"""x"""`
+          // conflict where `"x"` twice does not.
+          return { kind: Kind.STRING, value: placeholder, block: node.block };
         },
       }),
     );
