@@ -19,6 +19,7 @@ import {
   valueFromASTUntyped,
   type DocumentNode,
   type OperationDefinitionNode,
+  type ValidationRule,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { rootPolicies } from '../schema/index.js';
@@ -198,6 +199,17 @@ function countTokens(source: string | Source): number {
   return count;
 }
 
+/**
+ * The rules with only the last of each name. yoga's @defer/@stream plugin adds its own
+ * OverlappingFieldsCanBeMergedRule after graphql-js's and means to drop graphql-js's, but its
+ * filter never reaches the rules that run: both ran, so each conflict was reported twice and the
+ * quadratic comparison made twice over.
+ */
+function lastOfEachName(rules: readonly ValidationRule[]): readonly ValidationRule[] {
+  const last = new Map(rules.map((rule) => [rule.name, rule]));
+  return last.size === rules.length ? rules : rules.filter((rule) => last.get(rule.name) === rule);
+}
+
 export function useQueryLimits(limits: QueryLimits): Plugin {
   const shapes = createValidatedShapes(limits.validatedShapesBytes);
   /** Per validated document, whether it is judged as it runs (a document not seen here is measured). */
@@ -236,9 +248,8 @@ export function useQueryLimits(limits: QueryLimits): Plugin {
         if (measure.cyclic) return validate(schema, document, [NoFragmentCyclesRule]);
         // Run only when no document of this shape passed: the rules as one, merged per syntax kind
         // as the document meets them (merged-rules.ts).
-        return shapes.validate(schema, document, rules, () =>
-          validateFn(schema, document, [mergeRules(rules ?? specifiedRules)], typeInfo, options),
-        );
+        const once = lastOfEachName(rules ?? specifiedRules);
+        return shapes.validate(schema, document, once, () => validateFn(schema, document, [mergeRules(once)], typeInfo, options));
       });
     },
     onExecute({ args, setResultAndStopExecution }) {
