@@ -1,4 +1,4 @@
-// vendor/ holds two packages npm installs from there (package.json): check that node_modules
+// vendor/ holds three packages npm installs from there (package.json): check that node_modules
 // holds those copies, byte for byte, for import and for require.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -35,4 +35,20 @@ test('node_modules holds the vendored graphql-jit, the compiler its entry points
   const compiler = entries['index.js'].replace(/index\.js$/, 'execution.js');
   expect(readFileSync(compiler, 'utf8')).toBe(readFileSync(new URL('graphql-jit/lib/execution.js', VENDOR), 'utf8'));
   expect(readFileSync(entries['index.mjs'], 'utf8')).toContain('from "./execution.js"');
+});
+
+test('node_modules holds the vendored @graphql-tools/executor, for import and for require', () => {
+  // Resolved from yoga's own folder, as yoga resolves it.
+  const fromYoga = createRequire(createRequire(import.meta.url).resolve('graphql-yoga'));
+  const entries = {
+    cjs: fromYoga.resolve('@graphql-tools/executor'),
+    esm: fileURLToPath(import.meta.resolve('@graphql-tools/executor')),
+  };
+  for (const [format, file] of Object.entries(entries)) {
+    expect(file).not.toContain('/vendor/');
+    const promiseForObject = file.replace(/index\.js$/, 'execution/promiseForObject.js');
+    expect(readFileSync(promiseForObject, 'utf8'), format).toBe(
+      readFileSync(new URL(`graphql-tools-executor/${format}/execution/promiseForObject.js`, VENDOR), 'utf8'),
+    );
+  }
 });

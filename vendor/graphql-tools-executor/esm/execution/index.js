@@ -1,0 +1,3 @@
+export * from './execute.js';
+export * from './values.js';
+export * from './normalizedExecutor.js';

@@ -1,0 +1,1 @@
+export declare function coerceError(error: unknown): Error;

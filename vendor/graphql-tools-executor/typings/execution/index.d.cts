@@ -1,0 +1,3 @@
+export * from './execute.cjs';
+export * from './values.cjs';
+export * from './normalizedExecutor.cjs';

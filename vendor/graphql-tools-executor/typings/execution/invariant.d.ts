@@ -1,0 +1,1 @@
+export declare function invariant(condition: boolean, message?: string): asserts condition;

@@ -1,0 +1,1 @@
+export * from './execution/index.cjs';
