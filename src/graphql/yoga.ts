@@ -138,7 +138,8 @@ export function createServer({
         () => requestTimeoutError(config.requestTimeoutMs),
       ),
       // Queries and mutations compiled (graphql-jit), subscriptions on graphql-js. Both keep response
-      // keys in query order (the spec's); @graphql-tools/executor 2.0.1 lets them follow resolver completion.
+      // keys in query order (the spec's); so does @graphql-tools/executor for @defer/@stream, as
+      // vendored (vendor/graphql-tools-executor: 2.0.1 let them follow resolver completion).
       useEngine({ execute: compiled.execute, subscribe }),
       // @defer and @stream: the directives and their validation rules; documents that use them run
       // on graphql-tools' executor (compiled-execution.ts) and answer multipart/mixed or SSE.

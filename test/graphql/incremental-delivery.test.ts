@@ -66,6 +66,18 @@ test('@defer: the fields outside first, the deferred fragment after, as multipar
   expect(stack.upstreamCalls()).toEqual(['GET /metadata/v1', 'GET /runes/v1/etchings?offset=0&limit=1']);
 });
 
+test('an answer in parts keeps the fields in the order of the query, whichever upstream answers last', async () => {
+  // The first field's upstream answers after the others': its key still comes first (spec 7.2.2).
+  stack.sample.inject({ path: '/runes/v1/etchings', delayMs: 100 });
+  const query = '{ etchings(limit: 1) { limit } status { status } brc20Token(ticker: "ordi") { token { ticker ... @defer { number } } } }';
+  const { payloads } = await multipart(query);
+  expect(payloads).toEqual([
+    { data: { etchings: { limit: 1 }, status: { status: 'ready' }, brc20Token: { token: { ticker: 'ordi' } } }, hasNext: true },
+    { incremental: [{ data: { number: expect.any(Number) as number }, path: ['brc20Token', 'token'] }], hasNext: false },
+  ]);
+  expect(Object.keys(payloads[0]!.data as Payload)).toEqual(['etchings', 'status', 'brc20Token']);
+});
+
 test('@stream on a first: 500 connection: its edges follow the first payload, in order, each at its index', async () => {
   stack.sample.activity.etch(250); // 552 etchings: 500 is a window inside the list
   stack.sample.clearLog();

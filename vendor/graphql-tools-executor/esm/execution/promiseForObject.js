@@ -15,6 +15,9 @@ export function promiseForObject(object, signal, signalPromise) {
             resolvedObject[key] = resolvedValue;
         });
         if (isPromise(valueSet$)) {
+            // Reserve the key in input order before its value resolves (as 2.1.0 does):
+            // the keys of an object are then the query's order, not the upstream's.
+            resolvedObject[key] = undefined;
             promises.push(valueSet$);
         }
     }
