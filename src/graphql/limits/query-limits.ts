@@ -207,7 +207,8 @@ function countTokens(source: string | Source): number {
  */
 function lastOfEachName(rules: readonly ValidationRule[]): readonly ValidationRule[] {
   const last = new Map(rules.map((rule) => [rule.name, rule]));
-  return last.size === rules.length ? rules : rules.filter((rule) => last.get(rule.name) === rule);
+  // A rule without a name (an inline function) is never taken for another.
+  return last.size === rules.length ? rules : rules.filter((rule) => rule.name === '' || last.get(rule.name) === rule);
 }
 
 export function useQueryLimits(limits: QueryLimits): Plugin {
