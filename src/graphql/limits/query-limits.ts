@@ -20,6 +20,7 @@ import {
   type DocumentNode,
   type OperationDefinitionNode,
   type ValidationRule,
+  OverlappingFieldsCanBeMergedRule,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { rootPolicies } from '../schema/index.js';
@@ -200,15 +201,15 @@ function countTokens(source: string | Source): number {
 }
 
 /**
- * The rules with only the last of each name. yoga's @defer/@stream plugin adds its own
- * OverlappingFieldsCanBeMergedRule after graphql-js's and means to drop graphql-js's, but its
- * filter never reaches the rules that run: both ran, so each conflict was reported twice and the
- * quadratic comparison made twice over.
+ * The rules without graphql-js's OverlappingFieldsCanBeMergedRule when another rule of that name
+ * replaces it. yoga's @defer/@stream plugin adds its own, defer-aware one and means to drop
+ * graphql-js's, but its filter never reaches the rules that run: both ran, so each conflict was
+ * reported twice and the quadratic comparison made twice over. Only that rule, by identity: a rule
+ * of ours is never dropped for sharing a name.
  */
-function lastOfEachName(rules: readonly ValidationRule[]): readonly ValidationRule[] {
-  const last = new Map(rules.map((rule) => [rule.name, rule]));
-  // A rule without a name (an inline function) is never taken for another.
-  return last.size === rules.length ? rules : rules.filter((rule) => rule.name === '' || last.get(rule.name) === rule);
+function withoutReplacedOverlapRule(rules: readonly ValidationRule[]): readonly ValidationRule[] {
+  const replaced = rules.some((rule) => rule !== OverlappingFieldsCanBeMergedRule && rule.name === OverlappingFieldsCanBeMergedRule.name);
+  return replaced ? rules.filter((rule) => rule !== OverlappingFieldsCanBeMergedRule) : rules;
 }
 
 export function useQueryLimits(limits: QueryLimits): Plugin {
@@ -249,7 +250,7 @@ export function useQueryLimits(limits: QueryLimits): Plugin {
         if (measure.cyclic) return validate(schema, document, [NoFragmentCyclesRule]);
         // Run only when no document of this shape passed: the rules as one, merged per syntax kind
         // as the document meets them (merged-rules.ts).
-        const once = lastOfEachName(rules ?? specifiedRules);
+        const once = withoutReplacedOverlapRule(rules ?? specifiedRules);
         return shapes.validate(schema, document, once, () => validateFn(schema, document, [mergeRules(once)], typeInfo, options));
       });
     },
