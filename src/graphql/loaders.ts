@@ -1,9 +1,9 @@
 import DataLoader from 'dataloader';
+import { UpstreamError } from '../errors.js';
 import type { CallOptions } from '../upstream/request.js';
 import { normalizeTicker, type PageQuery } from '../upstream/ordinals.js';
 import type { Upstreams } from '../upstream/index.js';
 import { merged } from '../lib/merge.js';
-import { unlessAborted } from '../lib/cancellation.js';
 import { withinDeadline } from '../sources/deadline.js';
 import { isImpossibleTicker } from '../upstream/paths.js';
 import { keyedHash } from '../lib/keyed-hash.js';
@@ -170,10 +170,9 @@ function loaderMakers(upstreams: Upstreams, call: CallOptions, limit: RequestLim
         traced('brc20TokenSummary', async (tickers: readonly string[], batchCall) => {
           // A ticker no token can have is null without a call (brc20Token); the list is not asked for it.
           const listable = tickers.filter((ticker) => !isImpossibleTicker(ticker));
-          const lookup = (ticker: string, call: CallOptions) => unlessAborted(brc20Token().load(ticker), call.signal).catch(toError);
+          const lookup = (ticker: string) => brc20Token().load(ticker).catch(toError);
           // A BRC-20 source other than hiro has no list: each ticker is its own lookup.
-          if (listable.length === 0 || brc20Source || !upstreams.ordinals.brc20TokensUsable())
-            return Promise.all(tickers.map((ticker) => lookup(ticker, batchCall)));
+          if (listable.length === 0 || brc20Source || !upstreams.ordinals.brc20TokensUsable()) return Promise.all(tickers.map(lookup));
           // The list's call, then the lookups it could not settle: one UPSTREAM_TIMEOUT_MS for both,
           // as for any field's calls (each would otherwise wait it once).
           return withinDeadline(batchCall, upstreams.timeoutMs, 'ordinals', async (call) => {
@@ -183,6 +182,8 @@ function loaderMakers(upstreams: Upstreams, call: CallOptions, limit: RequestLim
             } catch (error) {
               return tickers.map(() => toError(error));
             }
+            // The list landed past the deadline: the field has had its answer, no lookup is owed.
+            if (Date.now() >= call.notAfter!) return tickers.map(() => new UpstreamError('ordinals', 'timeout'));
             const complete = page ? page.results.length >= page.total : false;
             return Promise.all(
               tickers.map(async (ticker) => {
@@ -190,7 +191,7 @@ function loaderMakers(upstreams: Upstreams, call: CallOptions, limit: RequestLim
                 if (token) return summary(token);
                 // Absent from a complete answer: no such token (ASCII, whose lowercasing SQL shares).
                 if (complete && /^[\x20-\x7e]*$/.test(ticker)) return null;
-                return lookup(ticker, call);
+                return lookup(ticker);
               }),
             );
           });

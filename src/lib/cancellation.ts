@@ -112,21 +112,6 @@ export function linkedDeadline(caller: CancelSignal | undefined, timeoutMs: numb
 }
 
 /**
- * What `work` settles with, or `signal`'s reason once it aborts first. The work itself goes on: it
- * may be shared (a loader's call another field waits on too).
- */
-export function unlessAborted<T>(work: Promise<T>, signal: CancelSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  let onAbort: () => void = () => {};
-  const aborted = new Promise<never>((_resolve, reject) => {
-    onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-  return Promise.race([work, aborted]).finally(() => signal.removeEventListener('abort', onAbort));
-}
-
-/**
  * One upstream exchange's AbortSignal (undici takes nothing else), retries included: it aborts when
  * `timeoutMs` have passed (`timedOut`) or when the caller's signal aborts, until `end()`. The timer
  * is cleared at the end: AbortSignal.timeout's runs for the whole timeout after every exchange,

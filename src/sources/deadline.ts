@@ -1,15 +1,19 @@
 import { UpstreamError, type ServiceName } from '../errors.js';
-import { linkedDeadline } from '../lib/cancellation.js';
 import { merged } from '../lib/merge.js';
 import type { CallOptions } from '../upstream/request.js';
 
 /**
- * One deadline for an operation that makes its calls one after another (UniSat's events pages).
- * The pipeline gives each call UPSTREAM_TIMEOUT_MS of its own (retry.ts), so a walk of n pages
- * could wait n times that, while the setting is the whole time one field may wait on an upstream.
- * `run` gets a signal that aborts when `timeoutMs` have passed since the start (the call in flight
- * then fails with `service`'s timeout: UPSTREAM_TIMEOUT, REST 504) or when the caller's own signal
- * aborts (with its reason: a client that left, REQUEST_TIMEOUT_MS).
+ * One deadline for an operation that makes its calls one after another (UniSat's events pages,
+ * ord's page and then its blocks' hashes, hiro's token list and then a token's route). The
+ * pipeline gives each call UPSTREAM_TIMEOUT_MS of its own (retry.ts), so a walk of n pages could
+ * wait n times that, while the setting is the whole time one field may wait on an upstream.
+ *
+ * What `run` settles with, or `service`'s timeout (UPSTREAM_TIMEOUT, REST 504) once `timeoutMs`
+ * have passed since the start. A call `run` starts after that fails at once, unsent (`notAfter`);
+ * a call in flight then runs on to its own deadline instead of being cut: the breaker, the logs and
+ * the metrics see how the upstream answered it, as for any call. Cut short, a hanging upstream
+ * read as calls abandoned, and never opened the breaker. The caller's own signal (a client that
+ * left, REQUEST_TIMEOUT_MS) still cancels everything.
  */
 export async function withinDeadline<T>(
   call: CallOptions,
@@ -17,10 +21,14 @@ export async function withinDeadline<T>(
   service: ServiceName,
   run: (call: CallOptions) => Promise<T>,
 ): Promise<T> {
-  const deadline = linkedDeadline(call.signal, timeoutMs, () => new UpstreamError(service, 'timeout'));
+  const notAfter = Math.min(Date.now() + timeoutMs, call.notAfter ?? Infinity);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new UpstreamError(service, 'timeout')), notAfter - Date.now());
+  });
   try {
-    return await run(merged(call, { signal: deadline.cancellation }));
+    return await Promise.race([run(merged(call, { notAfter })), late]);
   } finally {
-    deadline.stop();
+    clearTimeout(timer);
   }
 }

@@ -62,6 +62,11 @@ export interface UpstreamRequest {
    * MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST, for both (request-slots.ts).
    */
   lookups?: LookupBudget;
+  /**
+   * Epoch ms past which nobody waits for the answer (its field's deadline, sources/deadline.ts): a
+   * request asked then fails as a timeout unsent, and no attempt or wait runs past it.
+   */
+  notAfter?: number;
 }
 
 export interface LookupBudget {
@@ -71,7 +76,10 @@ export interface LookupBudget {
 }
 
 /** What a caller adds to a client method's request. */
-export type CallOptions = Pick<UpstreamRequest, 'signal' | 'requestId' | 'onStale' | 'client' | 'budget' | 'stats' | 'trace' | 'lookups'>;
+export type CallOptions = Pick<
+  UpstreamRequest,
+  'signal' | 'requestId' | 'onStale' | 'client' | 'budget' | 'stats' | 'trace' | 'lookups' | 'notAfter'
+>;
 
 /**
  * The client request's stats as the upstream layer updates them: its access-log counters and its

@@ -96,7 +96,7 @@ export class Retries {
       // A retry that cannot finish inside the deadline, beyond the budget or past the client's
       // share is not worth sending: the last answer stands.
       if (
-        Date.now() + delay >= started + this.options.timeoutMs ||
+        Date.now() + delay >= Math.min(started + this.options.timeoutMs, req.notAfter ?? Infinity) ||
         !this.retryBudget.tryWithdraw() ||
         (await this.clients?.take(req.client)) !== undefined
       ) {

@@ -78,6 +78,8 @@ export class UpstreamService implements AnswerSource {
    * (and no stale answer) could be had, or when the answer does not fit the request's budget.
    */
   request(req: UpstreamRequest): Promise<UpstreamResponse> {
+    // Asked after its field's deadline: nobody waits for the answer, so nothing is spent on it.
+    if (req.notAfter !== undefined && Date.now() >= req.notAfter) return Promise.reject(new UpstreamError(this.name, 'timeout'));
     const parent = req.trace ?? req.stats?.trace;
     return parent ? this.traced(req, parent) : this.budgeted(req);
   }
