@@ -125,6 +125,16 @@ function upstreamFailure(error: UpstreamError): RestAnswer {
 
 const MIRRORED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after', 'x-data-source'] as const;
 
+/**
+ * A mirrored body keeps the upstream's bytes and Content-Type, but it is not the gateway origin's
+ * page: an upstream (or a proxy before it) answering `text/html` with a script would otherwise run
+ * it on the origin GraphiQL keeps its headers on. Browsers neither sniff nor run what REST answers.
+ */
+const INERT: Readonly<Record<string, string>> = {
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'; sandbox",
+};
+
 /** The upstream's status, body, ETag and Cache-Control, as the client would have got them. */
 function mirror(response: UpstreamResponse): RestAnswer {
   const headers: Record<string, string> = {};
@@ -305,7 +315,7 @@ export function createRestHandler({
         body === undefined
           ? { 'x-request-id': requestId }
           : { 'x-request-id': requestId, 'content-length': String(Buffer.byteLength(body)) };
-      writeHead(res, result.status, cors(headerValue(req.headers.origin), false), result.headers, own);
+      writeHead(res, result.status, cors(headerValue(req.headers.origin), false), result.headers, INERT, own);
       res.end(method === 'HEAD' ? undefined : body);
     },
   };

@@ -96,3 +96,26 @@ describe('error bodies never echo a credential the gateway holds', () => {
     });
   });
 });
+
+describe("a mirrored answer is never a page of the gateway's origin", () => {
+  test.each([
+    ['an error page', { status: 500, body: '<script>alert(document.domain)</script>' }],
+    ['a 200 that reads as JSON', { status: 200, body: '{"token":"<script>alert(document.domain)</script>"}' }],
+  ])('%s sent as text/html keeps its bytes, and no browser runs or sniffs it', async (_name, fault) => {
+    stack.sample.inject({ path: '/ordinals/v1/brc-20/tokens/*', times: 1, headers: { 'content-type': 'text/html' }, ...fault });
+    const response = await fetch(stack.gatewayUrl + TOKEN);
+    expect({
+      status: response.status,
+      contentType: response.headers.get('content-type'),
+      nosniff: response.headers.get('x-content-type-options'),
+      policy: response.headers.get('content-security-policy'),
+      body: await response.text(),
+    }).toEqual({
+      status: fault.status,
+      contentType: 'text/html',
+      nosniff: 'nosniff',
+      policy: "default-src 'none'; frame-ancestors 'none'; sandbox",
+      body: fault.body,
+    });
+  });
+});
