@@ -8,7 +8,10 @@ import type { LiveResourceKind } from '../observe/metrics.js';
 import type { UpstreamRequest, UpstreamResponse } from '../upstream/request.js';
 import type { Upstreams } from '../upstream/index.js';
 import { liveSource, type LiveService } from '../sources/live.js';
-import { normalizeTicker } from '../upstream/ordinals.js';
+import { isStatus } from '../upstream/metadata.js';
+import { isBrc20Details, normalizeTicker } from '../upstream/ordinals.js';
+import { isEtchingPage } from '../upstream/runes.js';
+import type { Shape } from '../upstream/shapes.js';
 import type { ApiStatusResponse, Brc20TokenDetailsResponse, Page, RuneEtching } from '../upstream/types.js';
 
 export type LiveResource = { kind: 'status' } | { kind: 'brc20'; ticker: string } | { kind: 'etchings' };
@@ -45,20 +48,32 @@ export function resourceKey(resource: LiveResource): string {
   return resource.kind === 'brc20' ? `brc20:${normalizeTicker(resource.ticker)}` : resource.kind;
 }
 
-function json<T>(service: LiveService, response: UpstreamResponse, notFound?: T): T {
+/**
+ * The answer's value, checked against the shape a query checks it with: an answer that is not the
+ * resource's state is a failed poll (nothing sent, the last value kept), never an event that fails
+ * every subscriber's fields.
+ */
+function json<T>(service: LiveService, response: UpstreamResponse, shape: Shape<T>, notFound?: T): T {
   if (response.status === 404 && notFound !== undefined) return notFound;
   if (response.status < 200 || response.status >= 300) throw service.statusError(response);
-  return service.parse<T>(response);
+  return service.parse(response, shape);
 }
 
 /** A state resource: the value now, then the value again each time it changes. */
-function stateDef<V>(kind: LiveResourceKind, key: string, service: LiveService, request: UpstreamRequest, notFound?: V): ResourceDef<V, V> {
+function stateDef<V>(
+  kind: LiveResourceKind,
+  key: string,
+  service: LiveService,
+  request: UpstreamRequest,
+  shape: Shape<V>,
+  notFound?: V,
+): ResourceDef<V, V> {
   return {
     kind,
     key,
     service,
     request,
-    decode: (response) => json(service, response, notFound),
+    decode: (response) => json(service, response, shape, notFound),
     changes: (_previous, next) => [next],
     initial: (value) => [value],
   };
@@ -86,7 +101,7 @@ export function resourceDef(upstreams: Upstreams, resource: LiveResource): Resou
   const key = resourceKey(resource);
   switch (resource.kind) {
     case 'status':
-      return stateDef<ApiStatusResponse>('status', key, upstreams.metadata.service, upstreams.metadata.statusRequest());
+      return stateDef<ApiStatusResponse>('status', key, upstreams.metadata.service, upstreams.metadata.statusRequest(), isStatus);
     case 'brc20':
       // null while no such token exists (the upstream's 404).
       return stateDef<Brc20TokenDetailsResponse | null>(
@@ -94,6 +109,7 @@ export function resourceDef(upstreams: Upstreams, resource: LiveResource): Resou
         key,
         upstreams.sources.brc20 ? liveSource(upstreams.sources.brc20, resource.ticker) : upstreams.ordinals.service,
         upstreams.ordinals.brc20TokenRequest(resource.ticker),
+        isBrc20Details,
         null,
       );
     case 'etchings': {
@@ -104,7 +120,7 @@ export function resourceDef(upstreams: Upstreams, resource: LiveResource): Resou
         service,
         request: upstreams.runes.etchingsRequest(WATCHED_ETCHINGS),
         decode: (response) => {
-          const { results: etchings, total } = json<Page<RuneEtching>>(service, response);
+          const { results: etchings, total } = json<Page<RuneEtching>>(service, response, isEtchingPage);
           return { etchings, total, seen: new Set(etchings.map((e) => e.id)) };
         },
         // Each etching once, older first; the first page seen is the baseline and sends nothing.

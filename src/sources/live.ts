@@ -20,6 +20,8 @@ export function liveSource<A extends unknown[], T>(operation: SourcedOperation<A
       operation
         .run(...args, { signal: req.signal, client: req.client, requestId: req.requestId })
         .then((value) => hiroAnswer(value, operation.source)),
+    // The source's mapping, already checked when the source's answers were read; the shape the
+    // pollers pass is hiro's, which a source's nulls (fields it cannot provide) would not fit.
     parse: <V>(response: UpstreamResponse): V => response.parsed as V,
     statusError: (response: UpstreamResponse) => backend.statusError(response),
   };

@@ -9,7 +9,7 @@ type Part<K extends keyof ApiStatusResponse> = NonNullable<ApiStatusResponse[K]>
 const count = optional(int);
 
 /** v1 has the count objects, v2 a nullable chain_tip only: both pass. */
-const isStatus = checked(
+export const isStatus = checked(
   object<ApiStatusResponse>({
     server_version: string,
     status: string,

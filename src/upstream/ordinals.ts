@@ -57,7 +57,7 @@ const brc20Token = object<Brc20Token>({
   tx_count: int,
   self_mint: optional(boolean),
 });
-const isBrc20Details = checked(
+export const isBrc20Details = checked(
   object<Brc20TokenDetailsResponse>({
     token: brc20Token,
     supply: object<Brc20Supply>({ max_supply: decimal, minted_supply: decimal, holders: int }),

@@ -44,7 +44,7 @@ const isEtching = object<RuneEtching>({
     timestamp: seconds,
   }),
 });
-const isEtchingPage = checked(page(isEtching));
+export const isEtchingPage = checked(page(isEtching));
 const isEtchingAnswer = checked(isEtching);
 
 /** Runes API: the etchings list, and one etching by its rune id (`block:tx`). */
