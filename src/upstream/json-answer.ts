@@ -1,9 +1,10 @@
 /**
  * Whether an answer of a JSON API can be one of its answers at all, checked before anything
  * stores, mirrors or counts it: a captive portal's HTML page, a proxy's redirect, a compressed
- * body nobody asked for (satgate sends no Accept-Encoding), a body cut short behind a correct
- * Content-Length or a 304 to a request that named no ETag would otherwise be cached, served by
- * REST as the upstream's 200 and put in place of the good answer stale-if-error keeps.
+ * body nobody asked for (satgate sends no Accept-Encoding; an error's body too), a body cut short
+ * behind a correct Content-Length or a 304 to a request that named no ETag would otherwise be
+ * cached, served by REST as the upstream's 200 and put in place of the good answer stale-if-error
+ * keeps.
  *
  * The check is cheap on purpose (the body's first and last non-blank bytes; not the content type:
  * ord answers its index height as text/plain, and a page of markup fails it anyway): the GraphQL side
@@ -20,9 +21,10 @@ export function isJsonApiAnswer(status: number, headers: IncomingHttpHeaders, bo
   // 1xx never reach here (undici reads past them); a redirect, 204 and the other 2xx without a
   // JSON body are no answer of these APIs.
   if (status < 400 && (status < 200 || status >= 300 || status === 204 || status === 205)) return false;
-  if (status >= 300) return true;
+  // An error's body is mirrored by REST and read for its message too: compressed, it is neither.
   const encoding = headers['content-encoding'];
   if (encoding !== undefined && encoding !== 'identity') return false;
+  if (status >= 300) return true;
   return looksLikeJson(body);
 }
 

@@ -29,6 +29,7 @@ describe('an answer of the hiro services that cannot be JSON is an upstream fail
     ['a portal page', { status: 200, body: '<html>captive portal</html>' }],
     ['JSON cut short', { status: 200, body: '{"token":' }],
     ['a body compressed unasked', { status: 200, headers: { 'content-encoding': 'gzip' }, body: { token: {} } }],
+    ['a not-found compressed unasked', { status: 404, headers: { 'content-encoding': 'gzip' }, body: { error: 'Not found' } }],
     ['an empty 200', { status: 200, body: '' }],
     ['a 204', { status: 204 }],
     ['a redirect', { status: 301, headers: { location: 'http://127.0.0.1:1/elsewhere' }, body: 'moved' }],
