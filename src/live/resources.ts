@@ -54,7 +54,7 @@ export function resourceKey(resource: LiveResource): string {
  * every subscriber's fields.
  */
 function json<T>(service: LiveService, response: UpstreamResponse, shape: Shape<T>, notFound?: T): T {
-  if (response.status === 404 && notFound !== undefined) return notFound;
+  if (notFound !== undefined && service.saysNotFound(response)) return notFound;
   if (response.status < 200 || response.status >= 300) throw service.statusError(response);
   return service.parse(response, shape);
 }

@@ -5,7 +5,7 @@ import type { SourcedOperation } from './index.js';
 import { hiroAnswer } from './wire.js';
 
 /** What the live pollers ask of a service (src/live/hub.ts). */
-export type LiveService = Pick<UpstreamService, 'health' | 'request' | 'parse' | 'statusError'>;
+export type LiveService = Pick<UpstreamService, 'health' | 'request' | 'parse' | 'saysNotFound' | 'statusError'>;
 
 /**
  * A source as the live pollers poll a hiro route: each poll runs the operation and answers hiro's
@@ -23,6 +23,8 @@ export function liveSource<A extends unknown[], T>(operation: SourcedOperation<A
     // The source's mapping, already checked when the source's answers were read; the shape the
     // pollers pass is hiro's, which a source's nulls (fields it cannot provide) would not fit.
     parse: <V>(response: UpstreamResponse): V => response.parsed as V,
+    // hiroAnswer writes a 404 for what the source says does not exist, and for nothing else.
+    saysNotFound: (response: UpstreamResponse) => response.status === 404,
     statusError: (response: UpstreamResponse) => backend.statusError(response),
   };
 }

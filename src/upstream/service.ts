@@ -27,7 +27,7 @@ import { GuardSet, type Guards, type ServiceHealth } from './guards/guard-set.js
 import { HttpCache, sameAnswer } from './http-cache.js';
 import type { AnswerSource, CallOptions, ServiceOptions, UpstreamRequest, UpstreamResponse, UsedAnswer } from './request.js';
 import { Retries } from './retry.js';
-import type { Shape } from './shapes.js';
+import { notFoundAnswer, type Shape } from './shapes.js';
 import type { SignalKeys } from './shared-state.js';
 import { Ledger } from './used-answers.js';
 import { utf8Text } from '../lib/utf8-text.js';
@@ -144,11 +144,11 @@ export class UpstreamService implements AnswerSource {
 
   /**
    * GETs JSON. A 2xx answer is parsed and, given a `shape`, checked (see shapes.ts); `notFound`
-   * decides what a 404 means (null for lookups); anything else is an UpstreamError.
+   * decides what the handler's 404 means (null for lookups); anything else is an UpstreamError.
    */
   async json<T>(req: UpstreamRequest, notFound: 'null' | 'error' = 'error', shape?: Shape<T>): Promise<T | null> {
     const response = await this.request(req);
-    if (response.status === 404 && notFound === 'null') return null;
+    if (notFound === 'null' && this.saysNotFound(response)) return null;
     if (response.status < 200 || response.status >= 300) throw this.statusError(response);
     return this.parse(response, shape);
   }
@@ -176,6 +176,16 @@ export class UpstreamService implements AnswerSource {
     }
     if (shape && !shape(value)) throw new UpstreamError(this.name, 'invalid-body', response.status);
     return value as T;
+  }
+
+  /** A 404 that is the service's own "no such thing" (shapes.ts notFoundAnswer), not any 404. */
+  saysNotFound(response: UpstreamResponse): boolean {
+    if (response.status !== 404) return false;
+    try {
+      return notFoundAnswer(this.parse(response));
+    } catch {
+      return false;
+    }
   }
 
   statusError(response: UpstreamResponse): UpstreamError {

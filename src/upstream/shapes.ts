@@ -35,6 +35,13 @@ const DECIMAL = /^-?\d+(\.\d+)?$/;
 /** An amount: a decimal string, never a JSON number. The Decimal scalar checks with this too. */
 export const decimal: Shape<string> = (value): value is string => typeof value === 'string' && DECIMAL.test(value);
 
+/**
+ * The hiro handlers' "no such thing" (`{"error":"Not found"}`, bitcoin-indexer's NotFoundResponse):
+ * not a route's 404 (an API no longer served, a base URL missing its path), nor a proxy's page,
+ * which say nothing of the token or block asked for.
+ */
+export const notFoundAnswer = (value: unknown): boolean => isObject(value) && value.error === 'Not found';
+
 /** `null` or absent, else `shape`. */
 export function optional<T>(shape: Shape<T>): Shape<T | null | undefined> {
   return (value): value is T | null | undefined => value === null || value === undefined || shape(value);

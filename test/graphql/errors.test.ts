@@ -474,6 +474,27 @@ describe('upstream failures: the faulted field fails alone', () => {
     expect(body).toEqual({ data: { status: { status: 'ready' }, transfers: null } });
   });
 
+  // Only the handler's own `{"error":"Not found"}` says "no such token" or "no such block".
+  it.each<[string, Omit<Fault, 'path'>]>([
+    [
+      'a route 404 (an API no longer served there)',
+      { status: 404, body: { message: 'Route GET:/x not found', error: 'Not Found', statusCode: 404 } },
+    ],
+    ["a proxy's page", { status: 404, body: '<html><body>404 Not Found</body></html>' }],
+    ['an empty 404', { status: 404, body: '' }],
+  ])('%s is UPSTREAM_ERROR for a lookup, never null', async (_name, fault) => {
+    pair.inject({ path: '/ordinals/v1/inscriptions/transfers', ...fault });
+    pair.inject({ path: ORDI_PATH, ...fault });
+    const { body } = await run(
+      '{ status { status } transfers(block: 775700) { total } brc20Token(ticker: "ordi") { supply { holders } } }',
+    );
+    const notFound = { code: 'UPSTREAM_ERROR', service: 'ordinals', httpStatus: 404 };
+    expect({ ...body, errors: body.errors?.sort((a, b) => String(a.path).localeCompare(String(b.path))) }).toEqual({
+      data: { status: { status: 'ready' }, transfers: null, brc20Token: null },
+      errors: [fieldError(['brc20Token'], notFound), fieldError(['transfers'], notFound)],
+    });
+  });
+
   it('UPSTREAM_ERROR on transfers: the sibling answers', async () => {
     pair.inject({ path: '/ordinals/v1/inscriptions/transfers', status: 503, body: 'Service Unavailable' });
     const { body } = await run(`{ status { status } transfers(block: 775700) { total } brc20Token(ticker: "ordi") { ${BRC20_FIELDS} } }`);
