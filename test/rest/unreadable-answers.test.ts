@@ -5,6 +5,7 @@
  * no key is echoed.
  */
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
 import { HIRO_KEY, rest, startStack, type Stack } from '../harness.js';
 
 const TOKEN = '/ordinals/v1/brc-20/tokens/ordi';
@@ -29,6 +30,7 @@ describe('an answer of the hiro services that cannot be JSON is an upstream fail
     ['a portal page', { status: 200, body: '<html>captive portal</html>' }],
     ['JSON cut short', { status: 200, body: '{"token":' }],
     ['a body compressed unasked', { status: 200, headers: { 'content-encoding': 'gzip' }, body: { token: {} } }],
+    ['a status past 599', { status: 999, body: { token: {} } }],
     ['a not-found compressed unasked', { status: 404, headers: { 'content-encoding': 'gzip' }, body: { error: 'Not found' } }],
     ['an empty 200', { status: 200, body: '' }],
     ['a 204', { status: 204 }],
@@ -72,6 +74,19 @@ describe('an answer of the hiro services that cannot be JSON is an upstream fail
       '111 - "Revalidation Failed"',
       first.body,
     ]);
+  });
+});
+
+test('a platform status past 599 is no answer either: REST sends no status HTTP has not', async () => {
+  stack.sample.inject({ path: '/v1/ext/*', times: 1, status: 600, body: { result: null } });
+  const answer = await rest(`${stack.gatewayUrl}/v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/x`);
+  expect({ status: answer.status, body: answer.body }).toEqual({
+    status: 502,
+    body: {
+      statusCode: 502,
+      error: 'Bad Gateway',
+      message: 'The platform service sent an answer that is not the JSON the gateway expects',
+    },
   });
 });
 
