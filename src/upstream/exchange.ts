@@ -14,7 +14,7 @@ import { isServiceDown } from './guards/circuit-breaker.js';
 import type { Guards } from './guards/guard-set.js';
 import { isRateLimitHeader } from './guards/quota-gate.js';
 import { Bulkhead } from './guards/bulkhead.js';
-import { isJsonApiAnswer } from './json-answer.js';
+import { isEncoded, isJsonApiAnswer } from './json-answer.js';
 import { queryString } from './paths.js';
 import type { ServiceOptions, UpstreamRequest, UpstreamResponse } from './request.js';
 
@@ -130,6 +130,7 @@ export class Exchange {
       span?.set('http.response.status_code', response.statusCode);
       if (
         response.statusCode > MAX_STATUS ||
+        isEncoded(response.headers, body) ||
         (this.options.answersJson && !isJsonApiAnswer(response.statusCode, response.headers, body, req.ifNoneMatch !== undefined))
       ) {
         // Not the service answering (a portal, a proxy in between): as if it had not answered.

@@ -22,10 +22,19 @@ export function isJsonApiAnswer(status: number, headers: IncomingHttpHeaders, bo
   // JSON body are no answer of these APIs.
   if (status < 400 && (status < 200 || status >= 300 || status === 204 || status === 205)) return false;
   // An error's body is mirrored by REST and read for its message too: compressed, it is neither.
-  const encoding = headers['content-encoding'];
-  if (encoding !== undefined && encoding !== 'identity') return false;
+  if (isEncoded(headers, body)) return false;
   if (status >= 300) return true;
   return looksLikeJson(body);
+}
+
+/**
+ * A body under a Content-Encoding: satgate sends no Accept-Encoding and undici decodes nothing, so
+ * it can be neither read nor mirrored (REST would send its bytes without the header), from any
+ * upstream, the platform's node included. (A 304's header names no bytes.)
+ */
+export function isEncoded(headers: IncomingHttpHeaders, body: Buffer): boolean {
+  const encoding = headers['content-encoding'];
+  return body.length > 0 && encoding !== undefined && encoding !== 'identity';
 }
 
 /** A JSON value's first byte, and the last one that value would end with. */

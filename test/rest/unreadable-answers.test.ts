@@ -77,6 +77,19 @@ describe('an answer of the hiro services that cannot be JSON is an upstream fail
   });
 });
 
+test('a platform answer compressed unasked is no answer either: REST never sends its bytes without their encoding', async () => {
+  stack.sample.inject({ path: '/v1/ext/*', times: 1, status: 200, headers: { 'content-encoding': 'gzip' }, body: { result: null } });
+  const answer = await rest(`${stack.gatewayUrl}/v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/x`);
+  expect({ status: answer.status, body: answer.body }).toEqual({
+    status: 502,
+    body: {
+      statusCode: 502,
+      error: 'Bad Gateway',
+      message: 'The platform service sent an answer that is not the JSON the gateway expects',
+    },
+  });
+});
+
 test('a platform status past 599 is no answer either: REST sends no status HTTP has not', async () => {
   stack.sample.inject({ path: '/v1/ext/*', times: 1, status: 600, body: { result: null } });
   const answer = await rest(`${stack.gatewayUrl}/v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/x`);
