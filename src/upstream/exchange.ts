@@ -125,7 +125,11 @@ export class Exchange {
         if (isRateLimitHeader(name)) rateLimit[name] = value;
       }
       // No wait told to clients (or honoured by a retry) is longer than maxWaitMs.
-      if (kept['retry-after'] !== undefined) kept['retry-after'] = this.cappedRetryAfter(kept['retry-after']);
+      if (kept['retry-after'] !== undefined) {
+        const retryAfter = this.cappedRetryAfter(kept['retry-after']);
+        if (retryAfter === undefined) delete kept['retry-after'];
+        else kept['retry-after'] = retryAfter;
+      }
       outcome = String(response.statusCode);
       span?.set('http.response.status_code', response.statusCode);
       if (
@@ -185,11 +189,15 @@ export class Exchange {
     }
   }
 
-  /** A Retry-After (seconds or an HTTP date) longer than maxWaitMs, as maxWaitMs in seconds. */
-  private cappedRetryAfter(value: string): string {
+  /**
+   * A Retry-After (seconds or an HTTP date) longer than maxWaitMs, as maxWaitMs in seconds;
+   * undefined for one that is neither, which no client could read either.
+   */
+  private cappedRetryAfter(value: string): string | undefined {
     const seconds = parseRetryAfter(value);
+    if (seconds === undefined) return undefined;
     const maxSeconds = Math.floor(this.options.retry.maxWaitMs / 1000);
-    return seconds !== undefined && seconds > maxSeconds ? String(maxSeconds) : value;
+    return seconds > maxSeconds ? String(maxSeconds) : value;
   }
 
   async close(): Promise<void> {

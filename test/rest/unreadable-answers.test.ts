@@ -103,6 +103,26 @@ test('a platform status past 599 is no answer either: REST sends no status HTTP 
   });
 });
 
+test.each([
+  ['neither seconds nor a date', 'soon<script>', null],
+  ['seconds past MAX_UPSTREAM_WAIT_MS', '99999999999999999999', '900'],
+  ['a date', 'Wed, 21 Oct 2015 07:28:00 GMT', 'Wed, 21 Oct 2015 07:28:00 GMT'],
+])('a 429 whose Retry-After is %s is passed on with one a client can read, or none', async (_name, sent, passed) => {
+  stack.sample.inject({
+    path: TOKEN,
+    times: 1,
+    status: 429,
+    headers: { 'retry-after': sent },
+    body: { message: 'API rate limit exceeded' },
+  });
+  const response = await fetch(stack.gatewayUrl + TOKEN);
+  expect([response.status, response.headers.get('retry-after'), await response.json()]).toEqual([
+    429,
+    passed,
+    { message: 'API rate limit exceeded' },
+  ]);
+});
+
 describe('error bodies never echo a credential the gateway holds', () => {
   test.each([
     ['as sent', HIRO_KEY],
