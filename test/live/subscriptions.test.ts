@@ -247,6 +247,8 @@ describe('one poller per resource', () => {
     // The value now (etchingAdded: none), then a bad answer: a field missing, or a new etching without its fields.
     ['status', `subscription { status { ${STATUS_FIELDS} } }`, '/metadata/v1', 1, { server_version: null, status: 'ready' }],
     ['brc20Token', TOKEN_SUBSCRIPTION('ordi'), tokenPath('ordi'), 1, { token: null, supply: { holders: 'many' } }],
+    // A 404 that is not the handler's "no such token" (a proxy's page): no null sent as if the token were gone.
+    ['brc20Token (a 404 page)', TOKEN_SUBSCRIPTION('ordi'), tokenPath('ordi'), 1, '<html><body>404 Not Found</body></html>', 404],
     [
       'etchingAdded',
       `subscription { etchingAdded { id } }`,
@@ -254,22 +256,25 @@ describe('one poller per resource', () => {
       0,
       { limit: 60, offset: 0, total: 1, results: [{ id: 'x' }] },
     ],
-  ])('%s: an answer that is not the resource sends nothing; the stream keeps its last value', async (_name, query, path, events, body) => {
-    const watch = sse(stack, query);
-    const polled = () => requestsTo(stack, path).length;
-    // Polls follow one another: by the second, the first one's answer was decoded and sent.
-    await until(() => polled() >= 2 && watch.results.length === events, 'the first value');
-    const first = [...watch.results];
-    stack.sample.inject({ path, status: 200, body });
-    const before = polled();
-    await until(() => polled() >= before + 3, 'polls of the bad answer');
-    // As a query would: the upstream's fault is a failed poll, not an event failing every subscriber.
-    expect(watch.results).toEqual(first);
-    expect(stack.logs.filter((line) => line.includes('"level":"error"'))).toEqual([]);
-    expect(watch.completed).toBe(false);
-    watch.stop();
-    await watch.done;
-  });
+  ])(
+    '%s: an answer that is not the resource sends nothing; the stream keeps its last value',
+    async (_name, query, path, events, body, status = 200) => {
+      const watch = sse(stack, query);
+      const polled = () => requestsTo(stack, path).length;
+      // Polls follow one another: by the second, the first one's answer was decoded and sent.
+      await until(() => polled() >= 2 && watch.results.length === events, 'the first value');
+      const first = [...watch.results];
+      stack.sample.inject({ path, status, body });
+      const before = polled();
+      await until(() => polled() >= before + 3, 'polls of the bad answer');
+      // As a query would: the upstream's fault is a failed poll, not an event failing every subscriber.
+      expect(watch.results).toEqual(first);
+      expect(stack.logs.filter((line) => line.includes('"level":"error"'))).toEqual([]);
+      expect(watch.completed).toBe(false);
+      watch.stop();
+      await watch.done;
+    },
+  );
 
   it.each([
     ['SSE', sse],
