@@ -14,13 +14,11 @@ import { isServiceDown } from './guards/circuit-breaker.js';
 import type { Guards } from './guards/guard-set.js';
 import { isRateLimitHeader } from './guards/quota-gate.js';
 import { Bulkhead } from './guards/bulkhead.js';
-import { isEncoded, isJsonApiAnswer } from './json-answer.js';
+import { isHttpAnswer, isJsonApiAnswer } from './json-answer.js';
 import { queryString } from './paths.js';
 import type { ServiceOptions, UpstreamRequest, UpstreamResponse } from './request.js';
 
 const PASSED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after'] as const;
-/** RFC 9110 §15: statuses go to 599. A 600 or 999 (llhttp reads any three digits) is no answer: REST would send it on. */
-const MAX_STATUS = 599;
 /** Connection-level errors that are a timeout rather than "could not reach" (undici's err.code). */
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
@@ -132,11 +130,8 @@ export class Exchange {
       }
       outcome = String(response.statusCode);
       span?.set('http.response.status_code', response.statusCode);
-      if (
-        response.statusCode > MAX_STATUS ||
-        isEncoded(response.headers, body) ||
-        (this.options.answersJson && !isJsonApiAnswer(response.statusCode, response.headers, body, req.ifNoneMatch !== undefined))
-      ) {
+      const isAnswer = this.options.answersJson ? isJsonApiAnswer : isHttpAnswer;
+      if (!isAnswer(response.statusCode, response.headers, body, req.ifNoneMatch !== undefined)) {
         // Not the service answering (a portal, a proxy in between): as if it had not answered.
         outcome = 'invalid-body';
         span?.fail(outcome);

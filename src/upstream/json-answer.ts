@@ -16,25 +16,31 @@ import type { IncomingHttpHeaders } from 'node:http';
 /** What a JSON body may end with, by what it starts with (a number or literal ends in kind). */
 const CLOSING: Record<number, number> = { 0x7b: 0x7d, 0x5b: 0x5d, 0x22: 0x22 };
 
+/** RFC 9110 §15: statuses end at 599 (llhttp reads any three digits). */
+const MAX_STATUS = 599;
+
 export function isJsonApiAnswer(status: number, headers: IncomingHttpHeaders, body: Buffer, askedWithEtag: boolean): boolean {
-  if (status === 304) return askedWithEtag;
-  // 1xx never reach here (undici reads past them); a redirect, 204 and the other 2xx without a
-  // JSON body are no answer of these APIs.
-  if (status < 400 && (status < 200 || status >= 300 || status === 204 || status === 205)) return false;
-  // An error's body is mirrored by REST and read for its message too: compressed, it is neither.
-  if (isEncoded(headers, body)) return false;
+  if (!isHttpAnswer(status, headers, body, askedWithEtag)) return false;
+  // 1xx never reach here (undici reads past them); a 204 and the other 2xx without a JSON body
+  // are no answer of these APIs.
+  if (status === 204 || status === 205) return false;
   if (status >= 300) return true;
   return looksLikeJson(body);
 }
 
 /**
- * A body under a Content-Encoding: satgate sends no Accept-Encoding and undici decodes nothing, so
- * it can be neither read nor mirrored (REST would send its bytes without the header), from any
- * upstream, the platform's node included. (A 304's header names no bytes.)
+ * What no upstream's answer can be, whatever its API (the platform's node may answer anything
+ * else): a status past 599; a redirect, which satgate follows not and REST would send on without
+ * its Location; a 304 to a request that named no ETag; a body under a Content-Encoding, which
+ * satgate never asks for and undici does not decode (REST would send its bytes without the
+ * header). A 304's Content-Encoding names no bytes.
  */
-export function isEncoded(headers: IncomingHttpHeaders, body: Buffer): boolean {
+export function isHttpAnswer(status: number, headers: IncomingHttpHeaders, body: Buffer, askedWithEtag: boolean): boolean {
+  if (status > MAX_STATUS) return false;
+  if (status === 304) return askedWithEtag;
+  if (status >= 300 && status < 400) return false;
   const encoding = headers['content-encoding'];
-  return body.length > 0 && encoding !== undefined && encoding !== 'identity';
+  return body.length === 0 || encoding === undefined || encoding === 'identity';
 }
 
 /** A JSON value's first byte, and the last one that value would end with. */

@@ -90,6 +90,22 @@ test('a platform answer compressed unasked is no answer either: REST never sends
   });
 });
 
+test.each([
+  ['a redirect', { status: 302, headers: { location: 'http://127.0.0.1:1/elsewhere' }, body: '' }],
+  ['a 304 to a request without If-None-Match', { status: 304, headers: { etag: '"zz"' } }],
+])('the platform answering %s is no answer: REST never sends it on without what makes it one', async (_name, fault) => {
+  stack.sample.inject({ path: '/v1/ext/*', times: 1, ...fault });
+  const answer = await rest(`${stack.gatewayUrl}/v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/x`);
+  expect({ status: answer.status, body: answer.body }).toEqual({
+    status: 502,
+    body: {
+      statusCode: 502,
+      error: 'Bad Gateway',
+      message: 'The platform service sent an answer that is not the JSON the gateway expects',
+    },
+  });
+});
+
 test('a platform status past 599 is no answer either: REST sends no status HTTP has not', async () => {
   stack.sample.inject({ path: '/v1/ext/*', times: 1, status: 600, body: { result: null } });
   const answer = await rest(`${stack.gatewayUrl}/v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/x`);
