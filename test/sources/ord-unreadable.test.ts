@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { sampleData } from '../../src/sample/data.js';
 import { ordRune } from '../../src/sample/sources-data.js';
 import { startStack, type Stack } from '../harness.js';
-import { STACK_FRAME, callsOf, fieldError } from '../support.js';
+import { STACK_FRAME, callsOf, fieldError, globalId } from '../support.js';
 
 const all = sampleData.etchings;
 const U128_MAX = 2n ** 128n - 1n;
@@ -278,4 +278,21 @@ test('UPSTREAM_TIMEOUT_MS bounds the whole list: a page and then its block hashe
   } finally {
     await fresh.close();
   }
+});
+
+test.each([
+  ['a route 404 (an empty body)', ''],
+  ["a proxy's page", '<html><body>404 Not Found</body></html>'],
+  ["a Go server's 404", '404 page not found\n'],
+])('%s for a rune is UPSTREAM_ERROR, not "no such rune"; ord’s own not-found is null', async (_name, body) => {
+  const id = all[0]!.id;
+  const query = `{ node(id: "${globalId('RuneEtching', id)}") { ... on RuneEtching { runeId spacedName } } }`;
+  stack.sample.inject({ path: /^\/rune\//, times: 1, status: 404, body });
+  expect((await stack.graphql(query)).body).toEqual({
+    data: { node: null },
+    errors: [fieldError(['node'], { code: 'UPSTREAM_ERROR', service: 'runes', source: 'ord', httpStatus: 404 })],
+    extensions: { sources: [{ source: 'ord', height: null, unavailable: [] }] },
+  });
+  stack.sample.inject({ path: /^\/rune\//, times: 1, status: 404, body: `rune ${id} not found` });
+  expect((await stack.graphql(query)).body.data).toEqual({ node: null });
 });

@@ -21,6 +21,16 @@ import type { Shape } from '../../upstream/shapes.js';
  */
 const MAX_INTEGER_DIGITS = 39;
 
+/**
+ * ord's own "no such thing" for what satgate reads (ServerError::NotFound: the thing, then " not
+ * found", as text: `rune X not found`, `blockhash not found`): not a route 404 (an empty body: an
+ * ord without that route, a base URL missing its path) nor a proxy's page (Go's `404 page not
+ * found` too), which say nothing of the rune asked for. Its messages name one thing: short.
+ */
+const NOT_FOUND = /^(?:rune|blockhash)\b[^\n]* not found\s*$/;
+const MAX_NOT_FOUND_BYTES = 1024;
+const saysNotFound = (body: Buffer) => body.length <= MAX_NOT_FOUND_BYTES && NOT_FOUND.test(body.toString('utf8'));
+
 /** Integers as bigint, without loss; anything else (ord sends none in what is read here) as a number. */
 function number(text: string): bigint | number {
   if (!/^-?\d+$/.test(text)) return Number(text);
@@ -43,12 +53,12 @@ export function createOrdClient({ config, logger, store, events, flights, fairne
   });
 
   /**
-   * GETs JSON (or, with `text`, a plain body); 404 is undefined, where `absent` says a 404 is an
-   * answer (an unknown rune); anything else not 2xx an error.
+   * GETs JSON (or, with `text`, a plain body); ord's own not-found is undefined, where `absent`
+   * says it is an answer (an unknown rune); anything else not 2xx an error.
    */
   async function get<T>(req: UpstreamRequest, shape: Shape<T>, call: CallOptions, absent = true): Promise<T | undefined> {
     const response = await service.request(merged(req, call));
-    if (response.status === 404 && absent) return undefined;
+    if (response.status === 404 && absent && saysNotFound(response.body)) return undefined;
     if (response.status < 200 || response.status >= 300) throw service.statusError(response);
     let value: unknown;
     try {
