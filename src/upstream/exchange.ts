@@ -20,6 +20,8 @@ import type { ServiceOptions, UpstreamRequest, UpstreamResponse } from './reques
 
 const PASSED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after'] as const;
 /** Connection-level errors that are a timeout rather than "could not reach" (undici's err.code). */
+/** A shorter credential (a misconfiguration) would be found in answers by chance. */
+const MIN_CREDENTIAL_LENGTH = 8;
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 export class Exchange {
@@ -30,6 +32,8 @@ export class Exchange {
   private readonly basePath: string;
   /** The pool's connections, for a service whose calls a budget admits (beforeAttempt). */
   private readonly sendSlots: Bulkhead | undefined;
+  /** What of the gateway's credentials this service is sent: its API key, the token of its Authorization. */
+  private readonly credentials: string[];
 
   constructor(
     private readonly options: ServiceOptions,
@@ -39,6 +43,9 @@ export class Exchange {
     this.name = options.name;
     this.basePath = options.baseUrl.pathname.replace(/\/+$/, '');
     if (options.beforeAttempt) this.sendSlots = new Bulkhead(options.connections);
+    this.credentials = [options.apiKey, ...Object.values(options.headers ?? {}).map((value) => value.split(' ').pop())].filter(
+      (credential): credential is string => credential !== undefined && credential.length >= MIN_CREDENTIAL_LENGTH,
+    );
     // undici's defaults (300 s) are far too long for a gateway: every phase is bounded by the deadline.
     this.pool = new Pool(options.baseUrl.origin, {
       connections: options.connections,
@@ -131,7 +138,10 @@ export class Exchange {
       outcome = String(response.statusCode);
       span?.set('http.response.status_code', response.statusCode);
       const isAnswer = this.options.answersJson ? isJsonApiAnswer : isHttpAnswer;
-      if (!isAnswer(response.statusCode, response.headers, body, req.ifNoneMatch !== undefined)) {
+      if (
+        !isAnswer(response.statusCode, response.headers, body, req.ifNoneMatch !== undefined) ||
+        this.quotesCredentials(response.statusCode, body)
+      ) {
         // Not the service answering (a portal, a proxy in between): as if it had not answered.
         outcome = 'invalid-body';
         span?.fail(outcome);
@@ -182,6 +192,15 @@ export class Exchange {
         'upstream request',
       );
     }
+  }
+
+  /**
+   * A success that quotes the credentials it was asked with (a proxy or a debug build echoing the
+   * request) is no answer of the service: REST would mirror it and GraphQL serve it, key and all.
+   * An error's body is passed on redacted instead (rest/handler.ts), and never read for GraphQL.
+   */
+  private quotesCredentials(status: number, body: Buffer): boolean {
+    return status < 300 && this.credentials.some((credential) => body.includes(credential));
   }
 
   /**

@@ -140,6 +140,28 @@ test.each([
 });
 
 describe('error bodies never echo a credential the gateway holds', () => {
+  test('a success quoting the key (a proxy echoing the request) is no answer: REST 502, GraphQL UPSTREAM_ERROR', async () => {
+    const echoing = { status: 200, body: { token: { address: HIRO_KEY }, supply: {} } };
+    stack.sample.inject({ path: '/ordinals/v1/brc-20/*', times: 3, ...echoing });
+    const answer = await rest(stack.gatewayUrl + TOKEN);
+    const graphql = await stack.graphql('{ brc20Token(ticker: "ordi") { token { address } } }');
+    expect({ status: answer.status, body: answer.body, graphql: graphql.body }).toEqual({
+      status: 502,
+      body: NOT_JSON,
+      graphql: {
+        data: { brc20Token: null },
+        errors: [
+          {
+            message: 'The ordinals service sent an answer that is not the JSON the gateway expects',
+            locations: [{ line: 1, column: 3 }],
+            path: ['brc20Token'],
+            extensions: { code: 'UPSTREAM_ERROR', service: 'ordinals', httpStatus: 200 },
+          },
+        ],
+      },
+    });
+  });
+
   test.each([
     ['as sent', HIRO_KEY],
     ['upper-cased', HIRO_KEY.toUpperCase()],
