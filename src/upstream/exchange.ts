@@ -19,9 +19,9 @@ import { queryString } from './paths.js';
 import type { ServiceOptions, UpstreamRequest, UpstreamResponse } from './request.js';
 
 const PASSED_HEADERS = ['content-type', 'etag', 'cache-control', 'retry-after'] as const;
-/** Connection-level errors that are a timeout rather than "could not reach" (undici's err.code). */
 /** A shorter credential (a misconfiguration) would be found in answers by chance. */
 const MIN_CREDENTIAL_LENGTH = 8;
+/** Connection-level errors that are a timeout rather than "could not reach" (undici's err.code). */
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 export class Exchange {
