@@ -43,7 +43,7 @@ export const ETCHING_PAGE_FIELDS = `limit offset total results { ${ETCHING_FIELD
 // ---------- global ids ----------
 
 /** A global id as the contract fixes it: the base64url of `<Type>:<local id>` (written out here, not imported). */
-export function globalId(type: 'Brc20Token' | 'InscriptionTransfer' | 'RuneEtching', local: string): string {
+export function globalId(type: 'Brc20Token' | 'Brc20TokenDetails' | 'InscriptionTransfer' | 'RuneEtching', local: string): string {
   return Buffer.from(`${type}:${local}`, 'utf8').toString('base64url');
 }
 

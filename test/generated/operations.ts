@@ -54,8 +54,10 @@ export type Brc20Token = Node & {
   txId: Scalars['String']['output'];
 };
 
-export type Brc20TokenDetails = {
+export type Brc20TokenDetails = Node & {
   __typename?: 'Brc20TokenDetails';
+  /** A global id: opaque, stable, unique across types; `node(id:)` refetches it. */
+  id: Scalars['ID']['output'];
   supply: Brc20Supply;
   token: Brc20Token;
 };
@@ -413,7 +415,7 @@ export type RefetchQueryVariables = Exact<{
 }>;
 
 
-export type RefetchQuery = { __typename?: 'Query', node?: { __typename: 'Brc20Token', inscriptionId: string, ticker: string, id: string } | { __typename: 'InscriptionTransfer', inscriptionId: string, id: string, to: { __typename?: 'InscriptionLocation', blockHeight: number } } | { __typename: 'RuneEtching', runeId: string, spacedName: string, id: string } | null };
+export type RefetchQuery = { __typename?: 'Query', node?: { __typename: 'Brc20Token', inscriptionId: string, ticker: string, id: string } | { __typename: 'Brc20TokenDetails', id: string } | { __typename: 'InscriptionTransfer', inscriptionId: string, id: string, to: { __typename?: 'InscriptionLocation', blockHeight: number } } | { __typename: 'RuneEtching', runeId: string, spacedName: string, id: string } | null };
 
 export type OverviewQueryVariables = Exact<{
   ticker: Scalars['String']['input'];

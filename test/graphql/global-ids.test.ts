@@ -80,6 +80,16 @@ describe('node refetches each type through its documented route', () => {
     expect(stack.upstreamCalls()).toEqual([listCall(['ordi'])]);
   });
 
+  it('a token’s details: its ticker, through the detail route (holders), one call', async () => {
+    const details = `query ($id: ID!) { node(id: $id) { __typename id ... on Brc20TokenDetails {
+      token { id inscriptionId number blockHeight txId address ticker maxSupply mintLimit decimals deployTimestamp mintedSupply txCount selfMint }
+      supply { maxSupply mintedSupply holders } } } }`;
+    const id = globalId('Brc20TokenDetails', 'ordi');
+    const { body } = await stack.graphql(details, { id });
+    expect(body).toEqual({ data: { node: { __typename: 'Brc20TokenDetails', id, ...toBrc20(findBrc20Token('ordi')!) } } });
+    expect(stack.upstreamCalls()).toEqual(['GET /ordinals/v1/brc-20/tokens/ordi']);
+  });
+
   it('a ticker with a slash (brc20Token takes it) is an id like any other: looked up, null where none exists', async () => {
     const { body } = await stack.graphql(NODE, { id: globalId('Brc20Token', 'a/bc') });
     expect(body).toEqual({ data: { node: null } });

@@ -64,12 +64,23 @@ const Brc20SupplyRef = builder.objectRef<Brc20Supply>('Brc20Supply').implement({
   }),
 });
 
-export const Brc20TokenDetails = builder.objectRef<Brc20TokenDetailsResponse>('Brc20TokenDetails').implement({
-  fields: (t) => ({
-    token: t.expose('token', { type: Brc20TokenRef }),
-    supply: t.expose('supply', { type: Brc20SupplyRef }),
-  }),
-});
+/**
+ * The details are an entity of their own, keyed by the same ticker: without an id, normalised caches
+ * keep them (and their supply) under each root field, so a `brc20Token` subscription's new supply
+ * never reached the query that shows it, beside a token whose minted supply did change (Apollo and
+ * urql keep a subscription's root apart from the query's). Refetched with holders: one call.
+ */
+export const Brc20TokenDetails = builder
+  .nodeRef<Brc20TokenDetailsResponse, string>('Brc20TokenDetails', {
+    id: { resolve: (details) => normalizeTicker(details.token.ticker), parse: parseTicker },
+    loadOne: (ticker, { loaders }) => refetched('Brc20TokenDetails', loaders.brc20Token.load(ticker)),
+  })
+  .implement({
+    fields: (t) => ({
+      token: t.expose('token', { type: Brc20TokenRef }),
+      supply: t.expose('supply', { type: Brc20SupplyRef }),
+    }),
+  });
 
 builder.queryField('brc20Token', (t) =>
   t.field({

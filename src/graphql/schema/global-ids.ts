@@ -8,7 +8,7 @@
 import { badUserInput } from '../../errors.js';
 
 /** The types `node`/`nodes` can load; each one's local id is described beside its type. */
-export const NODE_TYPES = ['Brc20Token', 'InscriptionTransfer', 'RuneEtching'] as const;
+export const NODE_TYPES = ['Brc20Token', 'Brc20TokenDetails', 'InscriptionTransfer', 'RuneEtching'] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 
 /** The longest id we hand out is about 150 characters (a transfer's); anything longer is not ours. */

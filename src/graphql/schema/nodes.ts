@@ -18,6 +18,7 @@ import { parseTransferId } from './transfers.js';
 /** Each type's local-id rule, as the relay plugin applies it to `node(id:)` (the type's `id.parse`). */
 const LOCAL_IDS: Record<NodeType, (id: string) => unknown> = {
   Brc20Token: parseTicker,
+  Brc20TokenDetails: parseTicker,
   InscriptionTransfer: parseTransferId,
   RuneEtching: parseRuneId,
 };
