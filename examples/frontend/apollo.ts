@@ -4,11 +4,19 @@
 import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
 import { relayStylePagination } from '@apollo/client/utilities';
 
+// The types without an id (a rune's supply, a transfer's locations, the status, pages) live inside
+// their parent. `merge: true` lets two queries that select different fields of one share it;
+// without it each write replaces the other's fields, and Apollo refetches the other query.
+export const WITHOUT_ID = `Brc20Supply ChainTip ChainhookDeletion InscriptionLocation InscriptionTransferConnection
+  InscriptionTransferEdge InscriptionTransferPage JobQueueCounts PageInfo RuneEtchingConnection RuneEtchingEdge
+  RuneEtchingPage RuneLocation RuneMintTerms RuneSupply Status TokenContractCounts TokenCounts`.split(/\s+/);
+
 export function createApolloClient(url = 'http://localhost:4000/graphql'): ApolloClient {
   return new ApolloClient({
     link: new HttpLink({ uri: url }),
     cache: new InMemoryCache({
       typePolicies: {
+        ...Object.fromEntries(WITHOUT_ID.map((type) => [type, { merge: true }])),
         Query: {
           fields: {
             // `fetchMore({ variables: { after: endCursor } })` appends; one list per block.

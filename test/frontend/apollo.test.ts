@@ -7,7 +7,9 @@
  */
 import { gql } from '@apollo/client';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createApolloClient } from '../../examples/frontend/apollo.js';
+import { buildSchema, isObjectType } from 'graphql';
+import { readFileSync } from 'node:fs';
+import { createApolloClient, WITHOUT_ID } from '../../examples/frontend/apollo.js';
 import { findTransferBlock, type BlockTransfer, type InscriptionLocation } from '../../src/sample/data.js';
 import { startStack, type Stack } from '../harness.js';
 import { toLocation, toTransfer } from '../support.js';
@@ -93,4 +95,50 @@ it('keeps them apart in the connections too (relayStylePagination keyed by block
     });
   expect([nodes(775700), nodes(775701)]).toEqual([expected(775700), expected(775701)]);
   client.stop();
+});
+
+it('two views of one etching that select different fields of its supply both stay whole', async () => {
+  const client = createApolloClient(`${stack.gatewayUrl}/graphql`);
+  const LIST = gql`
+    query Newest {
+      etchings(limit: 1) {
+        results {
+          id
+          spacedName
+          supply {
+            minted
+            mintable
+          }
+        }
+      }
+    }
+  `;
+  const NODE = gql`
+    query Etching($id: ID!) {
+      node(id: $id) {
+        id
+        ... on RuneEtching {
+          supply {
+            current
+            premine
+          }
+        }
+      }
+    }
+  `;
+  const list = await client.query({ query: LIST });
+  const { id } = (list.data as { etchings: { results: Array<{ id: string }> } }).etchings.results[0]!;
+  const node = await client.query({ query: NODE, variables: { id } });
+  // Without merge: true the second write replaced the supply, and the first view read back nothing.
+  expect([client.readQuery({ query: LIST }), client.readQuery({ query: NODE, variables: { id } })]).toEqual([list.data, node.data]);
+  client.stop();
+});
+
+it('merges every object type that has no id', () => {
+  const schema = buildSchema(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
+  const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()];
+  const withoutId = Object.values(schema.getTypeMap())
+    .filter((type) => isObjectType(type) && !type.name.startsWith('__') && !roots.includes(type) && !type.getFields().id)
+    .map((type) => type.name);
+  expect([...WITHOUT_ID].sort()).toEqual(withoutId.sort());
 });
