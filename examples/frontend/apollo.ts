@@ -3,14 +3,11 @@
 // (`__typename` + `id`) keep each object once and never mix two transfers of one inscription.
 import { ApolloClient, HttpLink, InMemoryCache } from '@apollo/client';
 import { relayStylePagination } from '@apollo/client/utilities';
+import { WITHOUT_ID } from './without-id.js';
 
-// The types without an id (a rune's supply, a transfer's locations, the status, pages) live inside
-// their parent. `merge: true` lets two queries that select different fields of one share it;
-// without it each write replaces the other's fields, and Apollo refetches the other query.
-export const WITHOUT_ID = `Brc20Supply ChainTip ChainhookDeletion InscriptionLocation InscriptionTransferConnection
-  InscriptionTransferEdge InscriptionTransferPage JobQueueCounts PageInfo RuneEtchingConnection RuneEtchingEdge
-  RuneEtchingPage RuneLocation RuneMintTerms RuneSupply Status TokenContractCounts TokenCounts`.split(/\s+/);
-
+// The types without an id live inside their parent. `merge: true` lets two queries that select
+// different fields of one share it; without it each write replaces the other's fields, and Apollo
+// refetches the other query.
 export function createApolloClient(url = 'http://localhost:4000/graphql'): ApolloClient {
   return new ApolloClient({
     link: new HttpLink({ uri: url }),
