@@ -70,6 +70,15 @@ export function acceptWithoutUnwantedHtml(accept: string): string {
 }
 
 /**
+ * Whether an Accept takes `application/graphql-response+json` (at a quality above 0): an error
+ * answered before yoga is then written in it, as yoga writes its own. Apollo Client 4 reads the
+ * errors of a non-2xx answer only in that type; in `application/json` it reports a bare status.
+ */
+export function acceptsGraphqlResponse(accept: string | undefined): boolean {
+  return (accept ?? '').split(',').some((entry) => essence(entry) === 'application/graphql-response+json' && quality(entry) > 0);
+}
+
+/**
  * An Accept's entries by quality, highest first (ties in the client's order), without those of
  * quality 0, which RFC 9110 12.5.1 makes "not acceptable". yoga takes the first type it serves in
  * the order written, so `application/json;q=0, application/graphql-response+json` got the refused
