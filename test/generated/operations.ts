@@ -177,7 +177,7 @@ export type Query = {
   etchings?: Maybe<RuneEtchingPage>;
   /** Newest first, as a Relay connection. first/last 1..500 (default 20 when neither is given), not both; spans as many upstream pages as needed. Cursors are opaque and survive new items: a malformed one is BAD_USER_INPUT (reason CURSOR_INVALID), one whose item is gone is BAD_USER_INPUT (reason CURSOR_EXPIRED). totalCount is the upstream's total (it counts runes that are not listed). */
   etchingsConnection?: Maybe<RuneEtchingConnection>;
-  /** Any entity by its global id (the `id` of a Brc20Token, InscriptionTransfer or RuneEtching); null when it no longer exists. */
+  /** Any entity by its global id (the `id` of a Brc20Token, Brc20TokenDetails, InscriptionTransfer or RuneEtching); null when it no longer exists. */
   node?: Maybe<Node>;
   /** 1..50 global ids; one entry per id, in the order asked; null where none exists. */
   nodes: Array<Maybe<Node>>;

@@ -28,7 +28,8 @@ export function nodesItems(ids: number | undefined): number {
 }
 
 export const nodeQueryOptions = {
-  description: 'Any entity by its global id (the `id` of a Brc20Token, InscriptionTransfer or RuneEtching); null when it no longer exists.',
+  description:
+    'Any entity by its global id (the `id` of a Brc20Token, Brc20TokenDetails, InscriptionTransfer or RuneEtching); null when it no longer exists.',
   ...policy({ cost: 'node', cache: 'public' }),
 };
 
