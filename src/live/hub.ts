@@ -72,6 +72,7 @@ export const localCoordinator = (): Coordinator => ({
 
 export interface LiveSettings {
   intervalMs: number;
+  /** This process's part of the rate limit: LIVE_QUOTA_SHARE split between the WORKERS. */
   quotaShare: number;
   /** Upstream requests a minute; 0 when unknown. */
   rateLimitPerMinute: number;
@@ -87,7 +88,9 @@ export interface LiveSettings {
 export function liveSettings(config: Config): LiveSettings {
   return {
     intervalMs: config.livePollIntervalMs,
-    quotaShare: config.liveQuotaShare,
+    // Each worker polls for its own subscribers (with Redis, the resources it holds the lease of):
+    // split, the group's polls stay within LIVE_QUOTA_SHARE of the one quota they all spend.
+    quotaShare: config.liveQuotaShare / config.workers,
     rateLimitPerMinute: plannedRateLimit(config),
     maxSubscriptions: config.maxSubscriptions,
     maxSubscriptionsPerClient: config.maxSubscriptionsPerClient,

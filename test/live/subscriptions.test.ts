@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { MINTING_TICKER } from '../../src/sample/activity.js';
 import { findBrc20Token, sampleData } from '../../src/sample/data.js';
-import { liveSettings, pollIntervalMs } from '../../src/live/hub.js';
+import { liveSettings, pollIntervalMs, pollsPerMinute } from '../../src/live/hub.js';
 import { loadConfig } from '../../src/config.js';
 import { startStack, type Stack } from '../harness.js';
 import { BRC20_FIELDS, STATUS_FIELDS, toBrc20, toEtching, toStatus } from '../support.js';
@@ -415,4 +415,16 @@ it("polling a resource UniSat serves plans with UniSat's budget when it is the s
     // Transfers are never watched: their source does not change the plan.
     planned({ HIRO_API_KEY: 'k', TRANSFERS_SOURCE: 'unisat' }),
   ]).toEqual([500, 300, 300, 50, 500, 300, 500]);
+});
+
+it('with WORKERS, each process polls within its part of the share: the group stays within LIVE_QUOTA_SHARE', () => {
+  const perMinute = (env: Record<string, string>) => pollsPerMinute(liveSettings(loadConfig(env)));
+  expect([
+    perMinute({}),
+    // 20% of the keyless 50 a minute, 10 polls, for the four workers together.
+    perMinute({ WORKERS: '4' }),
+    perMinute({ WORKERS: '2', HIRO_API_KEY: 'k' }),
+    perMinute({ WORKERS: '4', REDIS_URL: 'redis://127.0.0.1:6379' }),
+    perMinute({ WORKERS: '4', LIVE_RATE_LIMIT_PER_MINUTE: '0' }),
+  ]).toEqual([10, 2.5, 50, 2.5, Infinity]);
 });
