@@ -22,6 +22,7 @@ import { createTracing } from './observe/tracing.js';
 import { createUpstreams } from './upstream/index.js';
 import { createSources } from './sources/index.js';
 import { createStartsGate } from './server/subscription-starts-gate.js';
+import { RestartBackoff } from './server/restart-backoff.js';
 
 export interface StartOptions {
   /** Where logs go (default stdout): tests capture them to check that no key is ever written. */
@@ -211,31 +212,49 @@ export class ListenError extends Error {
 /**
  * With WORKERS > 1 the primary only supervises: node:cluster workers share the port, each with its
  * own pools (and its own in-process cache, or the shared Redis one). A worker that dies after it
- * began serving is replaced; one that dies during start-up stops the whole group (exit 1), since
- * its replacement would fail the same way. The primary also answers the workers' /metrics scrapes.
+ * began serving is replaced, after a growing wait when workers keep dying (restart-backoff.ts); one
+ * that dies during start-up stops the whole group (exit 1), since its replacement would fail the
+ * same way. The primary also answers the workers' /metrics scrapes.
  */
 function supervise(config: Config): void {
   const logger = createLogger({ level: config.logLevel, format: config.logFormat });
   const serving = new Set<number>();
   serveClusterMetrics(serving);
+  const backoff = new RestartBackoff();
+  /** Replacements waiting out their backoff: a signal cancels them. */
+  const restarts = new Set<NodeJS.Timeout>();
   let stopping = false;
   let status = 0;
+  let exiting = false;
+  const exitOnceAllGone = () => {
+    if (exiting || !stopping || restarts.size > 0 || Object.keys(cluster.workers ?? {}).length > 0) return;
+    exiting = true;
+    void closeLogs(logger, LOG_CLOSE_MS).then(() => process.exit(status));
+  };
   const stopAll = () => {
     stopping = true;
+    for (const timer of restarts) clearTimeout(timer);
+    restarts.clear();
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    exitOnceAllGone();
   };
   cluster.on('listening', (worker) => serving.add(worker.id));
   cluster.on('exit', (worker, code, signal) => {
     const wasServing = serving.delete(worker.id);
     if (!stopping && wasServing) {
-      logger.error({ worker: worker.process.pid, code, signal }, 'worker exited; starting another');
-      cluster.fork();
+      const restartInMs = backoff.next();
+      logger.error({ worker: worker.process.pid, code, signal, restartInMs }, 'worker exited; starting another');
+      const timer = setTimeout(() => {
+        restarts.delete(timer);
+        cluster.fork();
+      }, restartInMs);
+      restarts.add(timer);
     } else if (!stopping) {
       logger.fatal({ worker: worker.process.pid, code, signal }, 'worker exited during start-up; stopping');
       status = 1;
       stopAll();
     }
-    if (stopping && Object.keys(cluster.workers ?? {}).length === 0) void closeLogs(logger, LOG_CLOSE_MS).then(() => process.exit(status));
+    exitOnceAllGone();
   });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, stopAll);
   for (let i = 0; i < config.workers; i++) cluster.fork();

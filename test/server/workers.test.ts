@@ -116,7 +116,15 @@ test(
       expect([typeof time, pid === child.pid, crash]).toEqual([
         'string',
         true,
-        { level: 'error', app: 'satgate', worker: victim, code: null, signal: 'SIGKILL', msg: 'worker exited; starting another' },
+        {
+          level: 'error',
+          app: 'satgate',
+          worker: victim,
+          code: null,
+          signal: 'SIGKILL',
+          restartInMs: 0,
+          msg: 'worker exited; starting another',
+        },
       ]);
       expect((await get('/healthz')).status).toBe(200);
       // The victim's counts stay in the sums: a smaller sum would read as a reset to Prometheus.
@@ -128,6 +136,31 @@ test(
         ),
       );
     } finally {
+      exitCode = await cluster.stop();
+    }
+    expect(exitCode).toBe(0);
+    expect(cluster.stderr()).toBe('');
+  },
+  CLUSTER_TEST_MS,
+);
+
+test(
+  'workers that keep dying are replaced after growing waits, not in a loop; SIGTERM cancels a replacement still waiting',
+  async () => {
+    const cluster = await startCluster();
+    const { lines, listening, until } = cluster;
+    const crashes = () => lines().filter((line) => line.msg === 'worker exited; starting another');
+    let exitCode: number | null;
+    try {
+      // Each time, the newest worker dies as soon as it serves, as one with a bug on a timer would.
+      for (let died = 1; died <= 3; died++) {
+        process.kill(listening().at(-1)!.pid as number, 'SIGKILL');
+        await until(() => crashes().length === died);
+        if (died < 3) await until(() => listening().length === 2 + died, 45_000);
+      }
+      expect(crashes().map((line) => line.restartInMs)).toEqual([0, 500, 1000]);
+    } finally {
+      // The third replacement is still waiting: the group stops without it.
       exitCode = await cluster.stop();
     }
     expect(exitCode).toBe(0);
