@@ -12,6 +12,7 @@ import { closeLogs, createLogger } from './observe/logger.js';
 import { loadPersistedOperations } from './graphql/limits/persisted-operations.js';
 import { createMetrics } from './observe/metrics.js';
 import { serveClusterMetrics } from './observe/cluster-metrics.js';
+import { serveClusterWindows } from './sources/unisat/cluster-window.js';
 import { createRequestListener } from './server/listener.js';
 import { createResponseCache } from './server/response-cache.js';
 import { createRestHandler } from './rest/handler.js';
@@ -220,6 +221,7 @@ function supervise(config: Config): void {
   const logger = createLogger({ level: config.logLevel, format: config.logFormat });
   const serving = new Set<number>();
   serveClusterMetrics(serving);
+  serveClusterWindows();
   const backoff = new RestartBackoff();
   /** Replacements waiting out their backoff: a signal cancels them. */
   const restarts = new Set<NodeJS.Timeout>();

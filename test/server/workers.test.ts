@@ -252,3 +252,43 @@ test(
   },
   CLUSTER_TEST_MS,
 );
+
+test(
+  "without Redis the workers share UniSat's one calls-a-second window: 1 a second is 1 for the group, not 1 each",
+  async () => {
+    const unisat = await startSampleUpstream({ sources: { unisat: {} } });
+    const cluster = await startCluster({
+      BRC20_SOURCE: 'unisat',
+      UNISAT_API_URL: unisat.url,
+      UNISAT_RATE_LIMIT_PER_SECOND: '1',
+      CLIENT_UPSTREAM_CALLS_PER_MINUTE: '0',
+      // A call waits for room until its field's deadline: room for the calls at 0, 1 and 2 s.
+      UPSTREAM_TIMEOUT_MS: '2500',
+    });
+    try {
+      const answers = await Promise.all(
+        tickers.slice(0, 8).map(async (ticker) => {
+          const response = await cluster.get(tokenPath(ticker));
+          await response.arrayBuffer();
+          return response.status;
+        }),
+      );
+      // Both workers answered, but only three calls went to UniSat in those 2.5 s (each worker's
+      // own share would have sent three each); the other lookups were refused, nothing sent.
+      // At most one call a second for the group: three within the 2.5 s the lookups could wait (each
+      // worker's own share sent three each). The lookups that could not fit were refused, nothing sent.
+      expect(unisat.requests.length).toBeLessThanOrEqual(3);
+      expect([answers.includes(200), answers.includes(429)]).toEqual([true, true]);
+      await cluster.until(() => cluster.lines().filter((line) => line.msg === 'request').length === 8);
+      const answeredBy = cluster
+        .lines()
+        .filter((line) => line.msg === 'request')
+        .map((line) => line.pid);
+      expect(new Set(answeredBy).size).toBe(2);
+    } finally {
+      expect(await cluster.stop()).toBe(0);
+      await unisat.close();
+    }
+  },
+  CLUSTER_TEST_MS,
+);

@@ -5,43 +5,25 @@
  * rate-limiter-flexible, which the per-client limits use, counts fixed windows only: two bursts
  * astride a window's edge would send twice the limit within one second. So the window is a sorted
  * set of call times, trimmed and counted in one Lua script (Redis's own clock, so replicas with
- * skewed clocks share one timeline); without Redis, or while it cannot answer, each of the WORKERS
- * processes keeps floor(limit / WORKERS) (at least 1) in memory. A call that finds the window full
- * waits until its oldest call leaves it, within the call's deadline; one that cannot fit in its
- * deadline is refused at once (RATE_LIMITED with retryAfter), nothing sent.
+ * skewed clocks share one timeline); without Redis, or while it cannot answer, the window is in
+ * memory: the process's own, or with WORKERS > 1 the cluster primary's, which every worker asks
+ * (cluster-window.ts). A call that finds the window full waits until its oldest call leaves it,
+ * within the call's deadline; one that cannot fit in its deadline is refused at once (RATE_LIMITED
+ * with retryAfter), nothing sent.
  */
+import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { UpstreamError, type ServiceName } from '../../errors.js';
 import { Turns } from '../../lib/turns.js';
+import { ClusterWindow } from './cluster-window.js';
+import { LocalWindow, WINDOW_MS, type Window } from './local-window.js';
 
-const WINDOW_MS = 1000;
 /** Longest wait for Redis's answer before the local share decides: the budget never stalls a call. */
 const REDIS_WAIT_MS = 200;
 /** After Redis failed to answer, the local share decides for this long. */
 const REDIS_RETRY_MS = 5_000;
-
-/** Admits one call now (0), or says how many ms until one may be admitted. */
-interface Window {
-  take(): number | Promise<number>;
-}
-
-/** The last `limit` call times of this process. */
-export class LocalWindow implements Window {
-  private readonly times: number[] = [];
-
-  constructor(private readonly limit: number) {}
-
-  take(now = Date.now()): number {
-    while (this.times.length > 0 && this.times[0]! <= now - WINDOW_MS) this.times.shift();
-    if (this.times.length < this.limit) {
-      this.times.push(now);
-      return 0;
-    }
-    return this.times[0]! + WINDOW_MS - now;
-  }
-}
 
 /** KEYS[1]: the window; ARGV: limit, window ms, a unique member. Answers 0 (admitted) or the ms to wait. */
 const SLIDING_WINDOW = `
@@ -68,7 +50,7 @@ export class RedisWindow implements Window {
     private readonly redis: Redis,
     private readonly key: string,
     private readonly limit: number,
-    private readonly local: LocalWindow,
+    private readonly local: Window,
   ) {}
 
   take(): number | Promise<number> {
@@ -122,7 +104,8 @@ interface Waiter {
  * holding the budget until their deadlines pass.
  */
 export function createCallBudget({ perSecond, workers, redis, service, scope = '' }: CallBudgetOptions) {
-  const local = new LocalWindow(Math.max(1, Math.floor(perSecond / workers)));
+  const share = new LocalWindow(Math.max(1, Math.floor(perSecond / workers)));
+  const local = cluster.isWorker ? new ClusterWindow(`${service}:${scope}`, perSecond, share) : share;
   const window: Window = redis ? new RedisWindow(redis, `satgate:v1:call-window:${service}:${scope}`, perSecond, local) : local;
   const refusal = (waitMs: number) => new UpstreamError(service, 'quota', undefined, Math.max(1, Math.ceil(waitMs / 1000)), perSecond);
   const waiting = new Turns<string, Waiter>();

@@ -1,0 +1,77 @@
+/**
+ * UniSat's call window for a node:cluster group (WORKERS > 1): the primary keeps the one sliding
+ * window and each worker asks it for room over IPC, so the workers together send at most
+ * UNISAT_RATE_LIMIT_PER_SECOND calls in any second. A fixed share each, floor(limit / WORKERS) but
+ * at least 1, could not: with more workers than calls a second, each still sent one. Redis, when
+ * set, decides first (call-budget.ts); this is what decides without it, or while it cannot answer.
+ */
+import cluster from 'node:cluster';
+import { LocalWindow, type Window } from './local-window.js';
+
+const TAKE = 'satgate:call-window-take';
+const TAKEN = 'satgate:call-window-taken';
+/** Longest wait for the primary's answer before the worker's own share decides. */
+const PRIMARY_WAIT_MS = 200;
+
+interface Take {
+  type: typeof TAKE;
+  id: number;
+  /** Whose window: the budget's service and scope. */
+  key: string;
+  limit: number;
+}
+interface Taken {
+  type: typeof TAKEN;
+  id: number;
+  waitMs: number;
+}
+
+/** In the primary: one window per budget key for every worker. */
+export function serveClusterWindows(): void {
+  const windows = new Map<string, LocalWindow>();
+  cluster.on('message', (worker, message: Partial<Take>) => {
+    if (message?.type !== TAKE || typeof message.id !== 'number' || typeof message.key !== 'string' || typeof message.limit !== 'number')
+      return;
+    let window = windows.get(message.key);
+    if (!window) windows.set(message.key, (window = new LocalWindow(message.limit)));
+    // A worker gone since it asked: the send fails (EPIPE), which must not stop the primary.
+    worker.send({ type: TAKEN, id: message.id, waitMs: window.take() } satisfies Taken, () => {});
+  });
+}
+
+const waiting = new Map<number, (waitMs: number) => void>();
+let nextId = 0;
+let listening = false;
+
+/** In a worker: room in the primary's window; the worker's `share` while the primary does not answer. */
+export class ClusterWindow implements Window {
+  constructor(
+    private readonly key: string,
+    private readonly limit: number,
+    private readonly share: LocalWindow,
+  ) {}
+
+  take(): Promise<number> {
+    if (!listening) {
+      listening = true;
+      process.on('message', (message: Partial<Taken>) => {
+        if (message?.type === TAKEN && typeof message.id === 'number' && typeof message.waitMs === 'number')
+          waiting.get(message.id)?.(message.waitMs);
+      });
+    }
+    const id = ++nextId;
+    return new Promise((resolve) => {
+      const settle = (waitMs: number) => {
+        clearTimeout(timer);
+        waiting.delete(id);
+        resolve(waitMs);
+      };
+      const timer = setTimeout(() => settle(this.share.take()), PRIMARY_WAIT_MS);
+      waiting.set(id, settle);
+      process.send?.(
+        { type: TAKE, id, key: this.key, limit: this.limit } satisfies Take,
+        (error: Error | null) => error && settle(this.share.take()),
+      );
+    });
+  }
+}
