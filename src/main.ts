@@ -19,6 +19,7 @@ import { createRestHandler } from './rest/handler.js';
 import { schema } from './graphql/schema/index.js';
 import { createServer } from './graphql/yoga.js';
 import { corsPolicy } from './http/cors.js';
+import { capPipelining } from './http/pipelining-cap.js';
 import { createTracing } from './observe/tracing.js';
 import { createUpstreams } from './upstream/index.js';
 import { createSources } from './sources/index.js';
@@ -94,15 +95,17 @@ export async function start(env: Record<string, string | undefined> = process.en
       connectionsCheckingInterval: Math.min(1_000, Math.ceil(config.requestTimeoutMs / 10)),
       ServerResponse: drainAwareResponse(drain),
     },
-    createRequestListener({
-      yoga,
-      rest,
-      logger,
-      drain,
-      responses,
-      tracing,
-      startsGate: createStartsGate({ startRefusal: live.startRefusal, trustProxy: config.trustProxy, cors }),
-    }),
+    capPipelining(
+      createRequestListener({
+        yoga,
+        rest,
+        logger,
+        drain,
+        responses,
+        tracing,
+        startsGate: createStartsGate({ startRefusal: live.startRefusal, trustProxy: config.trustProxy, cors }),
+      }),
+    ),
   );
   // Answering is bounded by REQUEST_TIMEOUT_MS too (504 on GraphQL and REST). The idle-socket
   // timeout stays above it, or it could close the connection before the 504 is written.
