@@ -1,29 +1,44 @@
 /**
- * A bound on the requests one connection may have waiting for their answers (HTTP/1.1 pipelining).
- * node parses every request a connection has sent and runs each at once, and answers must leave in
- * order, so a client that sends many requests in one write and never reads makes the process run
- * and hold every answer: 200 pipelined etching pages a connection, unread, held about 1.5 MiB of
- * heap each until the connection timed out. Past the bound the connection is closed: answers can
- * only go in order, so no error can be sent ahead of the ones still waiting. Browsers and HTTP
- * clients do not pipeline this deep.
+ * The requests one connection has waiting for their answers (HTTP/1.1 pipelining), kept for two
+ * things node does not do:
+ *
+ * - A bound. node parses every request a connection has sent and runs each at once, and answers
+ *   must leave in order, so a client that sends many requests in one write and never reads makes
+ *   the process run and hold every answer: 200 pipelined etching pages a connection, unread, held
+ *   about 1.5 MiB of heap each until the connection timed out. Past the bound the connection is
+ *   closed: answers can only go in order, so no error can be sent ahead of the ones still waiting.
+ *   Browsers and HTTP clients do not pipeline this deep.
+ * - Their end. When a connection closes, node closes the answer it is writing but never the ones
+ *   queued behind it: their 'close' never comes, so their work was not cancelled, no access line
+ *   was written, and the drain waited for them until SHUTDOWN_TIMEOUT_MS. They are closed here.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
-/** Requests one connection may have unanswered (their answers not yet handed to the socket). */
+/** Requests one connection may have unanswered (their answers not yet closed). */
 export const MAX_PIPELINED_REQUESTS = 16;
 
 export function capPipelining(listener: RequestListener): RequestListener {
-  const waiting = new WeakMap<Socket, number>();
+  const waiting = new WeakMap<Socket, Set<ServerResponse>>();
   return (req: IncomingMessage, res: ServerResponse) => {
     const socket = req.socket;
-    const count = (waiting.get(socket) ?? 0) + 1;
-    if (count > MAX_PIPELINED_REQUESTS) {
+    let answers = waiting.get(socket);
+    if (!answers) {
+      const open = (answers = new Set());
+      waiting.set(socket, open);
+      // The answers node left queued when the connection went (no socket yet): closed, once each.
+      // One given the socket is closed by node itself.
+      socket.once('close', () => {
+        for (const answer of open) if (!answer.socket) answer.emit('close');
+      });
+    }
+    if (answers.size >= MAX_PIPELINED_REQUESTS) {
       socket.destroy();
       return;
     }
-    waiting.set(socket, count);
-    res.once('close', () => waiting.set(socket, (waiting.get(socket) ?? 1) - 1));
+    const open = answers;
+    open.add(res);
+    res.once('close', () => open.delete(res));
     listener(req, res);
   };
 }
