@@ -28,7 +28,7 @@ export function capPipelining(listener: RequestListener): RequestListener {
       waiting.set(socket, open);
       // The answers node left queued when the connection went (no socket yet): closed, once each.
       // One given the socket is closed by node itself.
-      socket.once('close', () => {
+      socket.on('close', () => {
         for (const answer of open) if (!answer.socket) answer.emit('close');
       });
     }
@@ -38,7 +38,8 @@ export function capPipelining(listener: RequestListener): RequestListener {
     }
     const open = answers;
     open.add(res);
-    res.once('close', () => open.delete(res));
+    // on(), not once(): a response closes once, and once()'s wrapper is a warm answer's cost.
+    res.on('close', () => open.delete(res));
     listener(req, res);
   };
 }
