@@ -214,8 +214,9 @@ async function readTwice(stack: Stack, ticker: string): Promise<void> {
 describe('CACHE_MAX_BYTES', () => {
   let stack: Stack;
   beforeAll(async () => {
-    // Room for three token answers kept parsed (~2,100 bytes each: ~850 stored, twice the body parsed).
-    stack = await startStack({ CACHE_TTL_MS: '60000', CACHE_MAX_BYTES: '6500' });
+    // Room for three token answers kept parsed (~3,050 bytes each: ~1,800 stored with the entry's
+    // overhead, twice the body parsed), not for a fourth beside them.
+    stack = await startStack({ CACHE_TTL_MS: '60000', CACHE_MAX_BYTES: '10000' });
   });
   afterAll(() => stack.close());
 
@@ -236,14 +237,14 @@ describe('CACHE_MAX_BYTES', () => {
 describe('CACHE_MAX_BYTES counts memoised parsed JSON', () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ CACHE_TTL_MS: '60000', CACHE_MAX_BYTES: '6500' });
+    stack = await startStack({ CACHE_TTL_MS: '60000', CACHE_MAX_BYTES: '10000' });
   });
   afterAll(() => stack.close());
 
   test('four raw answers fit; once GraphQL has parsed three of them, the least recently used is evicted', async () => {
     const fourth = sampleData.brc20Tokens[5]!.token.ticker;
     const tickers = ['ordi', 'pepe', 'sats', fourth];
-    // REST mirrors the bytes: nothing is parsed, four answers (~3.3 KB) fit.
+    // REST mirrors the bytes: nothing is parsed, four answers (~7.2 KB) fit.
     for (const ticker of tickers) await rest(`${stack.gatewayUrl}${tokenPath(ticker)}`);
     stack.sample.clearLog();
     for (const ticker of tickers) expect((await rest(`${stack.gatewayUrl}${tokenPath(ticker)}`)).body).toEqual(token(ticker));
