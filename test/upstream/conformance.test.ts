@@ -70,7 +70,9 @@ const faults: Array<[name: string, fault: Omit<Fault, 'path'>, outcomes: Record<
     `an answer slower than UPSTREAM_TIMEOUT_MS (${TIMEOUT_MS} ms)`,
     { delayMs: TIMEOUT_MS * 2 },
     {
-      hiro: { extensions: { code: 'UPSTREAM_TIMEOUT', service: 'ordinals' }, calls: [LIST, ...TOKENS] },
+      // The list's wait is the field's whole deadline: no lookup follows it (UPSTREAM_TIMEOUT_MS
+      // bounds the field's calls together). Where the list is missing, its 404 comes at once.
+      hiro: { extensions: { code: 'UPSTREAM_TIMEOUT', service: 'ordinals' }, calls: [LIST] },
       documented: { extensions: { code: 'UPSTREAM_TIMEOUT', service: 'ordinals' }, calls: [LIST, ...TOKENS] },
     },
   ],
