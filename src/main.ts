@@ -258,6 +258,9 @@ function supervise(config: Config): void {
       logger.fatal({ worker: worker.process.pid, code, signal }, 'worker exited during start-up; stopping');
       status = 1;
       stopAll();
+    } else if (code !== 0) {
+      // A worker whose shutdown failed (it overran, exiting 1, or was killed): so did the group's.
+      status = 1;
     }
     exitOnceAllGone();
   });

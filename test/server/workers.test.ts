@@ -169,6 +169,29 @@ test(
   CLUSTER_TEST_MS,
 );
 
+test(
+  'a worker that does not stop cleanly makes the group exit 1',
+  async () => {
+    // A request in flight holds its worker's drain; the worker is then killed, as an operator's
+    // supervisor would after its grace period.
+    sample.inject({ path: '/metadata/v1', hang: true });
+    const cluster = await startCluster({ SHUTDOWN_TIMEOUT_MS: '20000', UPSTREAM_TIMEOUT_MS: '30000', REQUEST_TIMEOUT_MS: '30000' });
+    const inFlight = cluster.get('/metadata/v1').catch(() => undefined);
+    await cluster.until(() => sample.requests.length > 0);
+    const stopped = cluster.stop();
+    for (const line of cluster.listening()) {
+      try {
+        process.kill(line.pid as number, 'SIGKILL');
+      } catch {
+        // That worker had already stopped.
+      }
+    }
+    expect(await stopped).toBe(1);
+    await inFlight;
+  },
+  CLUSTER_TEST_MS,
+);
+
 // Distinct tokens: each request is an upstream call of the one client (127.0.0.1).
 const tickers = sampleData.brc20Tokens.map((t) => t.token.ticker).filter((ticker) => /^[a-z0-9]+$/.test(ticker));
 const tokenPath = (ticker: string) => `/ordinals/v1/brc-20/tokens/${ticker}`;
