@@ -30,7 +30,7 @@ export function isJsonApiAnswer(status: number, headers: IncomingHttpHeaders, bo
 
 /**
  * What no upstream's answer can be, whatever its API (the platform's node may answer anything
- * else): a status past 599; a redirect, which satgate follows not and REST would send on without
+ * else): a status past 599; a redirect, which satgate does not follow and REST would send on without
  * its Location; a 304 to a request that named no ETag; a body under a Content-Encoding, which
  * satgate never asks for and undici does not decode (REST would send its bytes without the
  * header). A 304's Content-Encoding names no bytes.

@@ -20,20 +20,22 @@ test('each literal ticker answers its own token', async () => {
   expect(answers).toEqual(['ordi', 'pepe', 'sats'].map((ticker) => ({ data: { brc20Token: { token: { ticker } } } })));
 });
 
+/** graphql-js's error for two fields `a` (lines 1 and 2) with differing arguments. */
+const conflict = {
+  message:
+    'Fields "a" conflict because they have differing arguments. Use different aliases on the fields to fetch both if this was intentional.',
+  locations: [
+    { line: 1, column: 3 },
+    { line: 2, column: 3 },
+  ],
+  extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
+};
+
 test('a twin of a valid document whose literals make it invalid gets its own errors, and no upstream call', async () => {
   const merged = (second: string) =>
     `{ a: brc20Token(ticker: "ordi") { token { ticker } }\n  a: brc20Token(ticker: ${JSON.stringify(second)}) { token { ticker } } }`;
   expect((await stack.graphql(merged('ordi'))).body).toEqual({ data: { a: { token: { ticker: 'ordi' } } } });
   stack.sample.clearLog();
-  const conflict = {
-    message:
-      'Fields "a" conflict because they have differing arguments. Use different aliases on the fields to fetch both if this was intentional.',
-    locations: [
-      { line: 1, column: 3 },
-      { line: 2, column: 3 },
-    ],
-    extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
-  };
   // Once, as graphql-js says it: the @defer/@stream plugin's overlapping-fields rule replaces graphql-js's.
   expect((await stack.graphql(merged('pepe'))).body).toEqual({ errors: [conflict] });
   // A string where a Boolean goes is part of the shape, never a stand-in for another string.
@@ -56,15 +58,6 @@ test("a block string is not a stand-in for the same text quoted: the twin gets g
     `{ a: brc20Token(ticker: "pepe") { token { ticker } }\n  a: brc20Token(ticker: ${second}) { token { ticker } } }`;
   expect((await stack.graphql(twice('"pepe"'))).body).toEqual({ data: { a: { token: { ticker: 'pepe' } } } });
   stack.sample.clearLog();
-  const conflict = {
-    message:
-      'Fields "a" conflict because they have differing arguments. Use different aliases on the fields to fetch both if this was intentional.',
-    locations: [
-      { line: 1, column: 3 },
-      { line: 2, column: 3 },
-    ],
-    extensions: { code: 'GRAPHQL_VALIDATION_FAILED' },
-  };
   expect((await stack.graphql(twice('"""pepe"""'))).body).toEqual({ errors: [conflict] });
   expect(stack.upstreamCalls()).toEqual([]);
 });

@@ -77,37 +77,16 @@ describe('an answer of the hiro services that cannot be JSON is an upstream fail
   });
 });
 
-test('a platform answer compressed unasked is no answer either: REST never sends its bytes without their encoding', async () => {
-  stack.sample.inject({ path: '/v1/ext/*', times: 1, status: 200, headers: { 'content-encoding': 'gzip' }, body: { result: null } });
-  const answer = await rest(`${stack.gatewayUrl}/v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/x`);
-  expect({ status: answer.status, body: answer.body }).toEqual({
-    status: 502,
-    body: {
-      statusCode: 502,
-      error: 'Bad Gateway',
-      message: 'The platform service sent an answer that is not the JSON the gateway expects',
-    },
-  });
-});
-
 test.each([
+  // REST would send its bytes without their encoding.
+  ['compressed unasked', { status: 200, headers: { 'content-encoding': 'gzip' }, body: { result: null } }],
+  // REST would send it on without what makes it one.
   ['a redirect', { status: 302, headers: { location: 'http://127.0.0.1:1/elsewhere' }, body: '' }],
   ['a 304 to a request without If-None-Match', { status: 304, headers: { etag: '"zz"' } }],
-])('the platform answering %s is no answer: REST never sends it on without what makes it one', async (_name, fault) => {
+  // REST would send a status HTTP has not.
+  ['a status past 599', { status: 600, body: { result: null } }],
+])('a platform answer that is %s is no answer: REST 502', async (_name, fault) => {
   stack.sample.inject({ path: '/v1/ext/*', times: 1, ...fault });
-  const answer = await rest(`${stack.gatewayUrl}/v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/x`);
-  expect({ status: answer.status, body: answer.body }).toEqual({
-    status: 502,
-    body: {
-      statusCode: 502,
-      error: 'Bad Gateway',
-      message: 'The platform service sent an answer that is not the JSON the gateway expects',
-    },
-  });
-});
-
-test('a platform status past 599 is no answer either: REST sends no status HTTP has not', async () => {
-  stack.sample.inject({ path: '/v1/ext/*', times: 1, status: 600, body: { result: null } });
   const answer = await rest(`${stack.gatewayUrl}/v1/ext/${SAMPLE_PLATFORM_KEY}/bitcoin-node/x`);
   expect({ status: answer.status, body: answer.body }).toEqual({
     status: 502,
