@@ -51,6 +51,7 @@ export class RedisWindow implements Window {
     private readonly key: string,
     private readonly limit: number,
     private readonly local: Window,
+    private readonly retryMs = REDIS_RETRY_MS,
   ) {}
 
   take(): number | Promise<number> {
@@ -70,7 +71,7 @@ export class RedisWindow implements Window {
     } finally {
       clearTimeout(timer);
     }
-    this.downUntil = Date.now() + REDIS_RETRY_MS;
+    this.downUntil = Date.now() + this.retryMs;
     return this.local.take();
   }
 }
