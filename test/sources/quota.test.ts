@@ -17,7 +17,7 @@ import { cacheKey } from '../../src/upstream/cache.js';
 import { RedisWindow, createCallBudget } from '../../src/sources/unisat/call-budget.js';
 import { LocalWindow } from '../../src/sources/unisat/local-window.js';
 import { freePort, startStack, startUnisatStack, type Stack } from '../harness.js';
-import { startRedis, stopRedis } from '../redis.js';
+import { pauseRedis, resumeRedis, startRedis, stopRedis } from '../redis.js';
 import { fieldError } from '../support.js';
 import { BRC20_HEIGHT } from '../../src/sample/unisat.js';
 
@@ -89,6 +89,46 @@ describe('the budget without Redis', () => {
     } finally {
       redis.disconnect();
     }
+  });
+});
+
+describe('the budget while Redis hangs and comes back', () => {
+  let server: ChildProcess;
+  let redis: Redis;
+  beforeAll(async () => {
+    const port = await freePort();
+    server = await startRedis(port);
+    redis = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0 });
+    redis.on('error', () => {});
+  });
+  afterAll(async () => {
+    resumeRedis(server);
+    redis.disconnect();
+    await stopRedis(server);
+  });
+
+  test('the local window knows the calls Redis admitted this second', async () => {
+    const window = new RedisWindow(redis, 'satgate:test:hang', 2, new LocalWindow(2));
+    expect([await window.take(), await window.take()]).toEqual([0, 0]);
+    pauseRedis(server);
+    try {
+      // Redis does not answer: the local window decides, and it is full.
+      expect((await window.take()) > 0).toBe(true);
+    } finally {
+      resumeRedis(server);
+    }
+  });
+
+  test('back on Redis, a call must fit the calls the local window admitted this second too', async () => {
+    const window = new RedisWindow(redis, 'satgate:test:back', 2, new LocalWindow(2), 300);
+    pauseRedis(server);
+    // Redis does not answer: the local window admits two calls, for 300 ms.
+    expect(await window.take()).toBe(0);
+    resumeRedis(server);
+    expect(await window.take()).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 350));
+    // Redis decides again; it knows one of the two.
+    expect((await window.take()) > 0).toBe(true);
   });
 });
 

@@ -7,7 +7,8 @@
  * set of call times, trimmed and counted in one Lua script (Redis's own clock, so replicas with
  * skewed clocks share one timeline); without Redis, or while it cannot answer, the window is in
  * memory: the process's own, or with WORKERS > 1 the cluster primary's, which every worker asks
- * (cluster-window.ts). A call that finds the window full waits until its oldest call leaves it,
+ * (cluster-window.ts). Calls Redis admits are noted in that window too, and for a second after it
+ * decided a call must fit in both, so that neither change of hands sends twice the limit. A call that finds the window full waits until its oldest call leaves it,
  * within the call's deadline; one that cannot fit in its deadline is refused at once (RATE_LIMITED
  * with retryAfter), nothing sent.
  */
@@ -65,7 +66,7 @@ export class RedisWindow implements Window {
     try {
       const member = `${this.prefix}:${this.sequence++}`;
       const answer = await Promise.race([this.redis.eval(SLIDING_WINDOW, 1, this.key, this.limit, WINDOW_MS, member), timedOut]);
-      if (typeof answer === 'number') return answer;
+      if (typeof answer === 'number') return answer > 0 ? answer : this.admitted();
     } catch {
       // Redis is down or refused: the local share decides below.
     } finally {
@@ -73,6 +74,21 @@ export class RedisWindow implements Window {
     }
     this.downUntil = Date.now() + this.retryMs;
     return this.local.take();
+  }
+
+  /**
+   * A call Redis admitted. The local window records it, so that it knows this second's calls if
+   * Redis fails next. In the second after the local window last decided, Redis does not know the
+   * calls that window admitted: the call must fit in both, or twice the limit could go out.
+   */
+  private admitted(): number | Promise<number> {
+    if (Date.now() < this.downUntil + WINDOW_MS) return this.local.take();
+    this.local.note();
+    return 0;
+  }
+
+  note(): void {
+    // Nothing admits calls beside this window.
   }
 }
 

@@ -10,6 +10,7 @@ import { LocalWindow, type Window } from './local-window.js';
 
 const TAKE = 'satgate:call-window-take';
 const TAKEN = 'satgate:call-window-taken';
+const NOTE = 'satgate:call-window-note';
 /** Longest wait for the primary's answer before the worker's own share decides. */
 const PRIMARY_WAIT_MS = 200;
 
@@ -17,6 +18,12 @@ interface Take {
   type: typeof TAKE;
   id: number;
   /** Whose window: the budget's service and scope. */
+  key: string;
+  limit: number;
+}
+/** A call Redis admitted: the primary's window records it, unanswered. */
+interface Note {
+  type: typeof NOTE;
   key: string;
   limit: number;
 }
@@ -29,11 +36,12 @@ interface Taken {
 /** In the primary: one window per budget key for every worker. */
 export function serveClusterWindows(): void {
   const windows = new Map<string, LocalWindow>();
-  cluster.on('message', (worker, message: Partial<Take>) => {
-    if (message?.type !== TAKE || typeof message.id !== 'number' || typeof message.key !== 'string' || typeof message.limit !== 'number')
-      return;
+  cluster.on('message', (worker, message: Partial<Omit<Take, 'type'>> & { type?: unknown }) => {
+    if ((message?.type !== TAKE && message?.type !== NOTE) || typeof message.key !== 'string' || typeof message.limit !== 'number') return;
     let window = windows.get(message.key);
     if (!window) windows.set(message.key, (window = new LocalWindow(message.limit)));
+    if (message.type === NOTE) return window.note();
+    if (typeof message.id !== 'number') return;
     // A worker gone since it asked: the send fails (EPIPE), which must not stop the primary.
     worker.send({ type: TAKEN, id: message.id, waitMs: window.take() } satisfies Taken, () => {});
   });
@@ -50,6 +58,11 @@ export class ClusterWindow implements Window {
     private readonly limit: number,
     private readonly share: LocalWindow,
   ) {}
+
+  note(): void {
+    this.share.note();
+    process.send?.({ type: NOTE, key: this.key, limit: this.limit } satisfies Note, () => {});
+  }
 
   take(): Promise<number> {
     if (!listening) {

@@ -5,6 +5,8 @@ export const WINDOW_MS = 1000;
 /** Admits one call now (0), or says how many ms until one may be admitted. */
 export interface Window {
   take(): number | Promise<number>;
+  /** Records a call another window admitted (Redis's): this one must know it should it decide next. */
+  note(): void;
 }
 
 /** The last `limit` call times of this process. */
@@ -14,11 +16,21 @@ export class LocalWindow implements Window {
   constructor(private readonly limit: number) {}
 
   take(now = Date.now()): number {
-    while (this.times.length > 0 && this.times[0]! <= now - WINDOW_MS) this.times.shift();
+    this.trim(now);
     if (this.times.length < this.limit) {
       this.times.push(now);
       return 0;
     }
-    return this.times[0]! + WINDOW_MS - now;
+    // Noted calls can hold more than `limit` times: room comes when all but limit - 1 have left.
+    return this.times[this.times.length - this.limit]! + WINDOW_MS - now;
+  }
+
+  note(now = Date.now()): void {
+    this.trim(now);
+    this.times.push(now);
+  }
+
+  private trim(now: number): void {
+    while (this.times.length > 0 && this.times[0]! <= now - WINDOW_MS) this.times.shift();
   }
 }
