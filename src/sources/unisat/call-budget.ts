@@ -8,9 +8,10 @@
  * skewed clocks share one timeline); without Redis, or while it cannot answer, the window is in
  * memory: the process's own, or with WORKERS > 1 the cluster primary's, which every worker asks
  * (cluster-window.ts). Calls Redis admits are noted in that window too, and for a second after it
- * decided a call must fit in both, so that neither change of hands sends twice the limit. A call that finds the window full waits until its oldest call leaves it,
- * within the call's deadline; one that cannot fit in its deadline is refused at once (RATE_LIMITED
- * with retryAfter), nothing sent.
+ * decided a call must fit in both, so that neither change of hands sends twice the limit. A call
+ * that finds the window full waits until its oldest call leaves it, within the call's deadline;
+ * one that cannot fit in its deadline is refused at once (RATE_LIMITED with retryAfter), nothing
+ * sent.
  */
 import cluster from 'node:cluster';
 import { randomUUID } from 'node:crypto';
