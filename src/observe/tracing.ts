@@ -37,7 +37,7 @@ export { SpanKind };
 
 /** How long shutdown waits for the last spans to reach the collector. */
 const SHUTDOWN_FLUSH_MS = 2_000;
-/** Attribute values are cut to this length: a queued span stays small whatever a client sends. */
+/** Span names and attribute values are cut to this length: a queued span stays small whatever a client sends. */
 const MAX_ATTRIBUTE_LENGTH = 256;
 /** Paths yoga serves whose names are fixed (any other path might hold anything: not named). */
 const YOGA_ROUTES = new Set(['/graphql', '/healthz', '/readyz', '/metrics']);
@@ -55,9 +55,9 @@ export class TraceSpan {
     private readonly context: Context,
   ) {}
 
-  /** Starts a child span. */
+  /** Starts a child span; its name is cut as attribute values are (it may hold an operation's name). */
   child(name: string, attributes: Attributes, kind: SpanKind = SpanKind.INTERNAL): TraceSpan {
-    const span = this.exporting.tracer.startSpan(name, { kind, attributes }, this.context);
+    const span = this.exporting.tracer.startSpan(name.slice(0, MAX_ATTRIBUTE_LENGTH), { kind, attributes }, this.context);
     return new TraceSpan(this.exporting, span, trace.setSpan(this.context, span));
   }
 

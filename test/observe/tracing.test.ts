@@ -369,6 +369,32 @@ describe('spans of REST and GraphQL requests', () => {
       await fresh.close();
     }
   });
+  test("a client's long operation name is cut to 256 characters in the span's name, as in its attributes", async () => {
+    const name = `Q${'x'.repeat(20_000)}`;
+    const { status, body } = await stack.graphql(`query ${name} { __typename }`, undefined, { 'x-request-id': 'long-name-1' });
+    expect({ status, body }).toEqual({ status: 200, body: { data: { __typename: 'Query' } } });
+    const spans = await exported(stack);
+    const root = requestSpan(spans, 'long-name-1');
+    expect(tree(spans, root)).toEqual({
+      name: 'POST /graphql',
+      kind: 'server',
+      attributes: {
+        'http.request.method': 'POST',
+        'satgate.request_id': 'long-name-1',
+        'http.route': '/graphql',
+        'http.response.status_code': 200,
+        'graphql.operation.name': name.slice(0, 200),
+        'satgate.upstream_calls': 0,
+      },
+      children: [
+        {
+          name: `query ${name}`.slice(0, 256),
+          kind: 'internal',
+          attributes: { 'graphql.operation.type': 'query', 'graphql.operation.name': name.slice(0, 256) },
+        },
+      ],
+    });
+  });
 });
 
 describe('retries and the circuit breaker', () => {
