@@ -4,7 +4,7 @@ import type { CallOptions } from '../upstream/request.js';
 import { normalizeTicker, type PageQuery } from '../upstream/ordinals.js';
 import type { Upstreams } from '../upstream/index.js';
 import { merged } from '../lib/merge.js';
-import { withinDeadline } from '../sources/deadline.js';
+import { pastDeadline, withinDeadline } from '../upstream/deadline.js';
 import { isImpossibleTicker } from '../upstream/paths.js';
 import { keyedHash } from '../lib/keyed-hash.js';
 import type { Brc20Supply, Brc20Token, Brc20TokenDetailsResponse, Page, SourcedInscriptionTransfer } from '../upstream/types.js';
@@ -183,7 +183,7 @@ function loaderMakers(upstreams: Upstreams, call: CallOptions, limit: RequestLim
               return tickers.map(() => toError(error));
             }
             // The list landed past the deadline: the field has had its answer, no lookup is owed.
-            if (Date.now() >= call.notAfter!) return tickers.map(() => new UpstreamError('ordinals', 'timeout'));
+            if (pastDeadline(call)) return tickers.map(() => new UpstreamError('ordinals', 'timeout'));
             const complete = page ? page.results.length >= page.total : false;
             return Promise.all(
               tickers.map(async (ticker) => {

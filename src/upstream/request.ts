@@ -63,7 +63,7 @@ export interface UpstreamRequest {
    */
   lookups?: LookupBudget;
   /**
-   * Epoch ms past which nobody waits for the answer (its field's deadline, sources/deadline.ts): a
+   * Epoch ms past which nobody waits for the answer (its field's deadline, upstream/deadline.ts): a
    * request asked then fails as a timeout unsent, and no attempt or wait runs past it.
    */
   notAfter?: number;

@@ -26,6 +26,7 @@ import { ClientShare } from './guards/client-share.js';
 import { GuardSet, type Guards, type ServiceHealth } from './guards/guard-set.js';
 import { HttpCache, sameAnswer } from './http-cache.js';
 import type { AnswerSource, CallOptions, ServiceOptions, UpstreamRequest, UpstreamResponse, UsedAnswer } from './request.js';
+import { pastDeadline } from './deadline.js';
 import { Retries } from './retry.js';
 import { notFoundAnswer, type Shape } from './shapes.js';
 import type { SignalKeys } from './shared-state.js';
@@ -79,7 +80,7 @@ export class UpstreamService implements AnswerSource {
    */
   request(req: UpstreamRequest): Promise<UpstreamResponse> {
     // Asked after its field's deadline: nobody waits for the answer, so nothing is spent on it.
-    if (req.notAfter !== undefined && Date.now() >= req.notAfter) return Promise.reject(new UpstreamError(this.name, 'timeout'));
+    if (pastDeadline(req)) return Promise.reject(new UpstreamError(this.name, 'timeout'));
     const parent = req.trace ?? req.stats?.trace;
     return parent ? this.traced(req, parent) : this.budgeted(req);
   }

@@ -1,5 +1,5 @@
 /**
- * A data source's calls under its field's one deadline (sources/deadline.ts): the field answers at
+ * A data source's calls under its field's one deadline (upstream/deadline.ts): the field answers at
  * the deadline, and a call still in flight then runs on to its own, so a hanging source is counted
  * as timing out (the breaker, the logs and the metrics see it) rather than as calls abandoned.
  */

@@ -16,6 +16,8 @@
  */
 import { GraphQLError } from 'graphql';
 import { badUserInput, UpstreamError, type ServiceName } from '../../errors.js';
+import { pastDeadline, withinDeadline } from '../../upstream/deadline.js';
+import type { CallOptions } from '../../upstream/request.js';
 import type { Page } from '../../upstream/types.js';
 import { UPSTREAM_CALL_COST } from './field-policy.js';
 import { MAX_LIMIT } from './pagination.js';
@@ -200,31 +202,20 @@ export async function readConnection<T>(
   request: ConnectionRequest,
   landed?: (view: ListView<T>) => void,
 ): Promise<Connection<T> | null> {
-  let timer: NodeJS.Timeout | undefined;
-  let expired = false;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      expired = true;
-      reject(new UpstreamError(serviceOf(source.kind), 'timeout'));
-    }, source.timeoutMs);
-  });
-  try {
-    return await Promise.race([readRounds(source, request, () => expired, landed), late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  return withinDeadline({}, source.timeoutMs, serviceOf(source.kind), (call) => readRounds(source, request, call, landed));
 }
 
+/** `within`: the field's deadline (withinDeadline), past which no round starts. */
 async function readRounds<T>(
   source: ListSource<T>,
   request: ConnectionRequest,
-  expired: () => boolean,
+  within: CallOptions,
   landed?: (view: ListView<T>) => void,
 ): Promise<Connection<T> | null> {
   const view = new ListView<T>();
   for (let round = 0; round < MAX_ROUNDS; round++) {
     // Past the deadline the field has its answer: another round would spend quota for nobody.
-    if (expired()) throw new UpstreamError(serviceOf(source.kind), 'timeout');
+    if (pastDeadline(within)) throw new UpstreamError(serviceOf(source.kind), 'timeout');
     const step = plan(source, view, request);
     if ('result' in step) return step.result;
     const offsets = pagesFor(step.need, view);

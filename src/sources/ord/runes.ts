@@ -20,7 +20,7 @@ import { sideBySide, SingleLookup } from '../../upstream/request-slots.js';
 import { arrayOf, boolean, checked, object, optional, string, type Shape } from '../../upstream/shapes.js';
 import type { Page, SourcedRuneEtching } from '../../upstream/types.js';
 import { consistentPages, PagesDisagree } from '../consistent-pages.js';
-import { withinDeadline } from '../deadline.js';
+import { withinDeadline } from '../../upstream/deadline.js';
 import { unreadable } from '../errors.js';
 import { toEtching, type RawRune } from '../runes.js';
 import { marked } from '../provenance.js';
@@ -154,13 +154,13 @@ export function createOrdEtchings(client: OrdClient) {
     async etching(runeId: string, call: CallOptions): Promise<SourcedRuneEtching | null> {
       // ord parses a rune id's tx as a u32 and answers 400 to a larger one; hiro finds no such rune.
       if (BigInt(runeId.slice(runeId.indexOf(':') + 1)) > U32_MAX) return null;
-      // The rune, then its block's hash: one deadline for both (deadline.ts).
+      // The rune, then its block's hash: one deadline for both (upstream/deadline.ts).
       return withinDeadline(call, client.timeoutMs, 'ord', (within) => etchingOf(runeId, within));
     },
     /**
      * Pages are cached one by one, and a new etching moves every rune down ord's pages: pages read
      * before and after one disagree, and are read again together (consistentPages). Every call of
-     * the walk within one deadline (deadline.ts).
+     * the walk within one deadline (upstream/deadline.ts).
      */
     etchings: (page: PageQuery, call: CallOptions): Promise<Page<SourcedRuneEtching>> =>
       withinDeadline(call, client.timeoutMs, 'ord', (within) =>

@@ -93,7 +93,7 @@ export function createUnisatClient({ config, logger, store, events, redis, fligh
     throw error;
   }
 
-  // The whole time one field may wait on UniSat, however many calls it makes (sources/deadline.ts).
+  // The whole time one field may wait on UniSat, however many calls it makes (upstream/deadline.ts).
   return { service, get, timeoutMs: config.upstreamTimeoutMs };
 }
 export type UnisatClient = ReturnType<typeof createUnisatClient>;

@@ -22,7 +22,7 @@ import type { PageQuery } from '../../upstream/ordinals.js';
 import { joinPath } from '../../upstream/paths.js';
 import { arrayOf, boolean, checked, int, object, optional, seconds, string, timestamp } from '../../upstream/shapes.js';
 import type { Page, SourcedInscriptionTransfer } from '../../upstream/types.js';
-import { withinDeadline } from '../deadline.js';
+import { withinDeadline } from '../../upstream/deadline.js';
 import { consistentPages, PagesDisagree } from '../consistent-pages.js';
 import { unreadable } from '../errors.js';
 import { marked, type MissableField } from '../provenance.js';

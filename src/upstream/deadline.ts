@@ -1,10 +1,11 @@
 import { UpstreamError, type ServiceName } from '../errors.js';
 import { merged } from '../lib/merge.js';
-import type { CallOptions } from '../upstream/request.js';
+import type { CallOptions } from './request.js';
 
 /**
  * One deadline for an operation that makes its calls one after another (UniSat's events pages,
- * ord's page and then its blocks' hashes, hiro's token list and then a token's route). The
+ * ord's page and then its blocks' hashes, hiro's token list and then a token's route, a
+ * connection's rounds of pages). The
  * pipeline gives each call UPSTREAM_TIMEOUT_MS of its own (retry.ts), so a walk of n pages could
  * wait n times that, while the setting is the whole time one field may wait on an upstream.
  *
@@ -31,4 +32,9 @@ export async function withinDeadline<T>(
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Whether the field a call is made for has had its answer (`notAfter`, set by withinDeadline). */
+export function pastDeadline(call: Pick<CallOptions, 'notAfter'>): boolean {
+  return call.notAfter !== undefined && Date.now() >= call.notAfter;
 }
