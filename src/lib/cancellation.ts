@@ -122,6 +122,12 @@ export class ExchangeSignal {
   timedOut = false;
   /** When the exchange's deadline passes (epoch ms). */
   readonly deadline: number;
+  /**
+   * The latest an attempt, or a wait before one, may run to (epoch ms): the deadline, or the
+   * caller's `notAfter` when nobody waits for the answer past it (what is in flight then still
+   * runs to the deadline).
+   */
+  readonly startBy: number;
   private readonly controller = new AbortController();
   private readonly timer: NodeJS.Timeout;
   private readonly onCallerAbort = () => this.controller.abort(this.caller!.reason);
@@ -129,8 +135,10 @@ export class ExchangeSignal {
   constructor(
     timeoutMs: number,
     private readonly caller?: CancelSignal,
+    notAfter = Infinity,
   ) {
     this.deadline = Date.now() + timeoutMs;
+    this.startBy = Math.min(this.deadline, notAfter);
     this.timer = setTimeout(() => {
       this.timedOut = true;
       this.controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError'));

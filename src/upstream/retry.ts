@@ -40,7 +40,7 @@ export class Retries {
    * response; throws UpstreamError when none came.
    */
   async send(req: UpstreamRequest): Promise<UpstreamResponse> {
-    const exchange = new ExchangeSignal(this.options.timeoutMs, req.signal);
+    const exchange = new ExchangeSignal(this.options.timeoutMs, req.signal, req.notAfter);
     try {
       return await this.sendWithin(req, exchange);
     } finally {
@@ -51,7 +51,6 @@ export class Retries {
   /** send()'s attempts and retries, all under `exchange`'s one deadline. */
   private async sendWithin(req: UpstreamRequest, exchange: ExchangeSignal): Promise<UpstreamResponse> {
     const { signal } = exchange;
-    const started = Date.now();
     const idempotent = (req.method ?? 'GET') !== 'DELETE';
     const guards = this.guards.for(req);
     this.retryBudget.deposit();
@@ -96,7 +95,7 @@ export class Retries {
       // A retry that cannot finish inside the deadline, beyond the budget or past the client's
       // share is not worth sending: the last answer stands.
       if (
-        Date.now() + delay >= Math.min(started + this.options.timeoutMs, req.notAfter ?? Infinity) ||
+        Date.now() + delay >= exchange.startBy ||
         !this.retryBudget.tryWithdraw() ||
         (await this.clients?.take(req.client)) !== undefined
       ) {
