@@ -3,7 +3,7 @@ import cluster from 'node:cluster';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer as createNetServer } from 'node:net';
 import type { DestinationStream } from 'pino';
-import { ConfigError, configuredSecrets, effectiveConfig, loadConfig, type Config } from './config.js';
+import { ConfigError, effectiveConfig, loadConfig, type Config } from './config.js';
 import { createDrain, drainAwareResponse } from './server/drain.js';
 import { createLiveHub, liveSettings } from './live/hub.js';
 import { createRedisCoordinator, liveDataScope } from './live/redis-coordinator.js';
@@ -71,7 +71,7 @@ export async function start(env: Record<string, string | undefined> = process.en
     requestTimeoutMs: config.requestTimeoutMs,
     trustProxy: config.trustProxy,
     maxConcurrentUpstreamCalls: config.maxConcurrentUpstreamCallsPerRequest,
-    secrets: configuredSecrets(config),
+    secrets: upstreams.secrets,
   });
   const responses =
     config.responseCache === 'on'
@@ -218,7 +218,8 @@ export class ListenError extends Error {
  * own pools (and its own in-process cache, or the shared Redis one). A worker that dies after it
  * began serving is replaced, after a growing wait when workers keep dying (restart-backoff.ts); one
  * that dies during start-up stops the whole group (exit 1), since its replacement would fail the
- * same way. The primary also answers the workers' /metrics scrapes.
+ * same way. The primary also answers the workers' /metrics scrapes, and keeps UniSat's call window
+ * for them (cluster-window.ts).
  */
 function supervise(config: Config): void {
   const logger = createLogger({ level: config.logLevel, format: config.logFormat });

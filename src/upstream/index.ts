@@ -94,6 +94,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
     service('platform', config.platformUrl),
   ] as const;
   const [metadata, ordinals, runes, platform] = services;
+  const secrets = configuredSecrets(config);
   // Per-tenant state stays in each process: only service-wide signals are shared.
   shared?.start(services.flatMap(({ signalKeys, guards }) => (guards ? [{ keys: signalKeys, ...guards }] : [])));
   // Where each read operation takes its data when not from hiro (src/sources/).
@@ -104,7 +105,9 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
     metadata: createMetadataClient(metadata),
     ordinals: createOrdinalsClient(ordinals, { listLookups: config.brc20ListLookups }),
     runes: createRunesClient(runes),
-    platform: createPlatformClient(platform, configuredSecrets(config)),
+    platform: createPlatformClient(platform, secrets),
+    /** Every credential the gateway holds (configuredSecrets): no upstream's error may quote one. */
+    secrets,
     sources,
     store,
     services,
