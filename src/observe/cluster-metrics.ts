@@ -5,6 +5,7 @@
  */
 import cluster, { type Worker } from 'node:cluster';
 import { AggregatorRegistry, type Registry } from 'prom-client';
+import { primaryRequests } from '../lib/primary-requests.js';
 
 const ASK = 'satgate:metrics-ask';
 const ANSWER = 'satgate:metrics-answer';
@@ -127,26 +128,17 @@ export function serveClusterMetrics(serving: ReadonlySet<number>): void {
 
 /** In a worker: its registry answers the primary's collection, and a scrape asks the primary. */
 export function clusterScrape(registry: Registry): () => Promise<string> {
-  const waiting = new Map<number, (answer: Answer) => void>();
-  let nextId = 0;
-  process.on('message', (message: Partial<Answer | Collect>) => {
-    if (message?.type === ANSWER && typeof message.id === 'number') waiting.get(message.id)?.(message as Answer);
+  const ask = primaryRequests<Answer>(ANSWER);
+  process.on('message', (message: Partial<Collect>) => {
     if (message?.type === COLLECT && typeof message.id === 'number') {
       const id = message.id;
       void registry.getMetricsAsJSON().then((metrics) => process.send?.({ type: COLLECTED, id, metrics } satisfies Collected, () => {}));
     }
   });
-  return () =>
-    new Promise<string>((resolve, reject) => {
-      const id = ++nextId;
-      const timer = setTimeout(() => settle({ type: ANSWER, id, error: 'the primary did not answer' }), SCRAPE_TIMEOUT_MS);
-      function settle(answer: Answer) {
-        clearTimeout(timer);
-        waiting.delete(id);
-        if (answer.text !== undefined) resolve(answer.text);
-        else reject(new Error(`cluster metrics: ${answer.error}`));
-      }
-      waiting.set(id, settle);
-      process.send?.({ type: ASK, id } satisfies Ask, (error: Error | null) => error && settle({ type: ANSWER, id, error: error.message }));
-    });
+  return async () => {
+    const answer = await ask({ type: ASK } satisfies Omit<Ask, 'id'>, SCRAPE_TIMEOUT_MS);
+    if (answer !== undefined && !(answer instanceof Error) && answer.text !== undefined) return answer.text;
+    const error = answer === undefined ? 'the primary did not answer' : answer instanceof Error ? answer.message : answer.error;
+    throw new Error(`cluster metrics: ${error}`);
+  };
 }

@@ -6,6 +6,7 @@
  * set, decides first (call-budget.ts); this is what decides without it, or while it cannot answer.
  */
 import cluster from 'node:cluster';
+import { primaryRequests } from '../../lib/primary-requests.js';
 import { LocalWindow, type Window } from './local-window.js';
 
 const TAKE = 'satgate:call-window-take';
@@ -47,9 +48,7 @@ export function serveClusterWindows(): void {
   });
 }
 
-const waiting = new Map<number, (waitMs: number) => void>();
-let nextId = 0;
-let listening = false;
+const askPrimary = primaryRequests<Taken>(TAKEN);
 
 /** In a worker: room in the primary's window; the worker's `share` while the primary does not answer. */
 export class ClusterWindow implements Window {
@@ -64,27 +63,8 @@ export class ClusterWindow implements Window {
     process.send?.({ type: NOTE, key: this.key, limit: this.limit } satisfies Note, () => {});
   }
 
-  take(): Promise<number> {
-    if (!listening) {
-      listening = true;
-      process.on('message', (message: Partial<Taken>) => {
-        if (message?.type === TAKEN && typeof message.id === 'number' && typeof message.waitMs === 'number')
-          waiting.get(message.id)?.(message.waitMs);
-      });
-    }
-    const id = ++nextId;
-    return new Promise((resolve) => {
-      const settle = (waitMs: number) => {
-        clearTimeout(timer);
-        waiting.delete(id);
-        resolve(waitMs);
-      };
-      const timer = setTimeout(() => settle(this.share.take()), PRIMARY_WAIT_MS);
-      waiting.set(id, settle);
-      process.send?.(
-        { type: TAKE, id, key: this.key, limit: this.limit } satisfies Take,
-        (error: Error | null) => error && settle(this.share.take()),
-      );
-    });
+  async take(): Promise<number> {
+    const answer = await askPrimary({ type: TAKE, key: this.key, limit: this.limit } satisfies Omit<Take, 'id'>, PRIMARY_WAIT_MS);
+    return answer !== undefined && !(answer instanceof Error) && typeof answer.waitMs === 'number' ? answer.waitMs : this.share.take();
   }
 }
