@@ -36,6 +36,14 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wha
   }
 }
 
+/** The shared secret, once it is in Redis again. */
+const secretPutBack = (client: Redis) =>
+  until(
+    () => client.get(KEY),
+    (value) => value !== null,
+    'the secret put back',
+  );
+
 /** A redis-server of the test's own, and a client of it (disconnected after the suite). */
 async function freshRedis(): Promise<{ url: string; client: Redis }> {
   const port = await freePort();
@@ -63,13 +71,7 @@ test('a gateway started after Redis restarted empty counts a client with those t
     await stopRedis(redis);
     redis = await startRedis(port);
     // The surviving gateway reconnects and puts its secret back.
-    expect(
-      await until(
-        () => client.get(KEY),
-        (value) => value !== null,
-        'the secret put back',
-      ),
-    ).toBe(secret);
+    expect(await secretPutBack(client)).toBe(secret);
 
     expect([await token(first, 'ordi'), await token(first, 'pepe'), await token(first, 'sats')]).toEqual(['ok', 'ok', 'ok']);
     const second = await startStack(env);
@@ -90,13 +92,7 @@ test('a secret Redis lost without a restart (FLUSHALL, an eviction) is put back 
     await shared.ready;
     const secret = await until(() => client.get(KEY), Boolean, 'the shared secret');
     await client.flushall();
-    expect(
-      await until(
-        () => client.get(KEY),
-        (value) => value !== null,
-        'the secret put back',
-      ),
-    ).toBe(secret);
+    expect(await secretPutBack(client)).toBe(secret);
   } finally {
     shared.close();
   }
