@@ -43,6 +43,8 @@ export interface TracingConfig {
   sampler: SamplerName;
   /** OTEL_TRACES_SAMPLER_ARG: the ratio of the `traceidratio` samplers. */
   samplerRatio: number;
+  /** TRACE_CLIENT_SAMPLING: whether a client's `traceparent` sampled flag decides (`follow`) or not (`ignore`). */
+  clientSampling: 'ignore' | 'follow';
 }
 
 export interface Config {
@@ -353,6 +355,7 @@ function tracing(env: Env): TracingConfig | undefined {
   if (ratio !== undefined && !(/^(\d+\.?\d*|\.\d+)$/.test(ratio) && Number(ratio) <= 1)) {
     throw new ConfigError(`OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1, got "${ratio}"`);
   }
+  const clientSampling = oneOf(env, 'TRACE_CLIENT_SAMPLING', ['ignore', 'follow'], 'ignore');
   const disabled = oneOf(env, 'OTEL_SDK_DISABLED', ['false', 'true'], 'false') === 'true';
   const traces = read(env, 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT');
   const general = read(env, 'OTEL_EXPORTER_OTLP_ENDPOINT');
@@ -363,7 +366,13 @@ function tracing(env: Env): TracingConfig | undefined {
         ? otlpUrl('OTEL_EXPORTER_OTLP_ENDPOINT', general.replace(/\/*$/, '/v1/traces'))
         : undefined;
   if (url === undefined || disabled) return undefined;
-  return { url, serviceName: read(env, 'OTEL_SERVICE_NAME'), sampler, samplerRatio: ratio === undefined ? 1 : Number(ratio) };
+  return {
+    url,
+    serviceName: read(env, 'OTEL_SERVICE_NAME'),
+    sampler,
+    samplerRatio: ratio === undefined ? 1 : Number(ratio),
+    clientSampling,
+  };
 }
 
 /** Not echoed when malformed: a collector's URL may carry credentials. */
@@ -534,6 +543,8 @@ export function effectiveConfig(config: Config, persistedOperations?: number) {
     graphiql: config.graphiql,
     readyzRequireUpstream: config.readyzRequireUpstream,
     // The collector's origin only: its URL may carry credentials.
-    tracing: config.tracing ? { endpoint: new URL(config.tracing.url).origin, sampler: config.tracing.sampler } : false,
+    tracing: config.tracing
+      ? { endpoint: new URL(config.tracing.url).origin, sampler: config.tracing.sampler, clientSampling: config.tracing.clientSampling }
+      : false,
   };
 }

@@ -397,6 +397,44 @@ describe('spans of REST and GraphQL requests', () => {
   });
 });
 
+describe("a client's sampled flag does not decide (TRACE_CLIENT_SAMPLING)", () => {
+  const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+  const clientSpan = '00f067aa0ba902b7';
+  /** The request's span, as [trace id, parent], or null when none was exported. */
+  async function traced(stack: Stack, requestId: string, flags: string): Promise<[string, string | undefined] | null> {
+    const response = await get(stack, ORDI_PATH, { traceparent: `00-${traceId}-${clientSpan}-${flags}`, 'x-request-id': requestId });
+    expect(response.status).toBe(200);
+    const found = (await exported(stack)).filter((span) => span.kind === 'server' && span.attributes['satgate.request_id'] === requestId);
+    return found.length === 0 ? null : [found[0]!.traceId, found[0]!.parentSpanId];
+  }
+  async function withStack(env: Record<string, string>, use: (stack: Stack) => Promise<void>) {
+    const stack = await startStack({ OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, ...env });
+    try {
+      await use(stack);
+    } finally {
+      await stack.close();
+    }
+  }
+
+  test("by default a client's `-00` does not hide its request, and it still joins the client's trace", () =>
+    withStack({}, async (stack) => {
+      expect(await traced(stack, 'unsampled-1', '00')).toEqual([traceId, clientSpan]);
+    }));
+
+  test("under a ratio of 0 a client's `-01` does not force its request into the traces", () =>
+    withStack({ OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' }, async (stack) => {
+      expect([await traced(stack, 'forced-1', '01'), await traced(stack, 'forced-2', '00')]).toEqual([null, null]);
+    }));
+
+  test("TRACE_CLIENT_SAMPLING=follow: the client's flag decides, as the specification says", () =>
+    withStack(
+      { TRACE_CLIENT_SAMPLING: 'follow', OTEL_TRACES_SAMPLER: 'parentbased_traceidratio', OTEL_TRACES_SAMPLER_ARG: '0' },
+      async (stack) => {
+        expect([await traced(stack, 'follow-1', '01'), await traced(stack, 'follow-2', '00')]).toEqual([[traceId, clientSpan], null]);
+      },
+    ));
+});
+
 describe('retries and the circuit breaker', () => {
   let stack: Stack;
   beforeAll(async () => {

@@ -166,7 +166,11 @@ test('the start-up summary holds upstream origins and settings, never a key, a p
     tracing: false,
   });
   const traced = loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'https://user:collector-secret@otel.example:4318/otlp?token=t' });
-  expect(effectiveConfig(traced).tracing).toEqual({ endpoint: 'https://otel.example:4318', sampler: 'parentbased_always_on' });
+  expect(effectiveConfig(traced).tracing).toEqual({
+    endpoint: 'https://otel.example:4318',
+    sampler: 'parentbased_always_on',
+    clientSampling: 'ignore',
+  });
 });
 
 test('tracing: the standard OpenTelemetry variables, off without an endpoint', () => {
@@ -181,6 +185,7 @@ test('tracing: the standard OpenTelemetry variables, off without an endpoint', (
     serviceName: undefined,
     sampler: 'parentbased_always_on',
     samplerRatio: 1,
+    clientSampling: 'ignore',
   });
   expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318/base/' }).tracing?.url).toBe('http://otel:4318/base/v1/traces');
   expect(
@@ -190,8 +195,15 @@ test('tracing: the standard OpenTelemetry variables, off without an endpoint', (
       OTEL_SERVICE_NAME: 'satgate-eu',
       OTEL_TRACES_SAMPLER: 'ParentBased_TraceIdRatio',
       OTEL_TRACES_SAMPLER_ARG: '0.25',
+      TRACE_CLIENT_SAMPLING: 'follow',
     }).tracing,
-  ).toEqual({ url: 'https://traces.example/ingest', serviceName: 'satgate-eu', sampler: 'parentbased_traceidratio', samplerRatio: 0.25 });
+  ).toEqual({
+    url: 'https://traces.example/ingest',
+    serviceName: 'satgate-eu',
+    sampler: 'parentbased_traceidratio',
+    samplerRatio: 0.25,
+    clientSampling: 'follow',
+  });
 });
 
 test.each([
