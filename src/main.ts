@@ -14,6 +14,7 @@ import { createMetrics } from './observe/metrics.js';
 import { serveClusterMetrics } from './observe/cluster-metrics.js';
 import { serveClusterWindows } from './sources/unisat/cluster-window.js';
 import { createRequestListener } from './server/listener.js';
+import { answerClientErrors } from './server/client-errors.js';
 import { createResponseCache } from './server/response-cache.js';
 import { createRestHandler } from './rest/handler.js';
 import { schema } from './graphql/schema/index.js';
@@ -107,6 +108,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       }),
     ),
   );
+  answerClientErrors(http, { logger, metrics });
   // Answering is bounded by REQUEST_TIMEOUT_MS too (504 on GraphQL and REST). The idle-socket
   // timeout stays above it, or it could close the connection before the 504 is written.
   http.timeout = config.requestTimeoutMs + SOCKET_TIMEOUT_MARGIN_MS;

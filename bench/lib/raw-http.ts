@@ -1,6 +1,7 @@
 /**
  * One HTTP/1.1 request written as given, on its own connection (`Connection: close`), and the
- * answer as read: fetch and undici will not send an invalid or duplicated Host line.
+ * answer as read: fetch and undici will not send an invalid or duplicated Host line, nor a
+ * malformed or unfinished request (rawExchange).
  */
 import { connect } from 'node:net';
 
@@ -10,7 +11,15 @@ export interface RawAnswer {
 }
 
 /** `head` is the request line and header lines, each ending in CRLF, without the blank line. */
-export function rawRequest(url: URL, head: string, timeoutMs: number): Promise<RawAnswer> {
+export async function rawRequest(url: URL, head: string, timeoutMs: number): Promise<RawAnswer> {
+  return parseRawAnswer(await rawExchange(url, `${head}Connection: close\r\n\r\n`, timeoutMs));
+}
+
+/**
+ * Any bytes, a malformed or unfinished request included, on their own connection; every byte of
+ * the answer, once the server closes the connection.
+ */
+export function rawExchange(url: URL, bytes: string, timeoutMs: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname);
     const chunks: Buffer[] = [];
@@ -18,10 +27,10 @@ export function rawRequest(url: URL, head: string, timeoutMs: number): Promise<R
     socket.on('data', (chunk: Buffer) => chunks.push(chunk));
     socket.once('error', reject);
     socket.once('close', (hadError) => {
-      if (!hadError) resolve(parseRawAnswer(Buffer.concat(chunks)));
+      if (!hadError) resolve(Buffer.concat(chunks));
     });
     // Not end(): node abandons a request whose client half-closes before the answer.
-    socket.write(`${head}Connection: close\r\n\r\n`);
+    socket.write(bytes);
   });
 }
 

@@ -55,6 +55,17 @@ export interface LiveEvents {
 
 export const noLiveEvents: LiveEvents = { subscriptions() {}, event() {}, poll() {} };
 
+/** Why node's HTTP parser refused a request (server/client-errors.ts): a fixed set, never the client's bytes. */
+const CLIENT_ERROR_REASONS = [
+  'header_overflow',
+  'request_timeout',
+  'invalid_method',
+  'invalid_target',
+  'invalid_header',
+  'malformed',
+] as const;
+export type ClientErrorReason = (typeof CLIENT_ERROR_REASONS)[number];
+
 const BREAKER_VALUE = { closed: 0, 'half-open': 1, open: 2 } as const;
 
 /**
@@ -224,6 +235,15 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     registers: [registry],
   });
 
+  const clientErrors = new Counter({
+    name: 'satgate_http_client_errors_total',
+    help: "Requests node's HTTP parser refused before any handler saw them, by reason: header_overflow (431), request_timeout (408: not received within REQUEST_TIMEOUT_MS), invalid_method, invalid_target, invalid_header, malformed (400)",
+    labelNames: ['reason'],
+    registers: [registry],
+  });
+  // Every reason from 0: a first refusal is an increase, not a new series.
+  for (const reason of CLIENT_ERROR_REASONS) clientErrors.inc({ reason }, 0);
+
   const upstream: UpstreamEvents = {
     request: (service, route, outcome, seconds) => upstreamRequests.observe([service, route, outcome], seconds),
     retry: (service, reason) => retries.inc({ service, reason }),
@@ -252,6 +272,9 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     },
     graphqlErrors(codes: string[]) {
       for (const code of codes) graphqlErrors.inc({ code });
+    },
+    clientError(reason: ClientErrorReason) {
+      clientErrors.inc({ reason });
     },
     restRequest(route: string, status: number, seconds: number) {
       restRequests.observe([route, String(status)], seconds);

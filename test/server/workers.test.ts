@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { sampleData } from '../../src/sample/data.js';
 import { startSampleUpstream, type SampleUpstream } from '../../src/sample/server.js';
+import { rawExchange } from '../../bench/lib/raw-http.js';
 import { freePort } from '../harness.js';
 import { startRedis, stopRedis } from '../redis.js';
 
@@ -65,6 +66,7 @@ async function startCluster(env: Record<string, string> = {}) {
     listening,
     until,
     get,
+    port,
     stderr: () => stderr,
     /** SIGTERM; answers the exit code. */
     async stop() {
@@ -73,6 +75,34 @@ async function startCluster(env: Record<string, string> = {}) {
     },
   };
 }
+
+test(
+  "requests node's parser refuses are answered, logged and counted by every worker",
+  async () => {
+    const cluster = await startCluster();
+    try {
+      // Two connections: round-robin gives one to each worker.
+      const answers = await Promise.all(
+        [1, 2].map(async () =>
+          (await rawExchange(new URL(`http://127.0.0.1:${cluster.port}`), 'FOO / HTTP/1.1\r\nHost: x\r\n\r\n', 10_000)).toString(),
+        ),
+      );
+      const body = '{"errors":[{"message":"Unknown HTTP method","extensions":{"code":"BAD_REQUEST"}}]}';
+      const refused = `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+      expect(answers).toEqual([refused, refused]);
+      const lines = () => cluster.lines().filter((line) => line.msg === 'request refused');
+      await cluster.until(() => lines().length === 2);
+      expect(new Set(lines().map((line) => line.pid)).size).toBe(2);
+      const scrape = await (await cluster.get('/metrics')).text();
+      expect(/^satgate_http_client_errors_total\{reason="invalid_method"\} \d+$/m.exec(scrape)?.[0]).toBe(
+        'satgate_http_client_errors_total{reason="invalid_method"} 2',
+      );
+    } finally {
+      expect(await cluster.stop()).toBe(0);
+    }
+  },
+  CLUSTER_TEST_MS,
+);
 
 test(
   'two workers share the port, /metrics sums them, a dead worker is replaced and its counts kept; SIGTERM exits 0',
