@@ -51,6 +51,8 @@ export async function start(env: Record<string, string | undefined> = process.en
   const upstreams = createUpstreams(config, logger, metrics.upstream, (shared) =>
     createSources({ config, logger, events: metrics.upstream, ...shared }),
   );
+  const redisHealth = upstreams.redisHealth;
+  if (redisHealth) metrics.watchRedis(() => redisHealth().status === 'ready');
   const drain = createDrain();
   const live = createLiveHub({
     upstreams,

@@ -28,7 +28,15 @@ export interface UpstreamEvents {
   tenantStates(service: ServiceName, read: () => TenantCounts): void;
   /** One read operation a data source served (all its calls): `outcome` is `ok` or the error's kind. */
   sourceOperation(source: SourceLabel, operation: SourceOperationLabel, outcome: string, seconds: number): void;
+  /** With REDIS_URL: one decision made from this process's own state because Redis could not answer. */
+  redisFallback(use: RedisFallbackUse): void;
 }
+
+/**
+ * What a process decides alone while Redis cannot answer: a cache read (the upstream answers
+ * instead), a client's call counted in its local share, a UniSat call admitted by the local window.
+ */
+export type RedisFallbackUse = 'cache' | 'client_calls' | 'call_window';
 
 /** The data sources other than hiro, and the read operations they serve (docs/sources.md). */
 export type SourceLabel = Extract<ServiceName, 'unisat' | 'ord'>;
@@ -42,6 +50,7 @@ export const noUpstreamEvents: UpstreamEvents = {
   quotaRemaining() {},
   tenantStates() {},
   sourceOperation() {},
+  redisFallback() {},
 };
 
 /** What the live layer (src/live/) reports: labels are resource kinds, never a ticker. */
@@ -244,6 +253,14 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
   // Every reason from 0: a first refusal is an increase, not a new series.
   for (const reason of CLIENT_ERROR_REASONS) clientErrors.inc({ reason }, 0);
 
+  // Counted for every request that meets Redis down: see talliedCounter.
+  const countRedisFallback = talliedCounter(
+    registry,
+    'satgate_redis_fallbacks_total',
+    'With REDIS_URL: decisions made from local state because Redis could not answer: cache (a read that went to the upstream instead), client_calls (a call counted in the local share), call_window (a UniSat call admitted by the local window)',
+    ['use'],
+  );
+
   const upstream: UpstreamEvents = {
     request: (service, route, outcome, seconds) => upstreamRequests.observe([service, route, outcome], seconds),
     retry: (service, reason) => retries.inc({ service, reason }),
@@ -252,6 +269,7 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     quotaRemaining: (service, remaining) => quotaRemaining.set({ service }, remaining),
     tenantStates: (service, read) => void tenantReaders.set(service, read),
     sourceOperation: (source, operation, outcome, seconds) => sourceOperations.observe([source, operation, outcome], seconds),
+    redisFallback: (use) => countRedisFallback(use),
   };
 
   return {
@@ -278,6 +296,20 @@ export function createMetrics({ clustered = false }: { clustered?: boolean } = {
     },
     restRequest(route: string, status: number, seconds: number) {
       restRequests.observe([route, String(status)], seconds);
+    },
+    /** With REDIS_URL: whether Redis is in use, read at each scrape. */
+    watchRedis(up: () => boolean) {
+      // Registered only then: without Redis no series, rather than a 0 that reads as an outage.
+      new Gauge({
+        name: 'satgate_redis_up',
+        help: 'With REDIS_URL: 1 while Redis is in use, 0 while the gateway serves from local state without it (disconnected, or its commands fail)',
+        registers: [registry],
+        // Across workers: 0 when any worker is without Redis.
+        aggregator: 'min',
+        collect() {
+          this.set(up() ? 1 : 0);
+        },
+      });
     },
     /** A cache whose size in bytes is read at each scrape. */
     watchCacheBytes(cache: string, bytes: () => number) {

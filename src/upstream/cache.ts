@@ -145,18 +145,18 @@ export class RedisStore implements CacheStore {
   constructor(
     private readonly redis: RedisLike,
     private readonly logger: Logger,
-    private readonly events?: Pick<UpstreamEvents, 'cache'>,
+    private readonly events?: Pick<UpstreamEvents, 'cache' | 'redisFallback'>,
   ) {}
 
   async get(key: string): Promise<CacheEntry | undefined> {
-    if (this.probe) return undefined;
+    if (this.probe) return this.fellBack();
     let raw: Buffer | null;
     try {
       raw = await this.redis.getBuffer(key);
       this.recovered();
     } catch (error) {
       this.failed(error);
-      return undefined;
+      return this.fellBack();
     }
     if (!raw) return undefined;
     const entry = decode(raw, Date.now());
@@ -181,6 +181,17 @@ export class RedisStore implements CacheStore {
         this.failed(error);
       },
     );
+  }
+
+  /** A read Redis could not answer: the upstream answers instead. */
+  private fellBack(): undefined {
+    this.events?.redisFallback('cache');
+    return undefined;
+  }
+
+  /** True while Redis is skipped after a command failed on an open connection, until a probe write succeeds. */
+  isSkipping(): boolean {
+    return this.probe !== undefined;
   }
 
   async close(): Promise<void> {

@@ -15,6 +15,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { ServiceName } from '../errors.js';
+import type { UpstreamEvents } from '../observe/metrics.js';
 import { ClientWindows } from './guards/client-windows.js';
 
 /** Why a client's call was refused: seconds until it may call again, and the limit that refused it. */
@@ -58,11 +59,17 @@ export class RedisClientLimiter implements ClientCallLimiter {
     /** Whether keyedHash uses the group's secret: before, this process's keys would be its own. */
     private readonly shared: () => boolean,
     private readonly local: LocalClientLimiter,
+    private readonly events?: Pick<UpstreamEvents, 'redisFallback'>,
   ) {}
 
   take(client: string, limit: number): ClientRefusal | undefined | Promise<ClientRefusal | undefined> {
-    if (!this.shared() || Date.now() < this.redisDownUntil) return this.local.take(client, limit);
+    if (!this.shared() || Date.now() < this.redisDownUntil) return this.locally(client, limit);
     return this.counted(client, limit);
+  }
+
+  private locally(client: string, limit: number): ClientRefusal | undefined {
+    this.events?.redisFallback('client_calls');
+    return this.local.take(client, limit);
   }
 
   private async counted(client: string, limit: number): Promise<ClientRefusal | undefined> {
@@ -87,6 +94,6 @@ export class RedisClientLimiter implements ClientCallLimiter {
       clearTimeout(timer);
     }
     this.redisDownUntil = Date.now() + REDIS_RETRY_MS;
-    return this.local.take(client, limit);
+    return this.locally(client, limit);
   }
 }

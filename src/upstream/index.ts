@@ -6,6 +6,7 @@ import type { UpstreamEvents } from '../observe/metrics.js';
 import { MemoryStore, RedisStore, TieredStore } from './cache.js';
 import { LocalClientLimiter, RedisClientLimiter } from './client-limits.js';
 import { shareHashSecret } from './hash-secret.js';
+import { redisHealth } from './redis-health.js';
 import { createFlightBoard } from './shared-flights.js';
 import { createSharedSignals } from './shared-state.js';
 import type { CachePolicy, CacheStore } from './request.js';
@@ -46,8 +47,9 @@ function createRedis(url: URL, logger: Logger): Redis {
  */
 export function createUpstreams(config: Config, logger: Logger, events?: UpstreamEvents, createSources?: SourcesFactory) {
   const redis = config.redisUrl ? createRedis(config.redisUrl, logger) : undefined;
-  const store: CacheStore = redis
-    ? new TieredStore(new MemoryStore(config.cacheMaxBytes), new RedisStore(redis, logger.child({ component: 'cache' }), events))
+  const redisStore = redis ? new RedisStore(redis, logger.child({ component: 'cache' }), events) : undefined;
+  const store: CacheStore = redisStore
+    ? new TieredStore(new MemoryStore(config.cacheMaxBytes), redisStore)
     : new MemoryStore(config.cacheMaxBytes);
   const shared = redis ? createSharedSignals(redis, logger) : undefined;
   const clientCalls = config.clientUpstreamCallsPerMinute;
@@ -55,7 +57,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
   const hashSecret = redis ? shareHashSecret(redis, logger) : undefined;
   const clientLimiter = (name: ServiceName) => {
     const local = new LocalClientLimiter(config.workers);
-    return redis && hashSecret ? new RedisClientLimiter(redis, name, () => hashSecret.shared, local) : local;
+    return redis && hashSecret ? new RedisClientLimiter(redis, name, () => hashSecret.shared, local, events) : local;
   };
   const policy = (globalEtag: boolean): CachePolicy => ({
     store,
@@ -111,6 +113,8 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
     sources,
     store,
     services,
+    /** With REDIS_URL: whether Redis is in use now (/readyz, satgate_redis_up); undefined without it. */
+    redisHealth: redis && redisStore ? () => redisHealth(redis, redisStore) : undefined,
     /** UPSTREAM_TIMEOUT_MS: what one field may wait on the upstream, all its calls together. */
     timeoutMs: config.upstreamTimeoutMs,
     /** Settles once clients are hashed alike in every process of the group (bounded): await before serving. */

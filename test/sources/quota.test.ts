@@ -85,8 +85,12 @@ describe('the budget without Redis', () => {
     });
     redis.on('error', () => {});
     try {
-      const window = new RedisWindow(redis, 'satgate:test:window', 5, new LocalWindow(1));
-      expect([await window.take(), (await window.take()) > 0]).toEqual([0, true]);
+      // Each decision the local share makes is counted (satgate_redis_fallbacks_total).
+      const uses: string[] = [];
+      const window = new RedisWindow(redis, 'satgate:test:window', 5, new LocalWindow(1), undefined, {
+        redisFallback: (use) => uses.push(use),
+      });
+      expect([await window.take(), (await window.take()) > 0, uses]).toEqual([0, true, ['call_window', 'call_window']]);
     } finally {
       redis.disconnect();
     }

@@ -1,5 +1,5 @@
 /**
- * Operator endpoints: /readyz (per-service upstream health) and /metrics (Prometheus text).
+ * Operator endpoints: /readyz (per-service upstream health, and Redis's) and /metrics (Prometheus text).
  */
 import type { Plugin } from 'graphql-yoga';
 import type { ServiceName } from '../../errors.js';
@@ -49,7 +49,15 @@ export function useOperations({ upstreams, metrics, isDraining, requiredUpstream
         // the operator said it must not without some of them.
         const unavailable = requiredUpstreams.filter((name) => services[name]?.breaker !== 'closed');
         const readiness = isDraining() ? 'draining' : unavailable.length ? 'unready' : 'ready';
-        const body = { status: readiness, ...(unavailable.length ? { unavailable } : {}), services, ...(status.length ? { sources } : {}) };
+        // Redis down is not unready: every replica serves from local state meanwhile (docs/operating.md#redis).
+        const redis = upstreams.redisHealth?.();
+        const body = {
+          status: readiness,
+          ...(unavailable.length ? { unavailable } : {}),
+          services,
+          ...(status.length ? { sources } : {}),
+          ...(redis ? { redis } : {}),
+        };
         return endResponse(Response.json(body, { status: readiness === 'ready' ? 200 : 503 }));
       }
     },

@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 import { UpstreamError, type ServiceName } from '../../errors.js';
+import type { UpstreamEvents } from '../../observe/metrics.js';
 import { Turns } from '../../lib/turns.js';
 import { ClusterWindow } from './cluster-window.js';
 import { LocalWindow, WINDOW_MS, type Window } from './local-window.js';
@@ -54,11 +55,17 @@ export class RedisWindow implements Window {
     private readonly limit: number,
     private readonly local: Window,
     private readonly retryMs = REDIS_RETRY_MS,
+    private readonly events?: Pick<UpstreamEvents, 'redisFallback'>,
   ) {}
 
   take(): number | Promise<number> {
-    if (Date.now() < this.downUntil) return this.local.take();
+    if (Date.now() < this.downUntil) return this.locally();
     return this.counted();
+  }
+
+  private locally(): number | Promise<number> {
+    this.events?.redisFallback('call_window');
+    return this.local.take();
   }
 
   private async counted(): Promise<number> {
@@ -74,7 +81,7 @@ export class RedisWindow implements Window {
       clearTimeout(timer);
     }
     this.downUntil = Date.now() + this.retryMs;
-    return this.local.take();
+    return this.locally();
   }
 
   /**
@@ -103,6 +110,7 @@ export interface CallBudgetOptions {
   service: ServiceName;
   /** Whose budget it is (upstreamScope's digest of the URL and key): the replicas that give the same share one. */
   scope?: string;
+  events?: Pick<UpstreamEvents, 'redisFallback'>;
 }
 
 /** A call waiting for room in the window. */
@@ -121,10 +129,12 @@ interface Waiter {
  * at once fill 12 s of a 5-a-second budget) waits behind every other client's next call instead of
  * holding the budget until their deadlines pass.
  */
-export function createCallBudget({ perSecond, workers, redis, service, scope = '' }: CallBudgetOptions) {
+export function createCallBudget({ perSecond, workers, redis, service, scope = '', events }: CallBudgetOptions) {
   const share = new LocalWindow(Math.max(1, Math.floor(perSecond / workers)));
   const local = cluster.isWorker ? new ClusterWindow(`${service}:${scope}`, perSecond, share) : share;
-  const window: Window = redis ? new RedisWindow(redis, `satgate:v1:call-window:${service}:${scope}`, perSecond, local) : local;
+  const window: Window = redis
+    ? new RedisWindow(redis, `satgate:v1:call-window:${service}:${scope}`, perSecond, local, REDIS_RETRY_MS, events)
+    : local;
   const refusal = (waitMs: number) => new UpstreamError(service, 'quota', undefined, Math.max(1, Math.ceil(waitMs / 1000)), perSecond);
   const waiting = new Turns<string, Waiter>();
   let serving = false;

@@ -56,6 +56,7 @@ export function createUnisatClient({ config, logger, store, events, redis, fligh
       service: 'unisat',
       // UniSat counts calls per key: replicas with another key, or another UniSat, have their own.
       scope: upstreamScope(unisatUrl, unisatApiKey),
+      events,
     }),
     ...configuredServiceOptions(config, logger),
     answersJson: true,
