@@ -58,7 +58,9 @@ export function answerClientErrors(http: Server, { logger, metrics }: { logger: 
   http.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
     const code = error.code ?? 'unknown';
     // A client that reset the connection, or a socket error that is no refusal: nothing to answer.
-    if (code === 'ECONNRESET' || !isRefusal(code)) {
+    // Nor to a connection that sent nothing before the deadline: a browser's or a proxy's unused
+    // preconnection is no refused request.
+    if (code === 'ECONNRESET' || !isRefusal(code) || socket.bytesRead === 0) {
       socket.destroy();
       return;
     }

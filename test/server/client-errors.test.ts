@@ -25,9 +25,8 @@ async function refusals(): Promise<Record<string, number>> {
   );
 }
 
-/** The log lines written since `from`, parsed, once pino has written them. */
+/** The log lines written since `from`, parsed (the handler logs before the client can read its answer). */
 async function linesSince(from: number): Promise<Array<Record<string, unknown>>> {
-  await new Promise((resolve) => setTimeout(resolve, 20));
   return stack.logs.slice(from).map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
@@ -93,6 +92,13 @@ describe("a request node's parser refuses", () => {
     expect(await send(bytes)).toEqual(answer);
     expect(await linesSince(from)).toEqual([line]);
     expect(await refusals()).toEqual({ ...counted, [line.reason]: counted[line.reason]! + 1 });
+  });
+
+  test('a connection that sends nothing is closed at the deadline, unanswered, unlogged and uncounted', async () => {
+    const counted = await refusals();
+    const from = stack.logs.length;
+    expect(await send('')).toEqual('');
+    expect([await linesSince(from), await refusals()]).toEqual([[], counted]);
   });
 
   test('every reason is counted from 0', async () => {
