@@ -13,11 +13,13 @@
  * value, its calls are charged to the client of the oldest subscriber waiting for it
  * (CLIENT_UPSTREAM_CALLS_PER_MINUTE, through the upstream layer's client windows); a client whose
  * share is spent gets RATE_LIMITED with retryAfter on that subscription, which then ends, as a
- * query's field would. Unknown tickers are remembered (unknown-resources.ts), and each
- * client's subscriptions and watched resources are bounded (client-seats.ts). Polling pauses,
- * without ending subscriptions, while the service's quota is spent or its breaker is open. With
- * several replicas a Coordinator (Redis) lets one of them poll each resource and hands the changes
- * to the others.
+ * query's field would. A new subscriber of an event resource (etchingAdded) starts from a poll
+ * that began after it joined, made for it like a first poll (baselines.ts). Unknown tickers are
+ * remembered (unknown-resources.ts), and each client's subscriptions and watched resources are
+ * bounded (client-seats.ts). Polling pauses, without ending subscriptions, while the service's
+ * quota is spent or its breaker is open. With several replicas a Coordinator (Redis) lets one of
+ * them poll each resource and hands the changes to the others; a replica without the lease still
+ * makes its own subscribers' baseline polls.
  */
 import { Repeater, SlidingBuffer } from 'graphql-yoga';
 import type { Logger } from 'pino';
@@ -26,6 +28,7 @@ import { UpstreamError } from '../errors.js';
 import { noLiveEvents, type LiveEvents } from '../observe/metrics.js';
 import type { UpstreamResponse } from '../upstream/request.js';
 import type { Upstreams } from '../upstream/index.js';
+import { Baselines } from './baselines.js';
 import { ClientSeats, tooManySubscriptions } from './client-seats.js';
 import { PollPlan } from './poll-plan.js';
 import { resourceDef, resourceKey, type LiveResource, type ResourceDef } from './resources.js';
@@ -158,7 +161,10 @@ interface PollerHub {
 
 class Poller {
   readonly subscribers = new Set<Subscriber>();
+  /** Subscribers of an event resource still waiting for a poll started after they joined. */
+  private readonly baselines = new Baselines<Subscriber>();
   private last: (Snapshot & { value: unknown }) | undefined;
+  /** Set while the next poll waits for its time; unset while one runs. */
   private timer: NodeJS.Timeout | undefined;
   private readonly controller = new AbortController();
   private stopped = false;
@@ -188,67 +194,105 @@ class Poller {
     this.hub.coordinator.unwatch(this.def.key);
   }
 
-  /** What a new subscriber gets at once, when the value is already known. */
-  initial(): unknown[] {
-    return this.last ? this.def.initial(this.last.value) : [];
+  /**
+   * A subscriber joins: a state's gets the value at once, when it is known; an event resource's
+   * waits for a poll that starts from now on, asked now unless one is already running (then the
+   * next one, right after it, serves every join meanwhile).
+   */
+  add(subscriber: Subscriber): void {
+    this.subscribers.add(subscriber);
+    if (!this.def.baselineAfterJoin) {
+      if (this.last) for (const event of this.def.initial(this.last.value)) subscriber.push(event);
+      return;
+    }
+    this.baselines.join(subscriber);
+    if (this.timer === undefined) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    void this.poll();
+  }
+
+  remove(subscriber: Subscriber): void {
+    this.subscribers.delete(subscriber);
+    this.baselines.leave(subscriber);
   }
 
   private schedule(delayMs: number): void {
     if (!this.stopped) this.timer = setTimeout(() => void this.poll(), delayMs);
   }
 
+  /** The subscribers without a value yet: a state's until its first, an event resource's until their baseline. */
+  private waiters(): Iterable<Subscriber> {
+    if (this.def.baselineAfterJoin) return this.baselines.waiters();
+    return this.last ? [] : this.subscribers;
+  }
+
   private async poll(): Promise<void> {
     const { def, hub } = this;
     const signal = this.controller.signal;
+    this.timer = undefined;
     let next = hub.interval();
+    let sent = false;
     try {
       const lead = await hub.coordinator.lead(def.key, hub.interval());
       if (this.stopped) return;
-      // Another replica polls it: this one asks only until it has the value.
-      if (!lead && this.last) return;
+      const waiting = this.payer() !== NO_ONE;
+      // Another replica polls it: this one asks only for subscribers without a value (a baseline
+      // must come from a poll started after the join, which another replica's change cannot show).
+      if (!lead && !waiting) return;
       const health = def.service.health();
       if (health.breaker === 'open' || ('quotaWaitSeconds' in health && health.quotaWaitSeconds > 0)) {
         hub.events.poll(def.kind, 'paused');
         return;
       }
-      // A first poll waits in the turn of the client it will be charged to, re-polls in the process's.
-      // A client has at most one waiting per resource it watches: MAX_WATCHED_RESOURCES_PER_CLIENT.
-      const slot = await hub.plan.admit(signal, this.last ? REPOLLS : this.payer());
-      // Until the value is known the call is made for the subscribers waiting for it: the oldest one's client pays.
-      const payer = this.last ? undefined : this.payer();
+      // A poll for subscribers without a value waits in the turn of the client it will be charged
+      // to, re-polls in the process's. A client has at most one waiting per resource it watches:
+      // MAX_WATCHED_RESOURCES_PER_CLIENT.
+      const slot = await hub.plan.admit(signal, waiting ? this.payer() : REPOLLS);
+      // Made for the subscribers waiting for a value: the oldest one's client pays.
+      const payer = this.payer();
+      const client = payer === NO_ONE ? undefined : payer;
+      const poll = this.baselines.start();
+      sent = true;
       let response: UpstreamResponse;
       try {
-        response = await def.service.request({ ...def.request, signal, client: payer });
+        // A baseline is asked past the cache and past calls in flight: they may predate the join.
+        const fresh = def.baselineAfterJoin && payer !== NO_ONE ? true : undefined;
+        response = await def.service.request({ ...def.request, signal, client, fresh });
       } catch (error) {
         if (!(error instanceof UpstreamError && error.kind === 'client-limit')) throw error;
         // Refused before any call: the slot goes to the next poll, and the others waiting ask as themselves, now.
         slot.refund();
-        if (this.stopped || this.last) return;
-        this.refuse(payer, error);
-        if (this.subscribers.size > 0) next = 0;
+        if (this.stopped || payer === NO_ONE) return;
+        this.refuse(client, error);
+        if (this.payer() !== NO_ONE) next = 0;
         return;
       }
       if (this.stopped) return;
-      this.accept(response, lead);
+      // A stored answer served because the upstream failed is no poll of now: nobody's baseline.
+      this.accept(response, lead, true, response.stale ? undefined : poll);
     } catch (error) {
       if (this.stopped) return;
       hub.events.poll(def.kind, 'error');
       hub.logger.debug({ resource: def.kind, err: error instanceof Error ? error.message : String(error) }, 'live poll failed');
     } finally {
-      this.schedule(next);
+      // Subscribers that joined while this poll was sent wait for the next: it goes now (not after
+      // a paused or skipped poll: that one waits for its time).
+      this.schedule(sent && this.baselines.needsPoll() ? 0 : next);
     }
   }
 
-  /** The client of the oldest subscriber: a first poll is made for it. */
-  private payer(): string | undefined {
-    return this.subscribers.values().next().value?.client;
+  /** The client of the oldest subscriber waiting for a value (a poll is made for it); NO_ONE when none waits. */
+  private payer(): string | undefined | typeof NO_ONE {
+    for (const subscriber of this.waiters()) return subscriber.client;
+    return NO_ONE;
   }
 
-  /** The subscribers of `client` have spent its share: each gets the error, and leaves. */
+  /** The waiting subscribers of `client` have spent its share: each gets the error, and leaves. */
   private refuse(client: string | undefined, error: UpstreamError): void {
-    for (const subscriber of this.subscribers) {
+    for (const subscriber of [...this.waiters()]) {
       if (subscriber.client !== client) continue;
-      this.subscribers.delete(subscriber);
+      this.remove(subscriber);
       subscriber.fail(error);
     }
   }
@@ -256,15 +300,19 @@ class Poller {
   /**
    * An answer, polled here (`publish`) or by another replica. An unchanged body costs nothing more,
    * whatever its ETag (a global ETag moves with every block). `remember`: a 404 is noted as unknown.
+   * `poll`: the number of this replica's poll that answered it, the baseline of the subscribers
+   * that joined before it started (they get nothing of it).
    */
   accept(
     response: Pick<UpstreamResponse, 'status' | 'headers' | 'body'> & Partial<UpstreamResponse>,
     publish: boolean,
     remember = true,
+    poll?: number,
   ): void {
     const { def, hub } = this;
     if (this.last && this.last.status === response.status && (response.body === this.last.body || response.body.equals(this.last.body))) {
       hub.events.poll(def.kind, 'unchanged');
+      if (poll !== undefined) this.baselines.settle(poll);
       return;
     }
     const value = def.decode(response as UpstreamResponse);
@@ -275,9 +323,15 @@ class Poller {
     else if (remember) hub.unknown.forget(def.key);
     hub.events.poll(def.kind, 'changed');
     if (publish) hub.coordinator.publish(def.key, snapshot);
-    for (const subscriber of this.subscribers) for (const event of events) subscriber.push(event);
+    for (const subscriber of this.subscribers) {
+      if (!this.baselines.waits(subscriber)) for (const event of events) subscriber.push(event);
+    }
+    if (poll !== undefined) this.baselines.settle(poll);
   }
 }
+
+/** No subscriber waits for a value (payer()). */
+const NO_ONE = Symbol('no one');
 
 export interface LiveHubDeps {
   upstreams: Upstreams;
@@ -375,12 +429,11 @@ export function createLiveHub({ upstreams, settings, logger, events = noLiveEven
             stop();
           },
         };
-        poller.subscribers.add(subscriber);
-        for (const event of poller.initial()) subscriber.push(event);
+        poller.add(subscriber);
         if (fresh) poller.start();
         await stop;
         streams.delete(stop);
-        poller.subscribers.delete(subscriber);
+        poller.remove(subscriber);
         // The last subscriber is gone: no more polls.
         if (poller.subscribers.size === 0 && pollers.get(key) === poller) {
           poller.stop();

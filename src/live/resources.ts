@@ -33,6 +33,11 @@ export interface ResourceDef<V = unknown, E = unknown> {
   changes(previous: V | undefined, next: V): E[];
   /** What a subscriber joining a poller that already knows the value gets at once. */
   initial(value: V): E[];
+  /**
+   * Events of what is new (etchings), not states: a subscriber's baseline is the answer of a poll
+   * started after it joined (baselines.ts), never the poller's last one.
+   */
+  baselineAfterJoin: boolean;
 }
 
 /** Validates like a query argument would be, before any poller exists. */
@@ -76,6 +81,7 @@ function stateDef<V>(
     decode: (response) => json(service, response, shape, notFound),
     changes: (_previous, next) => [next],
     initial: (value) => [value],
+    baselineAfterJoin: false,
   };
 }
 
@@ -134,6 +140,7 @@ export function resourceDef(upstreams: Upstreams, resource: LiveResource): Resou
           return added;
         },
         initial: () => [],
+        baselineAfterJoin: true,
       };
       return def as ResourceDef;
     }

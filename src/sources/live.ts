@@ -1,5 +1,5 @@
 import type { ServiceHealth } from '../upstream/guards/guard-set.js';
-import type { UpstreamRequest, UpstreamResponse } from '../upstream/request.js';
+import type { CallOptions, UpstreamRequest, UpstreamResponse } from '../upstream/request.js';
 import type { UpstreamService } from '../upstream/service.js';
 import type { SourcedOperation } from './index.js';
 import { hiroAnswer } from './wire.js';
@@ -16,10 +16,23 @@ export function liveSource<A extends unknown[], T>(operation: SourcedOperation<A
   const { backend } = operation;
   return {
     health: (now?: number): ServiceHealth => backend.health(now),
-    request: (req: UpstreamRequest): Promise<UpstreamResponse> =>
-      operation
-        .run(...args, { signal: req.signal, client: req.client, requestId: req.requestId })
-        .then((value) => hiroAnswer(value, operation.source)),
+    request: (req: UpstreamRequest): Promise<UpstreamResponse> => {
+      let stale: UpstreamResponse['stale'];
+      const call: CallOptions = {
+        signal: req.signal,
+        client: req.client,
+        requestId: req.requestId,
+        // An answer made of stored pages the source failed to confirm is no poll of now.
+        onStale: (ageSeconds) => (stale = { ageSeconds: Math.max(ageSeconds, stale?.ageSeconds ?? 0) }),
+      };
+      // A poll that must see what is there now (a baseline, live/baselines.ts): the source's list too.
+      if (req.fresh) call.fresh = true;
+      return operation.run(...args, call).then((value) => {
+        const answer = hiroAnswer(value, operation.source);
+        if (stale) answer.stale = stale;
+        return answer;
+      });
+    },
     // The source's mapping, already checked when the source's answers were read; the shape the
     // pollers pass is hiro's, which a source's nulls (fields it cannot provide) would not fit.
     parse: <V>(response: UpstreamResponse): V => response.parsed as V,

@@ -28,6 +28,7 @@ export class Coalescer {
     if (req.fresh) {
       return this.cache.throughCache(key, req).then(({ response, outcome }) => {
         req.stats?.noteCache(outcome);
+        if (response.stale) req.onStale?.(response.stale.ageSeconds);
         return response;
       });
     }

@@ -41,7 +41,8 @@ export interface UpstreamRequest {
   final?: boolean;
   /**
    * Asked of the upstream whatever the cache holds, the answer stored in its place: a source's
-   * pages read again together when the cached ones disagree (sources/consistent-pages.ts).
+   * pages read again together when the cached ones disagree (sources/consistent-pages.ts), and a
+   * live poll that must see what is there now (live/baselines.ts).
    */
   fresh?: boolean;
   /** The asking request's budget of upstream answer bytes (GraphQL requests). */
@@ -78,7 +79,7 @@ export interface LookupBudget {
 /** What a caller adds to a client method's request. */
 export type CallOptions = Pick<
   UpstreamRequest,
-  'signal' | 'requestId' | 'onStale' | 'client' | 'budget' | 'stats' | 'trace' | 'lookups' | 'notAfter'
+  'signal' | 'requestId' | 'onStale' | 'client' | 'budget' | 'stats' | 'trace' | 'lookups' | 'notAfter' | 'fresh'
 >;
 
 /**

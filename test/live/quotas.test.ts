@@ -1,7 +1,7 @@
 // Subscriptions live within the quotas: a new poller is charged to the subscribing client
-// (CLIENT_UPSTREAM_CALLS_PER_MINUTE) and admitted through the polling plan (LIVE_QUOTA_SHARE); an
-// unknown ticker is remembered as unknown; a client's distinct watched resources are bounded; one
-// client's waiting polls do not hold back another's, and no client holds more than half the plan's window. Real graphql-sse and graphql-ws clients, told
+// (CLIENT_UPSTREAM_CALLS_PER_MINUTE), as is the poll an etchingAdded join starts from, and admitted
+// through the polling plan (LIVE_QUOTA_SHARE); an unknown ticker is remembered as unknown; a
+// client's distinct watched resources are bounded; one client's waiting polls do not hold back another's, and no client holds more than half the plan's window. Real graphql-sse and graphql-ws clients, told
 // apart by X-Forwarded-For (TRUST_PROXY=1); the sample upstream's request log says what reached the
 // upstream.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +78,39 @@ describe('each new poller is charged to the subscribing client', () => {
     await again.done;
     expect(again.results).toEqual([rateLimited(5)]);
     expect(paths(stack)).toEqual([`GET ${tokenPath('zqb1')}`]);
+  });
+
+  it("etchingAdded's baseline poll, made at each join, is charged to the joining client like a first poll", async () => {
+    stack.sample.clearLog();
+    const etchingsPolls = () => stack.sample.requests.filter((r) => r.path === '/runes/v1/etchings').length;
+    const query = 'subscription { etchingAdded { runeId } }';
+    const client = wsClient(stack.gatewayUrl, '198.51.100.4');
+    // Each join asks the list again (nothing else polls it in this suite): five of the client's five calls.
+    const held: Watch[] = [];
+    for (let i = 1; i <= 5; i++) {
+      held.push(ws(client, query));
+      await until(() => etchingsPolls() === i, `the poll of join ${i}`);
+    }
+    const refused = ws(client, query);
+    await refused.done;
+    expect(refused.results).toEqual([
+      {
+        data: null,
+        errors: [
+          {
+            message: 'This client has used its share of the runes service (5 calls a minute)',
+            locations: [{ line: 1, column: 16 }],
+            path: ['etchingAdded'],
+            extensions: { code: 'RATE_LIMITED', service: 'runes', retryAfter: expect.any(Number), limit: 5 },
+          },
+        ],
+      },
+    ]);
+    // Another client's join is its own: polled, and kept.
+    const other = sse(stack.gatewayUrl, query, '198.51.100.5');
+    await until(() => etchingsPolls() === 6, "the other client's join");
+    expect([...held, other].map((w) => [w.results, w.completed])).toEqual(Array.from({ length: 6 }, () => [[], false]));
+    expect(paths(stack)).toEqual(Array.from({ length: 6 }, () => 'GET /runes/v1/etchings'));
   });
 
   it('queries over WebSocket are charged to the client as over HTTP', async () => {

@@ -160,3 +160,65 @@ test('a replica that takes its data elsewhere neither hears the others nor leave
     await elsewhere.close();
   }
 }, 30_000);
+
+test('etchingAdded on a replica without the lease starts from its own poll after the join', async () => {
+  const env = {
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    HIRO_API_URL: sample.url,
+    HIRO_PLATFORM_URL: sample.url,
+    // Polls far apart: the polling replica's last answer is well older than a join.
+    LIVE_POLL_INTERVAL_MS: '1000',
+    LIVE_RATE_LIMIT_PER_MINUTE: '0',
+    CACHE_TTL_MS: '0',
+    UPSTREAM_RETRIES: '0',
+  };
+  const x = await startStack(env, { upstream: sample });
+  const y = await startStack(env, { upstream: sample });
+  const query = 'subscription { etchingAdded { runeId name } }';
+  const etchingsWatch = (stack: Stack) => {
+    const client = createClient({ url: `${stack.gatewayUrl}/graphql`, retryAttempts: 0 });
+    clients.push(client);
+    const results: unknown[] = [];
+    void (async () => {
+      try {
+        for await (const result of client.iterate({ query })) results.push(result);
+      } catch {
+        // the replica closed
+      }
+    })();
+    return results;
+  };
+  /** How many etchings polls `stack` answered with `outcome` (changed, unchanged). */
+  const answered = async (stack: Stack, outcome: string) => {
+    const metrics = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
+    const line = new RegExp(`^satgate_live_polls_total\\{resource="etchings",outcome="${outcome}"\\} (\\d+)$`, 'm').exec(metrics);
+    return Number(line?.[1] ?? 0);
+  };
+  const untilAnswered = async (stack: Stack, outcome: string, count: number) => {
+    for (let tries = 0; (await answered(stack, outcome)) < count; tries++) {
+      if (tries > 500) throw new Error(`timed out waiting for ${count} ${outcome} polls`);
+      await sleep(10);
+    }
+  };
+  try {
+    // X watches first and takes the lease; Y asks only for its first value.
+    const onX = etchingsWatch(x);
+    await untilAnswered(x, 'changed', 1);
+    const onY = etchingsWatch(y);
+    await untilAnswered(y, 'changed', 1);
+    // Right after one of X's polls, an etching, then a second subscriber on Y.
+    const polled = await answered(x, 'unchanged');
+    await untilAnswered(x, 'unchanged', polled + 1);
+    const [before] = sample.activity.etch(1);
+    const late = etchingsWatch(y);
+    await until(() => onX.length === 1 && onY.length === 1, 'the earlier etching, on both replicas');
+    const [after] = sample.activity.etch(1);
+    await until(() => onX.length === 2 && onY.length === 2 && late.length >= 1, 'the later etching, to everyone');
+    const event = (etching: typeof before) => ({ data: { etchingAdded: { runeId: etching!.id, name: etching!.name } } });
+    expect([onX, onY, late]).toEqual([[event(before), event(after)], [event(before), event(after)], [event(after)]]);
+  } finally {
+    await x.close();
+    await y.close();
+    sample.activity.reset();
+  }
+}, 30_000);

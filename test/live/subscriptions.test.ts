@@ -12,6 +12,7 @@ import { findBrc20Token, sampleData } from '../../src/sample/data.js';
 import { liveSettings, pollIntervalMs, pollsPerMinute } from '../../src/live/hub.js';
 import { loadConfig } from '../../src/config.js';
 import { startStack, type Stack } from '../harness.js';
+import { stackOptions } from '../profiles.js';
 import { BRC20_FIELDS, STATUS_FIELDS, toBrc20, toEtching, toStatus } from '../support.js';
 
 const INTERVAL_MS = 100;
@@ -296,6 +297,86 @@ describe('one poller per resource', () => {
     ]);
     await sleep(2 * INTERVAL_MS);
     expect(stack.sample.requests).toEqual([]);
+  });
+});
+
+// Polls far apart: the poller's last answer is well older than a join.
+const SLOW_MS = 1000;
+// The poller's last answer still fresh in the cache at the join: the baseline is asked past it.
+const CACHED = { CACHE_TTL_MS: String(SLOW_MS * 0.8) };
+/** The etchings list's path at each source of the sample. */
+const LIST_PATH = /^(\/runes\/v1\/etchings|\/v1\/indexer\/runes\/info-list|\/ord\/runes\/0)$/;
+describe.each([
+  ['hiro', 'without a cache', {}],
+  ['hiro', 'with the last answer cached', CACHED],
+  ['unisat', 'with the last answer cached', CACHED],
+  ['ord', 'with the last answer cached', CACHED],
+] as const)('etchingAdded from %s starts from a poll after the join (%s)', (profile, _name, env) => {
+  let stack: Stack;
+  beforeAll(async () => {
+    const [sourceEnv, options] = stackOptions(profile);
+    stack = await startStack(
+      (sample) => ({ ...sourceEnv(sample), ...LIVE_ENV, LIVE_POLL_INTERVAL_MS: String(SLOW_MS), STALE_IF_ERROR_MS: '60000', ...env }),
+      options,
+    );
+  });
+  afterAll(async () => {
+    await cleanUp();
+    await stack.close();
+  });
+  beforeEach(async () => {
+    await cleanUp();
+    await until(() => stack.gateway.live.watched === 0, 'the previous poller to stop');
+    stack.sample.reset();
+  });
+
+  /** The etchings polls the gateway has answered, by outcome (changed, unchanged). */
+  const etchingPolls = async (outcome: string) => {
+    const metrics = await (await fetch(`${stack.gatewayUrl}/metrics`)).text();
+    const line = new RegExp(`^satgate_live_polls_total\\{resource="etchings",outcome="${outcome}"\\} (\\d+)$`, 'm').exec(metrics);
+    return Number(line?.[1] ?? 0);
+  };
+  // Fields every source gives.
+  const query = `subscription { etchingAdded { runeId name spacedName number } }`;
+  const event = (etching: ReturnType<typeof stack.sample.activity.etch>[number] | undefined) => {
+    const { runeId, name, spacedName, number } = toEtching(etching!);
+    return { data: { etchingAdded: { runeId, name, spacedName, number } } };
+  };
+
+  /**
+   * A first subscriber and its baseline, then right after that poll (the poller's next is an
+   * interval away) an etching, `meanwhile`, and a second subscriber; then one more etching.
+   * Answers what each subscriber received, and the two etchings.
+   */
+  async function joinAfterAnEtching(meanwhile: () => void = () => {}) {
+    const baselines = await etchingPolls('changed');
+    const first = ws(stack, query);
+    for (let tries = 0; (await etchingPolls('changed')) === baselines; tries++) {
+      if (tries > 300) throw new Error("timed out waiting for the first subscriber's baseline");
+      await sleep(10);
+    }
+    const [before] = stack.sample.activity.etch(1);
+    meanwhile();
+    const second = sse(stack, query);
+    await until(() => first.results.length === 1, 'the earlier etching, to the first subscriber');
+    const [after] = stack.sample.activity.etch(1);
+    await until(() => first.results.length === 2 && second.results.length >= 1, 'the later etching, to both');
+    first.stop();
+    second.stop();
+    await Promise.all([first.done, second.done]);
+    return { received: [first.results, second.results], before, after };
+  }
+
+  it('an etching that appeared since the last poll, before a join, is not sent to the new subscriber', async () => {
+    const { received, before, after } = await joinAfterAnEtching();
+    expect(received).toEqual([[event(before), event(after)], [event(after)]]);
+  });
+
+  it('a stored answer served because the upstream failed is no baseline: the next poll is', async () => {
+    const { received, before, after } = await joinAfterAnEtching(() =>
+      stack.sample.inject({ path: LIST_PATH, status: 500, times: 1, body: { error: 'Internal Server Error' } }),
+    );
+    expect(received).toEqual([[event(before), event(after)], [event(after)]]);
   });
 });
 

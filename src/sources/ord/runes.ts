@@ -160,12 +160,13 @@ export function createOrdEtchings(client: OrdClient) {
     /**
      * Pages are cached one by one, and a new etching moves every rune down ord's pages: pages read
      * before and after one disagree, and are read again together (consistentPages). Every call of
-     * the walk within one deadline (upstream/deadline.ts).
+     * the walk within one deadline (upstream/deadline.ts). `fresh` (a live poll's baseline) asks
+     * the runes pages past the cache; the block hashes and height stay cached.
      */
-    etchings: (page: PageQuery, call: CallOptions): Promise<Page<SourcedRuneEtching>> =>
+    etchings: (page: PageQuery, { fresh = false, ...call }: CallOptions): Promise<Page<SourcedRuneEtching>> =>
       withinDeadline(call, client.timeoutMs, 'ord', (within) =>
         consistentPages(
-          (fresh) => etchingsWindow(page, within, fresh),
+          (again) => etchingsWindow(page, within, fresh || again),
           () => unreadable('ord'),
         ),
       ),
