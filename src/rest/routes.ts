@@ -68,10 +68,11 @@ const badKey = ({ params }: RouteInput<unknown>): RestAnswer | undefined =>
  * ajv, as the upstream's Fastify runs it, passes any integer, however large (`offset=1e23`), and
  * coerces `limit=1e400` to Infinity; postgres.js sends a number as its JavaScript text
  * (`1e+23`, `Infinity`), which Postgres refuses as the query's parameter: `22P02` for text that is
- * no integer, `22003` for one past the type's range (UPSTREAM.md §0.8: offset ≥ 2^31 on transfers,
- * ≥ 2^63 on etchings). Fastify answers that error with its code. Answered here as the upstream
- * does, without sending it: a request that can only fail must not spend quota, count towards
- * opening the service's breaker for everyone, or reach a source (UniSat, ord) as `start=1e+23`.
+ * no integer, `22003` for one past the type's range (docs/upstream.md, "Things that are easy to
+ * miss": offset ≥ 2^31 on transfers, ≥ 2^63 on etchings). Fastify answers that error with its
+ * code. Answered here as the upstream does, without sending it: a request that can only fail
+ * must not spend quota, count towards opening the service's breaker for everyone, or reach a
+ * source (UniSat, ord) as `start=1e+23`.
  * `sqlType` is the parameters' type in the upstream's query: transfers cast to `int`, the runes
  * query's `OFFSET`/`LIMIT` take `bigint`.
  */
