@@ -3,49 +3,16 @@
  * authority is answered 400 and never changes what is stored; a valid one is served, and the
  * result yoga stores is the one of the document the response fast path keyed.
  */
-import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { rawRequest } from '../../bench/lib/raw-http.js';
 import { startStack, type Stack } from '../harness.js';
 
 const TOKEN = (ticker: string) => `{ brc20Token(ticker: "${ticker}") { token { ticker } supply { holders } } }`;
 const VICTIM_TARGET = `/graphql?query=${encodeURIComponent(TOKEN('ordi'))}`;
 const GRAPHQL_HEADERS = 'x-graphql-yoga-csrf: 1\r\naccept: application/json\r\n';
 
-interface RawAnswer {
-  status: number;
-  body: string;
-}
-
 /** One request as written (any Host line, or none), on its own connection; the answer as read. */
-function raw(port: number, head: string): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      const [statusLine = '', ...rest] = text.split('\r\n');
-      const [headers = '', ...body] = rest.join('\r\n').split('\r\n\r\n');
-      const chunked = /^transfer-encoding: chunked$/im.test(headers);
-      resolve({ status: Number(statusLine.split(' ')[1]), body: chunked ? dechunk(body.join('\r\n\r\n')) : body.join('\r\n\r\n') });
-    });
-    // Not end(): node aborts a request whose client half-closes before the answer.
-    socket.write(`${head}Connection: close\r\n\r\n`);
-  });
-}
-
-function dechunk(text: string): string {
-  let out = '';
-  let rest = text;
-  for (;;) {
-    const eol = rest.indexOf('\r\n');
-    const size = parseInt(rest.slice(0, eol), 16);
-    if (!size) return out;
-    out += rest.slice(eol + 2, eol + 2 + size);
-    rest = rest.slice(eol + 2 + size + 2);
-  }
-}
+const raw = (port: number, head: string) => rawRequest(new URL(`http://127.0.0.1:${port}`), head, 10_000);
 
 const get = (target: string, hostLines: string, http = 'HTTP/1.1') => `GET ${target} ${http}\r\n${hostLines}${GRAPHQL_HEADERS}`;
 

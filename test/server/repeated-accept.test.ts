@@ -5,15 +5,15 @@
  * the same value on one line the preferred type, and both shared one stored answer: whichever came
  * first decided what the other got.
  */
-import { connect } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { parseRawAnswer, rawExchange } from '../../bench/lib/raw-http.js';
 import { startStack, type Stack } from '../harness.js';
 
 const BODY = JSON.stringify({ query: '{ brc20Token(ticker: "ordi") { token { ticker } } }' });
 const ORDI = '{"data":{"brc20Token":{"token":{"ticker":"ordi"}}}}';
 
 /** A POST with these Accept lines, on its own connection: its status, Content-Type and body. */
-function post(port: number, acceptLines: string[]): Promise<{ status: number; contentType: string | undefined; body: string }> {
+async function post(port: number, acceptLines: string[]): Promise<{ status: number; contentType: string | undefined; body: string }> {
   const head = [
     'POST /graphql HTTP/1.1',
     'Host: 127.0.0.1',
@@ -22,23 +22,9 @@ function post(port: number, acceptLines: string[]): Promise<{ status: number; co
     'Connection: close',
     ...acceptLines.map((line) => `Accept: ${line}`),
   ];
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
-    const chunks: Buffer[] = [];
-    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
-    socket.on('error', reject);
-    socket.on('close', () => {
-      const [headers = '', ...body] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
-      const [statusLine = '', ...lines] = headers.split('\r\n');
-      const contentType = lines
-        .find((line) => /^content-type:/i.test(line))
-        ?.slice('content-type:'.length)
-        .trim();
-      resolve({ status: Number(statusLine.split(' ')[1]), contentType, body: body.join('\r\n\r\n') });
-    });
-    // Not end(): node aborts a request whose client half-closes before the answer.
-    socket.write(`${head.join('\r\n')}\r\n\r\n${BODY}`);
-  });
+  const bytes = await rawExchange(new URL(`http://127.0.0.1:${port}`), `${head.join('\r\n')}\r\n\r\n${BODY}`, 10_000);
+  const headers = bytes.subarray(0, bytes.indexOf('\r\n\r\n')).toString('latin1');
+  return { ...parseRawAnswer(bytes), contentType: /^content-type:\s*(.*?)\s*$/im.exec(headers)?.[1] };
 }
 
 let stack: Stack;

@@ -326,8 +326,6 @@ test(
           return response.status;
         }),
       );
-      // Both workers answered, but only three calls went to UniSat in those 2.5 s (each worker's
-      // own share would have sent three each); the other lookups were refused, nothing sent.
       // At most one call a second for the group: three within the 2.5 s the lookups could wait (each
       // worker's own share sent three each). The lookups that could not fit were refused, nothing sent.
       expect(unisat.requests.length).toBeLessThanOrEqual(3);
