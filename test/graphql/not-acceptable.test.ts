@@ -106,3 +106,37 @@ test('the same subscription under accept: text/event-stream streams (the transpo
   expect(text).toContain('data: {"data":{"status":{"status":"ready"}}}');
   controller.abort();
 });
+
+test.each([
+  ['PUT', 'text/plain', 'GET, POST', 'GraphQL only supports GET and POST requests.', 'BAD_REQUEST'],
+  ['DELETE', 'text/html', 'GET, POST', 'GraphQL only supports GET and POST requests.', 'BAD_REQUEST'],
+])('%s under accept: %s keeps its 405 and Allow, in JSON, before any upstream call', async (method, accept, allow, message, code) => {
+  stack.sample.clearLog();
+  const response = await fetch(`${stack.gatewayUrl}/graphql`, {
+    method,
+    headers: { accept, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: '{ status { status } }' }),
+  });
+  expect({ ...(await answer(response)), allow: response.headers.get('allow') }).toEqual({
+    status: 405,
+    contentType: 'application/json; charset=utf-8',
+    accept: null,
+    allow,
+    body: { errors: [{ message, extensions: { code } }] },
+  });
+  expect(stack.sample.requests).toEqual([]);
+});
+
+test('a GET mutation under accept: text/plain keeps its 405 and Allow: POST, before any upstream call', async () => {
+  stack.sample.clearLog();
+  const query = 'mutation { deleteChainhook(uuid: "x") }';
+  const response = await fetch(`${stack.gatewayUrl}/graphql?query=${encodeURIComponent(query)}`, {
+    headers: { accept: 'text/plain', 'x-graphql-client': 'test' },
+  });
+  expect({ status: response.status, allow: response.headers.get('allow'), body: await response.json() }).toEqual({
+    status: 405,
+    allow: 'POST',
+    body: { errors: [{ message: 'Can only perform a mutation operation from a POST request.', extensions: { code: 'BAD_REQUEST' } }] },
+  });
+  expect(stack.sample.requests).toEqual([]);
+});

@@ -1,5 +1,5 @@
 import { isAsyncIterable } from '@envelop/core';
-import type { Plugin } from 'graphql-yoga';
+import { processRegularResult, type Plugin } from 'graphql-yoga';
 
 /** A way to receive a subscription's results, as a 406 names it. */
 export interface SubscriptionTransport {
@@ -26,11 +26,19 @@ const HTTP_STREAM_TYPES = SUBSCRIPTION_TRANSPORTS.flatMap((transport) => (transp
  * header repeats each type once per type asked for. This answer says, in the error contract, what
  * to send instead, and names each type once. A subscription's stream is closed: nobody reads it,
  * and an open one holds a subscriber's place and its poller.
+ *
+ * A method yoga refuses (PUT, DELETE) keeps its 405 and Allow, in JSON whatever the Accept: no
+ * media type would make that request succeed, and RFC 9110 lets a server ignore Accept for an
+ * error rather than answer 406.
  */
 export function useNotAcceptableAnswer(): Plugin {
   return {
     onResultProcess({ result, resultProcessor, acceptableMediaTypes, setResultProcessor }) {
       if (resultProcessor) return;
+      if (isMethodRefusal(result)) {
+        setResultProcessor(processRegularResult, 'application/json');
+        return;
+      }
       const subscription = isAsyncIterable(result);
       // yoga knows its own stream types; the multipart transport is satgate's plugin, not among them.
       const types = [...new Set(subscription ? [...acceptableMediaTypes, ...HTTP_STREAM_TYPES] : acceptableMediaTypes)];
@@ -49,6 +57,11 @@ export function useNotAcceptableAnswer(): Plugin {
       }, 'application/json');
     },
   };
+}
+
+function isMethodRefusal(result: unknown): boolean {
+  const errors = (result as { errors?: readonly { extensions?: { http?: { status?: unknown } } }[] }).errors;
+  return errors?.length === 1 && errors[0]!.extensions?.http?.status === 405;
 }
 
 function describe(transport: SubscriptionTransport): string {
