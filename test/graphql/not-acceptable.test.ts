@@ -140,3 +140,19 @@ test('a GET mutation under accept: text/plain keeps its 405 and Allow: POST, bef
   });
   expect(stack.sample.requests).toEqual([]);
 });
+
+test('a GET mutation under accept: text/event-stream gets its 405 in JSON, not as events', async () => {
+  stack.sample.clearLog();
+  const query = 'mutation { deleteChainhook(uuid: "x") }';
+  const response = await fetch(`${stack.gatewayUrl}/graphql?query=${encodeURIComponent(query)}`, {
+    headers: { accept: 'text/event-stream' },
+  });
+  expect({ ...(await answer(response)), allow: response.headers.get('allow') }).toEqual({
+    status: 405,
+    contentType: 'application/json; charset=utf-8',
+    accept: null,
+    allow: 'POST',
+    body: { errors: [{ message: 'Can only perform a mutation operation from a POST request.', extensions: { code: 'BAD_REQUEST' } }] },
+  });
+  expect(stack.sample.requests).toEqual([]);
+});

@@ -27,18 +27,19 @@ const HTTP_STREAM_TYPES = SUBSCRIPTION_TRANSPORTS.flatMap((transport) => (transp
  * to send instead, and names each type once. A subscription's stream is closed: nobody reads it,
  * and an open one holds a subscriber's place and its poller.
  *
- * A method yoga refuses (PUT, DELETE) keeps its 405 and Allow, in JSON whatever the Accept: no
- * media type would make that request succeed, and RFC 9110 lets a server ignore Accept for an
- * error rather than answer 406.
+ * A method yoga refuses (PUT, DELETE, a mutation over GET) keeps its 405 and Allow, in JSON
+ * whatever the Accept: no media type would make that request succeed, RFC 9110 lets a server
+ * ignore Accept for an error rather than answer 406, and an event stream client reads a non-2xx
+ * answer's body as JSON (graphql-sse's NetworkError), not as events.
  */
 export function useNotAcceptableAnswer(): Plugin {
   return {
     onResultProcess({ result, resultProcessor, acceptableMediaTypes, setResultProcessor }) {
-      if (resultProcessor) return;
       if (isMethodRefusal(result)) {
         setResultProcessor(processRegularResult, 'application/json');
         return;
       }
+      if (resultProcessor) return;
       const subscription = isAsyncIterable(result);
       // yoga knows its own stream types; the multipart transport is satgate's plugin, not among them.
       const types = [...new Set(subscription ? [...acceptableMediaTypes, ...HTTP_STREAM_TYPES] : acceptableMediaTypes)];
