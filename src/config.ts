@@ -106,6 +106,8 @@ export interface Config {
   requestTimeoutMs: number;
   /** How long SIGTERM waits for in-flight requests before closing their connections. */
   shutdownTimeoutMs: number;
+  /** On SIGTERM, how long requests are still served, /readyz 503, before the drain starts. */
+  shutdownDelayMs: number;
   /** Query shape limits, checked before anything executes. */
   maxQueryTokens: number;
   maxQueryDepth: number;
@@ -280,6 +282,7 @@ export function loadConfig(env: Env): Config {
     maxConcurrentUpstreamCallsPerRequest: integer(env, 'MAX_CONCURRENT_UPSTREAM_CALLS_PER_REQUEST', 20, 1, 1000),
     requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1_000, 600_000),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),
     maxQueryTokens: integer(env, 'MAX_QUERY_TOKENS', 2_000, 50, 1_000_000),
     maxQueryDepth: integer(env, 'MAX_QUERY_DEPTH', 8, 2, 100),
     maxAliases: integer(env, 'MAX_ALIASES', 30, 0, 10_000),
@@ -537,6 +540,7 @@ export function effectiveConfig(config: Config, persistedOperations?: number) {
       upstreamMs: config.upstreamTimeoutMs,
       requestMs: config.requestTimeoutMs,
       shutdownMs: config.shutdownTimeoutMs,
+      shutdownDelayMs: config.shutdownDelayMs,
     },
     retries: config.upstreamRetries,
     persistedOperations: persistedOperations ?? false,

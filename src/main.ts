@@ -64,7 +64,7 @@ export async function start(env: Record<string, string | undefined> = process.en
       ? createRedisCoordinator(config.redisUrl, config.livePollIntervalMs, logger, liveDataScope(config))
       : undefined,
   });
-  const yoga = createServer({ config, upstreams, metrics, logger, isDraining: () => drain.draining, persistedOperations, live, tracing });
+  const yoga = createServer({ config, upstreams, metrics, logger, isDraining: () => drain.leaving, persistedOperations, live, tracing });
   const cors = corsPolicy(config);
   const rest = createRestHandler({
     upstreams,
@@ -155,13 +155,19 @@ export async function start(env: Record<string, string | undefined> = process.en
 
   let stopping: Promise<void> | undefined;
   /**
-   * Graceful shutdown: /readyz turns 503 and new requests other than the operator endpoints are
-   * refused (503, Connection: close) while the listener stays open; once the requests in flight
-   * have finished (or SHUTDOWN_TIMEOUT_MS has passed, and their connections are cut) it closes,
-   * then the pools and Redis.
+   * Graceful shutdown: /readyz turns 503; for SHUTDOWN_DELAY_MS requests are still served (each
+   * answer closing its connection) while load balancers stop sending; then new requests other than
+   * the operator endpoints are refused (503, Connection: close) while the listener stays open; once
+   * the requests in flight have finished (or SHUTDOWN_TIMEOUT_MS has passed, and their connections
+   * are cut) it closes, then the pools and Redis.
    */
   const stop = () =>
     (stopping ??= (async () => {
+      if (config.shutdownDelayMs > 0) {
+        drain.leave();
+        logger.info({ delayMs: config.shutdownDelayMs }, 'shutting down: /readyz is 503, still serving for SHUTDOWN_DELAY_MS');
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+      }
       logger.info({ timeoutMs: config.shutdownTimeoutMs }, 'shutting down: draining in-flight requests');
       let timer: NodeJS.Timeout | undefined;
       const timedOut = new Promise<void>((resolve) => {
@@ -301,15 +307,16 @@ async function runProcess(): Promise<void> {
   let server: Awaited<ReturnType<typeof start>> | undefined;
   let signalled = false;
   // Repeated signals (a terminal's Ctrl-C reaches npm and the gateway, and npm forwards it) join
-  // the one shutdown; SHUTDOWN_TIMEOUT_MS bounds it. Should anything still hold it EXIT_MARGIN_MS
-  // later, the process exits anyway, with 1 (the timer itself keeps nothing alive).
+  // the one shutdown; SHUTDOWN_DELAY_MS + SHUTDOWN_TIMEOUT_MS bound it. Should anything still hold
+  // it EXIT_MARGIN_MS later, the process exits anyway, with 1 (the timer itself keeps nothing alive).
   let deadline: NodeJS.Timeout | undefined;
   const shutdown = (running: Awaited<ReturnType<typeof start>>) => {
+    const timeoutMs = running.config.shutdownDelayMs + running.config.shutdownTimeoutMs + EXIT_MARGIN_MS;
     const exitAnyway = () => {
-      running.logger.error({ timeoutMs: running.config.shutdownTimeoutMs + EXIT_MARGIN_MS }, 'shutdown did not finish in time: exiting');
+      running.logger.error({ timeoutMs }, 'shutdown did not finish in time: exiting');
       void closeLogs(running.logger, LOG_CLOSE_MS / 2).then(() => process.exit(1));
     };
-    deadline ??= setTimeout(exitAnyway, running.config.shutdownTimeoutMs + EXIT_MARGIN_MS - LOG_CLOSE_MS / 2).unref();
+    deadline ??= setTimeout(exitAnyway, timeoutMs - LOG_CLOSE_MS / 2).unref();
     void running.stop().then(() => process.exit(0));
   };
   // Installed before start-up: a signal that arrives once the start-up line is out, but before

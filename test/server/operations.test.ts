@@ -365,6 +365,34 @@ describe('graceful shutdown', () => {
   });
 });
 
+describe('graceful shutdown with SHUTDOWN_DELAY_MS', () => {
+  test('first /readyz turns 503 while requests are still served, each closing its connection; then the drain', async () => {
+    // Long enough that the requests below, sent once the first line is out, land inside it.
+    const stack = await startStack({ SHUTDOWN_DELAY_MS: '3000', SHUTDOWN_TIMEOUT_MS: '5000' });
+    const fresh = (path: string, body?: string) => ask(`${stack.gatewayUrl}${path}`, false, body).then(({ answer }) => answer);
+    const query = JSON.stringify({ query: '{ etchings(limit: 1) { total } }' });
+    const stopped = stack.close();
+    await until(() => stack.logs.some((line) => line.includes('still serving for SHUTDOWN_DELAY_MS')), 'the delay to begin');
+    const during = await Promise.all([fresh('/readyz'), fresh('/graphql', query), fresh('/runes/v1/etchings?limit=1')]);
+    await stopped;
+    expect(during.map(({ status, connection }) => ({ status, connection }))).toEqual([
+      { status: 503, connection: 'close' },
+      { status: 200, connection: 'close' },
+      { status: 200, connection: 'close' },
+    ]);
+    expect(during[0]!.body).toEqual({ status: 'draining', services: expect.any(Object) });
+    expect(during[1]!.body).toEqual({ data: { etchings: { total: expect.any(Number) } } });
+    // Then the drain of the earlier tests: with nothing in flight, the port closes at once.
+    expect(
+      stack.logs.filter((line) => /shutting down|stopped/.test(line)).map((line) => (JSON.parse(line) as { msg: string }).msg),
+    ).toEqual([
+      'shutting down: /readyz is 503, still serving for SHUTDOWN_DELAY_MS',
+      'shutting down: draining in-flight requests',
+      'stopped',
+    ]);
+  });
+});
+
 describe('graceful shutdown over graphql-ws', () => {
   test('a query in flight gets the time an HTTP request gets; one still running is cut with SHUTTING_DOWN before the close; a new one is refused', async () => {
     const stack = await startStack({ SHUTDOWN_TIMEOUT_MS: '2500', UPSTREAM_TIMEOUT_MS: '20000' });

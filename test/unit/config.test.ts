@@ -158,7 +158,7 @@ test('the start-up summary holds upstream origins and settings, never a key, a p
     redis: true,
     workers: 2,
     cache: { ttlMs: 5000, notFoundTtlMs: 1000, staleIfErrorMs: 300000, maxBytes: 67108864 },
-    timeouts: { upstreamMs: 10000, requestMs: 30000, shutdownMs: 10000 },
+    timeouts: { upstreamMs: 10000, requestMs: 30000, shutdownMs: 10000, shutdownDelayMs: 0 },
     retries: 2,
     persistedOperations: 3,
     graphiql: 'auto',
