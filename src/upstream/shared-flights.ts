@@ -61,8 +61,10 @@ export function createFlightBoard(redis: Redis): FlightBoard {
     waiting.delete(key);
     wake?.forEach((notify) => notify());
   };
-  // Landings are heard on a connection of their own (a subscribed one takes no other command).
-  const listener = redis.duplicate();
+  // Landings are heard on a connection of their own (a subscribed one takes no other command),
+  // subscribed on each (re)connection below: ioredis's own resubscription would leave a refusal
+  // (NOPERM, a Redis restarting) as an unhandled rejection.
+  const listener = redis.duplicate({ autoResubscribe: false });
   let subscribed = false;
   listener.on('error', () => {
     // Commands report Redis outages; without a subscription every process asks alone.
