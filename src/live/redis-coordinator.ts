@@ -51,8 +51,8 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
     retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
   };
   const redis = new Redis(url.href, { ...options, enableOfflineQueue: false });
-  // The subscriber queues its SUBSCRIBE until connected, and subscribes again after a reconnect.
-  const subscriber = new Redis(url.href, { ...options, enableOfflineQueue: true });
+  // Subscribed on each (re)connection, below.
+  const subscriber = new Redis(url.href, { ...options, enableOfflineQueue: true, autoResubscribe: false });
   redis.on('error', () => {});
   subscriber.on('error', () => {});
   const id = randomUUID();
@@ -62,6 +62,17 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
   const leases = new Map<string, { held: boolean; timer: NodeJS.Timeout }>();
   const listeners: Array<(key: string, snapshot: Snapshot) => void> = [];
   let redisDown = false;
+  /**
+   * Pub/sub delivers a change once, to the connections subscribed as it is published: while this
+   * replica's subscription is down (reconnecting, or cut by Redis's pubsub output-buffer limit) it
+   * hears nothing, so it polls alone; after each (re)subscription it polls each resource once more,
+   * for a change published while it was deaf.
+   */
+  let listening = false;
+  let closing = false;
+  let subscriptions = 0;
+  /** Per watched key: the subscription this replica last polled it under. */
+  const polledUnder = new Map<string, number>();
 
   const tryLease = async (key: string) => {
     const lease = leases.get(key);
@@ -79,7 +90,20 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
     }
   };
 
-  subscriber.subscribe(channel).catch(() => {});
+  subscriber.on('ready', () => {
+    subscriber.subscribe(channel).then(
+      () => {
+        if (subscriptions > 0 && !listening) log.info('redis subscription back: replicas share polling');
+        listening = true;
+        subscriptions++;
+      },
+      () => {},
+    );
+  });
+  subscriber.on('close', () => {
+    if (listening && !closing) log.warn('redis subscription lost: polling alone');
+    listening = false;
+  });
   subscriber.on('message', (_channel: string, text: string) => {
     let message: Message;
     try {
@@ -96,8 +120,13 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
   return {
     async lead(key, interval) {
       intervalMs = interval;
-      // Without Redis every replica decides alone.
-      return redisDown || leases.get(key)?.held === true;
+      // Without Redis, or deaf to it, every replica decides alone.
+      if (redisDown || !listening) return true;
+      if (polledUnder.get(key) !== subscriptions) {
+        polledUnder.set(key, subscriptions);
+        return true;
+      }
+      return leases.get(key)?.held === true;
     },
     publish(key, snapshot) {
       const message: Message = { from: id, key, status: snapshot.status, etag: snapshot.etag, body: snapshot.body.toString('base64') };
@@ -111,6 +140,7 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
       const timer = setInterval(() => void tryLease(key), Math.max(10, Math.floor(intervalMs / 3)));
       timer.unref();
       leases.set(key, { held: false, timer });
+      polledUnder.set(key, subscriptions);
       void tryLease(key);
     },
     unwatch(key) {
@@ -118,9 +148,11 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
       if (!lease) return;
       clearInterval(lease.timer);
       leases.delete(key);
+      polledUnder.delete(key);
       if (lease.held) redis.eval(RELEASE, 1, leaseKey(key), id).catch(() => {});
     },
     async close() {
+      closing = true;
       for (const key of [...leases.keys()]) this.unwatch(key);
       await Promise.allSettled([redis.quit(), subscriber.quit()]);
     },

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { createClient } from 'graphql-sse';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startSampleUpstream, type SampleUpstream } from '../../src/sample/server.js';
 import { findBrc20Token } from '../../src/sample/data.js';
@@ -220,5 +221,42 @@ test('etchingAdded on a replica without the lease starts from its own poll after
     await x.close();
     await y.close();
     sample.activity.reset();
+  }
+}, 30_000);
+
+test('a replica whose pub/sub connection is cut polls alone, so its subscribers still get the change it could not hear', async () => {
+  const env = {
+    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
+    HIRO_API_URL: sample.url,
+    HIRO_PLATFORM_URL: sample.url,
+    LIVE_POLL_INTERVAL_MS: String(INTERVAL_MS),
+    LIVE_RATE_LIMIT_PER_MINUTE: '0',
+    CACHE_TTL_MS: '0',
+    UPSTREAM_RETRIES: '0',
+  };
+  const x = await startStack(env, { upstream: sample });
+  const y = await startStack(env, { upstream: sample });
+  const admin = new Redis({ port: redisPort, host: '127.0.0.1', maxRetriesPerRequest: 0 });
+  try {
+    const onX = watch(x.gatewayUrl);
+    await until(() => onX.length === 1, 'the first event on X');
+    await sleep(3 * INTERVAL_MS); // X holds the lease
+    const onY = watch(y.gatewayUrl);
+    await until(() => onY.length === 1, 'the first event on Y');
+    // Redis now refuses SUBSCRIBE and drops both subscriber connections: no replica hears X's
+    // change through pub/sub, whether it is published before or after they reconnect.
+    await admin.call('ACL', 'SETUSER', 'default', '-subscribe');
+    await admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
+    const minted = sample.activity.mint('pepe');
+    await until(() => onX.length === 2 && onY.length === 2, 'the change on both replicas');
+    expect([onX, onY]).toEqual([
+      [event(findBrc20Token('pepe')), event(minted)],
+      [event(findBrc20Token('pepe')), event(minted)],
+    ]);
+  } finally {
+    await admin.call('ACL', 'SETUSER', 'default', '+subscribe');
+    admin.disconnect();
+    await x.close();
+    await y.close();
   }
 }, 30_000);
