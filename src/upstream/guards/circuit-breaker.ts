@@ -62,6 +62,14 @@ export class CircuitBreaker {
     return false;
   }
 
+  /**
+   * The state as a request would find it now: an open breaker past its cooldown lets the probe
+   * through. Read by /readyz and live polling, which must not wait for some other request to move it.
+   */
+  stateAt(now = Date.now()): BreakerState {
+    return this.state === 'open' && now - this.openedAt >= this.cooldownMs ? 'half-open' : this.state;
+  }
+
   /** The probe went without an answer (its client left): the next request may probe instead. */
   abandon(): void {
     this.probing = false;

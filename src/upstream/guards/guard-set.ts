@@ -95,7 +95,7 @@ export class GuardSet {
    * knows and how many of them are refused (never one tenant's state as the service's).
    */
   health(now = Date.now()): ServiceHealth {
-    if (this.service) return { breaker: this.service.breaker.state, quotaWaitSeconds: this.service.quota.waitSeconds(now) };
+    if (this.service) return { breaker: this.service.breaker.stateAt(now), quotaWaitSeconds: this.service.quota.waitSeconds(now) };
     return { breaker: 'per-tenant', ...this.tenantCounts(now) };
   }
 
@@ -103,7 +103,7 @@ export class GuardSet {
     const counts = { tenants: 0, openBreakers: 0, quotaBlockedTenants: 0 };
     for (const guards of this.tenants?.values(now) ?? []) {
       counts.tenants++;
-      if (guards.breaker.state === 'open') counts.openBreakers++;
+      if (guards.breaker.stateAt(now) === 'open') counts.openBreakers++;
       if (guards.quota.waitSeconds(now) > 0) counts.quotaBlockedTenants++;
     }
     return counts;
