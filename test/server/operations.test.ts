@@ -1,5 +1,6 @@
 /** Operating satgate: /metrics, /readyz, request ids, and graceful shutdown. */
 import { Agent, request as httpRequest } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SAMPLE_PLATFORM_KEY } from '../../src/sample/server.js';
 import { ORD_HEIGHT } from '../../src/sample/sources-data.js';
@@ -457,6 +458,32 @@ describe('READYZ_REQUIRE_UPSTREAM', () => {
         { status: 'unready', unavailable: ['ordinals'] },
         { ...closed, metadata: 'open', ordinals: 'open' },
       ]);
+    } finally {
+      await stack.close();
+    }
+  });
+
+  test('/readyz is 200 again once the breaker has cooled down, without a request to probe it', async () => {
+    const stack = await startStack({ READYZ_REQUIRE_UPSTREAM: 'ordinals', BREAKER_THRESHOLD: '1', BREAKER_COOLDOWN_MS: '300' });
+    try {
+      const ready = async () => {
+        const answer = await rest(`${stack.gatewayUrl}/readyz`);
+        const { services, ...others } = answer.body as { services: Record<string, { breaker: string }> };
+        return [answer.status, others, services.ordinals?.breaker];
+      };
+      stack.sample.inject({ path: '/ordinals/*', status: 503, times: 1 });
+      await stack.graphql('{ brc20Token(ticker: "ordi") { token { ticker } } }');
+      expect(await ready()).toEqual([503, { status: 'unready', unavailable: ['ordinals'] }, 'open']);
+      // Out of the load balancer, this replica gets no request: its readiness alone lets one in.
+      let answer = await ready();
+      while (answer[0] !== 200) {
+        await sleep(20);
+        answer = await ready();
+      }
+      expect(answer).toEqual([200, { status: 'ready' }, 'half-open']);
+      // That request's call is the probe: the service is back.
+      await stack.graphql('{ brc20Token(ticker: "ordi") { token { ticker } } }');
+      expect(await ready()).toEqual([200, { status: 'ready' }, 'closed']);
     } finally {
       await stack.close();
     }
