@@ -62,7 +62,7 @@ export class Retries {
       const wait = guards.quota.until > waitedOut ? guards.quota.waitSeconds() : 0;
       // The upstream said its quota is spent: asking again now would only cost more of it.
       if (wait > 0) throw new UpstreamError(this.name, 'status', 429, wait);
-      if (!guards.breaker.allow()) {
+      if (!guards.breaker.allow(req.client)) {
         throw new UpstreamError(this.name, 'unavailable', undefined, guards.breaker.retryAfterSeconds());
       }
       // A retry was counted when it was decided on, below. (Awaited only when counted elsewhere.)

@@ -185,6 +185,39 @@ describe('circuit breaker against inputs the upstream is slow on (BREAKER_THRESH
   });
 });
 
+describe('circuit breaker opened by one client alone (BREAKER_THRESHOLD=3, BREAKER_COOLDOWN_MS=60000)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ BREAKER_THRESHOLD: '3', BREAKER_COOLDOWN_MS: '60000', TRUST_PROXY: 'on' });
+  });
+  afterAll(() => stack.close());
+
+  const page = (offset: number, address: string) =>
+    stack.graphql(`{ etchings(offset: ${offset}, limit: 1) { offset } }`, undefined, { 'x-forwarded-for': address });
+  const failed = (code: string, extensions: Record<string, unknown> = {}) => ({
+    status: 200,
+    body: { data: { etchings: null }, errors: [fieldError(['etchings'], { code, service: 'runes', ...extensions })] },
+  });
+  const breaker = async () =>
+    ((await rest(`${stack.gatewayUrl}/readyz`)).body as { services: { runes: { breaker: string } } }).services.runes.breaker;
+
+  test('fails fast for that client only: another is asked for, and its answer closes it', async () => {
+    // The upstream's proxy times out on one deep offset only, which a lone client asks for.
+    stack.sample.inject({ path: '/runes/v1/etchings', query: /offset=7777/, status: 504 });
+    const attacker = '203.0.113.9';
+    for (let i = 0; i < 3; i++) expect(await page(7777, attacker)).toEqual(failed('UPSTREAM_ERROR', { httpStatus: 504 }));
+    expect(await breaker()).toBe('open');
+    stack.sample.clearLog();
+    // Its next request (it would take every probe) fails fast, nothing sent.
+    expect(await page(7777, attacker)).toEqual(failed('UPSTREAM_UNAVAILABLE', { retryAfter: expect.any(Number) }));
+    expect(stack.upstreamCalls()).toEqual([]);
+    // Another client's is sent, and served: the service answers, so the breaker closes.
+    expect(await page(1, '198.51.100.7')).toEqual({ status: 200, body: { data: { etchings: { offset: 1 } } } });
+    expect(stack.upstreamCalls()).toEqual(['GET /runes/v1/etchings?offset=1&limit=1']);
+    expect(await breaker()).toBe('closed');
+  });
+});
+
 describe('circuit breaker probe abandoned (BREAKER_THRESHOLD=1, BREAKER_COOLDOWN_MS=300)', () => {
   let stack: Stack;
   beforeAll(async () => {

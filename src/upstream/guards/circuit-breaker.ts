@@ -51,9 +51,13 @@ export class CircuitBreaker {
     private readonly onChange: (state: BreakerState) => void = () => {},
   ) {}
 
-  /** May a request go to the upstream now? */
-  allow(now = Date.now()): boolean {
+  /** May a request of `client` (a keyed hash; '' for the gateway's own calls) go to the upstream now? */
+  allow(client = '', now = Date.now()): boolean {
     if (this.state === 'closed') return true;
+    // Opened by one client's failures alone: its inputs may be all that fails. That client fails
+    // fast; another's request is asked and decides (a success closes it, a failure makes the
+    // opening everyone's), so the one client cannot hold it open by taking every probe.
+    if (this.byOneClient && client !== this.failing) return true;
     if (this.state === 'open' && now - this.openedAt >= this.cooldownMs) this.set('half-open');
     if (this.state === 'half-open' && !this.probing) {
       this.probing = true;
