@@ -56,6 +56,11 @@ export interface Coordinator {
   lead(key: string, intervalMs: number): Promise<boolean>;
   /** Tells the other replicas of a change this replica polled. */
   publish(key: string, snapshot: Snapshot): void;
+  /**
+   * This replica cannot poll `key` now (its breaker is open, its quota spent): it gives the lease
+   * up and leaves it to another replica for `ms`, which may see the upstream answer.
+   */
+  standDown(key: string, ms: number): void;
   /** Changes polled by other replicas. */
   onChange(listener: (key: string, snapshot: Snapshot) => void): void;
   /** This replica watches `key` (again) or no longer. */
@@ -67,6 +72,7 @@ export interface Coordinator {
 export const localCoordinator = (): Coordinator => ({
   lead: async () => true,
   publish() {},
+  standDown() {},
   onChange() {},
   watch() {},
   unwatch() {},
@@ -243,6 +249,8 @@ class Poller {
       const health = def.service.health();
       if (health.breaker === 'open' || ('quotaWaitSeconds' in health && health.quotaWaitSeconds > 0)) {
         hub.events.poll(def.kind, 'paused');
+        // Another replica may reach the upstream: it polls for every replica meanwhile.
+        if (lead) hub.coordinator.standDown(def.key, next);
         return;
       }
       // A poll for subscribers without a value waits in the turn of the client it will be charged

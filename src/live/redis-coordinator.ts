@@ -2,8 +2,9 @@
  * With REDIS_URL, replicas share the polling: for each watched resource one replica holds a lease
  * in Redis and polls it; what it sees change goes to every replica through Redis pub/sub. Leases
  * are short (half an interval) and renewed every third of an interval, so a replica that dies hands
- * its leases on within one interval. When Redis cannot be reached each replica polls for itself:
- * more upstream calls, never a silent subscription.
+ * its leases on within one interval; one whose polling pauses (its breaker open, its quota spent)
+ * gives them up for an interval, since another replica may reach the upstream. When Redis cannot
+ * be reached each replica polls for itself: more upstream calls, never a silent subscription.
  *
  * Only replicas that take each watched resource from the same place share it (liveDataScope): the
  * channel and the lease keys carry a hash of that place, so a replica of another configuration
@@ -58,8 +59,8 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
   const id = randomUUID();
   const log = logger.child({ component: 'live-redis' });
   let intervalMs = defaultIntervalMs;
-  /** Per watched key: whether this replica holds the lease, and the renewal timer. */
-  const leases = new Map<string, { held: boolean; timer: NodeJS.Timeout }>();
+  /** Per watched key: whether this replica holds the lease, the renewal timer, and until when it leaves the lease to others. */
+  const leases = new Map<string, { held: boolean; timer: NodeJS.Timeout; asideUntil?: number }>();
   const listeners: Array<(key: string, snapshot: Snapshot) => void> = [];
   let redisDown = false;
   /**
@@ -76,7 +77,7 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
 
   const tryLease = async (key: string) => {
     const lease = leases.get(key);
-    if (!lease) return;
+    if (!lease || (lease.asideUntil ?? 0) > Date.now()) return;
     const ttl = String(Math.max(20, Math.ceil(intervalMs / 2)));
     try {
       lease.held = lease.held
@@ -131,6 +132,13 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
     publish(key, snapshot) {
       const message: Message = { from: id, key, status: snapshot.status, etag: snapshot.etag, body: snapshot.body.toString('base64') };
       redis.publish(channel, JSON.stringify(message)).catch(() => {});
+    },
+    standDown(key, ms) {
+      const lease = leases.get(key);
+      if (!lease) return;
+      lease.asideUntil = Date.now() + ms;
+      if (lease.held) redis.eval(RELEASE, 1, leaseKey(key), id).catch(() => {});
+      lease.held = false;
     },
     onChange(listener) {
       listeners.push(listener);
