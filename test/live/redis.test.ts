@@ -25,13 +25,15 @@ let sample: SampleUpstream;
 let gatewayA: ChildProcess;
 let portA: number;
 let b: Stack;
+/** Both replicas' settings: one Redis, one upstream, polls every INTERVAL_MS. */
+let env: Record<string, string>;
 const clients: Array<{ dispose(): void }> = [];
 
 beforeAll(async () => {
   redisPort = await freePort();
   redis = await startRedis(redisPort);
   sample = await startSampleUpstream();
-  const env = {
+  env = {
     REDIS_URL: `redis://127.0.0.1:${redisPort}`,
     HIRO_API_URL: sample.url,
     HIRO_PLATFORM_URL: sample.url,
@@ -225,15 +227,6 @@ test('etchingAdded on a replica without the lease starts from its own poll after
 }, 30_000);
 
 test('a replica whose pub/sub connection is cut polls alone, so its subscribers still get the change it could not hear', async () => {
-  const env = {
-    REDIS_URL: `redis://127.0.0.1:${redisPort}`,
-    HIRO_API_URL: sample.url,
-    HIRO_PLATFORM_URL: sample.url,
-    LIVE_POLL_INTERVAL_MS: String(INTERVAL_MS),
-    LIVE_RATE_LIMIT_PER_MINUTE: '0',
-    CACHE_TTL_MS: '0',
-    UPSTREAM_RETRIES: '0',
-  };
   const x = await startStack(env, { upstream: sample });
   const y = await startStack(env, { upstream: sample });
   const admin = new Redis({ port: redisPort, host: '127.0.0.1', maxRetriesPerRequest: 0 });
