@@ -439,8 +439,17 @@ describe('graceful shutdown over graphql-ws', () => {
 
 describe('READYZ_REQUIRE_UPSTREAM', () => {
   test("/readyz is 503 while a named service's breaker is open; other services do not count", async () => {
-    const stack = await startStack({ READYZ_REQUIRE_UPSTREAM: 'ordinals', BREAKER_THRESHOLD: '1', BREAKER_COOLDOWN_MS: '60000' });
+    const stack = await startStack({
+      READYZ_REQUIRE_UPSTREAM: 'ordinals',
+      BREAKER_THRESHOLD: '1',
+      BREAKER_COOLDOWN_MS: '60000',
+      TRUST_PROXY: 'on',
+    });
     try {
+      // Two clients fail: the service is down for everyone (one client's failures would refuse it alone).
+      const twoClients = async (query: string) => {
+        for (const address of ['203.0.113.1', '203.0.113.2']) await stack.graphql(query, undefined, { 'x-forwarded-for': address });
+      };
       const ready = async () => {
         const answer = await rest(`${stack.gatewayUrl}/readyz`);
         const { services, ...others } = answer.body as { services: Record<string, { breaker: string }> };
@@ -449,10 +458,10 @@ describe('READYZ_REQUIRE_UPSTREAM', () => {
       const closed = { metadata: 'closed', ordinals: 'closed', runes: 'closed', platform: 'per-tenant' };
       expect(await ready()).toEqual([200, { status: 'ready' }, closed]);
       stack.sample.inject({ path: '/metadata/v1', status: 503 });
-      await stack.graphql('{ status { status } }');
+      await twoClients('{ status { status } }');
       expect(await ready()).toEqual([200, { status: 'ready' }, { ...closed, metadata: 'open' }]);
       stack.sample.inject({ path: '/ordinals/*', status: 503 });
-      await stack.graphql('{ brc20Token(ticker: "ordi") { token { ticker } } }');
+      await twoClients('{ brc20Token(ticker: "ordi") { token { ticker } } }');
       expect(await ready()).toEqual([
         503,
         { status: 'unready', unavailable: ['ordinals'] },
@@ -464,15 +473,23 @@ describe('READYZ_REQUIRE_UPSTREAM', () => {
   });
 
   test('/readyz is 200 again once the breaker has cooled down, without a request to probe it', async () => {
-    const stack = await startStack({ READYZ_REQUIRE_UPSTREAM: 'ordinals', BREAKER_THRESHOLD: '1', BREAKER_COOLDOWN_MS: '300' });
+    const stack = await startStack({
+      READYZ_REQUIRE_UPSTREAM: 'ordinals',
+      BREAKER_THRESHOLD: '1',
+      BREAKER_COOLDOWN_MS: '300',
+      TRUST_PROXY: 'on',
+    });
     try {
       const ready = async () => {
         const answer = await rest(`${stack.gatewayUrl}/readyz`);
         const { services, ...others } = answer.body as { services: Record<string, { breaker: string }> };
         return [answer.status, others, services.ordinals?.breaker];
       };
-      stack.sample.inject({ path: '/ordinals/*', status: 503, times: 1 });
-      await stack.graphql('{ brc20Token(ticker: "ordi") { token { ticker } } }');
+      // Down for two clients: for everyone.
+      stack.sample.inject({ path: '/ordinals/*', status: 503, times: 2 });
+      for (const address of ['203.0.113.1', '203.0.113.2']) {
+        await stack.graphql('{ brc20Token(ticker: "ordi") { token { ticker } } }', undefined, { 'x-forwarded-for': address });
+      }
       expect(await ready()).toEqual([503, { status: 'unready', unavailable: ['ordinals'] }, 'open']);
       // Out of the load balancer, this replica gets no request: its readiness alone lets one in.
       let answer = await ready();
@@ -484,6 +501,36 @@ describe('READYZ_REQUIRE_UPSTREAM', () => {
       // That request's call is the probe: the service is back.
       await stack.graphql('{ brc20Token(ticker: "ordi") { token { ticker } } }');
       expect(await ready()).toEqual([200, { status: 'ready' }, 'closed']);
+    } finally {
+      await stack.close();
+    }
+  });
+});
+
+describe("READYZ_REQUIRE_UPSTREAM and one client's failures", () => {
+  test('a breaker opened by one client alone leaves /readyz 200; a second client failing too makes it 503', async () => {
+    const stack = await startStack({
+      READYZ_REQUIRE_UPSTREAM: 'runes',
+      BREAKER_THRESHOLD: '3',
+      BREAKER_COOLDOWN_MS: '60000',
+      TRUST_PROXY: 'on',
+    });
+    try {
+      const ready = async () => {
+        const answer = await rest(`${stack.gatewayUrl}/readyz`);
+        const { services, ...others } = answer.body as { services: Record<string, { breaker: string }> };
+        return [answer.status, others, services.runes?.breaker];
+      };
+      const page = (address: string) =>
+        stack.graphql('{ etchings(offset: 7777, limit: 1) { offset } }', undefined, { 'x-forwarded-for': address });
+      // The upstream's proxy times out on one deep offset only, which a lone client asks for.
+      stack.sample.inject({ path: '/runes/v1/etchings', query: /offset=7777/, status: 504 });
+      for (let i = 0; i < 3; i++) await page('203.0.113.9');
+      // Every other client's request is still sent: the replica serves them, and must stay in rotation.
+      expect(await ready()).toEqual([200, { status: 'ready' }, 'half-open']);
+      // Another client's request fails too: the service is down for everyone.
+      await page('198.51.100.7');
+      expect(await ready()).toEqual([503, { status: 'unready', unavailable: ['runes'] }, 'open']);
     } finally {
       await stack.close();
     }

@@ -67,11 +67,14 @@ export class CircuitBreaker {
   }
 
   /**
-   * The state as a request would find it now: an open breaker past its cooldown lets the probe
-   * through. Read by /readyz and live polling, which must not wait for some other request to move it.
+   * The state as another client's request would find it now: an open breaker past its cooldown lets
+   * the probe through, and one opened by one client's failures alone lets every other client's
+   * request through. Read by /readyz and live polling, which must not wait for some other request to
+   * move it, nor take a replica out of rotation on one client's say-so.
    */
   stateAt(now = Date.now()): BreakerState {
-    return this.state === 'open' && now - this.openedAt >= this.cooldownMs ? 'half-open' : this.state;
+    if (this.state !== 'open') return this.state;
+    return this.byOneClient || now - this.openedAt >= this.cooldownMs ? 'half-open' : 'open';
   }
 
   /** The probe went without an answer (its client left): the next request may probe instead. */

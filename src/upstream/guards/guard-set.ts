@@ -103,7 +103,8 @@ export class GuardSet {
     const counts = { tenants: 0, openBreakers: 0, quotaBlockedTenants: 0 };
     for (const guards of this.tenants?.values(now) ?? []) {
       counts.tenants++;
-      if (guards.breaker.stateAt(now) === 'open') counts.openBreakers++;
+      // A tenant's breaker refusing its key's requests, whoever's failures opened it.
+      if (guards.breaker.openUntilTime > now) counts.openBreakers++;
       if (guards.quota.waitSeconds(now) > 0) counts.quotaBlockedTenants++;
     }
     return counts;
