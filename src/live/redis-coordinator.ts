@@ -17,6 +17,7 @@ import { hash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import { keepSubscribed } from '../lib/redis-subscription.js';
 import type { Coordinator, Snapshot } from './hub.js';
 import { scopeDigest } from '../upstream/shared-state.js';
 
@@ -52,7 +53,7 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
     retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
   };
   const redis = new Redis(url.href, { ...options, enableOfflineQueue: false });
-  // Subscribed on each (re)connection, below.
+  // Subscribed on each (re)connection, and again while Redis refuses it (keepSubscribed).
   const subscriber = new Redis(url.href, { ...options, enableOfflineQueue: true, autoResubscribe: false });
   redis.on('error', () => {});
   subscriber.on('error', () => {});
@@ -91,15 +92,10 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
     }
   };
 
-  subscriber.on('ready', () => {
-    subscriber.subscribe(channel).then(
-      () => {
-        if (subscriptions > 0 && !listening) log.info('redis subscription back: replicas share polling');
-        listening = true;
-        subscriptions++;
-      },
-      () => {},
-    );
+  keepSubscribed(subscriber, channel, () => {
+    if (subscriptions > 0 && !listening) log.info('redis subscription back: replicas share polling');
+    listening = true;
+    subscriptions++;
   });
   subscriber.on('close', () => {
     if (listening && !closing) log.warn('redis subscription lost: polling alone');

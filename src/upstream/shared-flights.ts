@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { CancelSignal } from '../lib/cancellation.js';
+import { keepSubscribed } from '../lib/redis-subscription.js';
 
 /** Longest wait for Redis to say who leads: past it, this process asks alone. */
 const TAKE_WAIT_MS = 200;
@@ -69,12 +70,7 @@ export function createFlightBoard(redis: Redis): FlightBoard {
   listener.on('error', () => {
     // Commands report Redis outages; without a subscription every process asks alone.
   });
-  listener.on('ready', () => {
-    listener.subscribe(CHANNEL).then(
-      () => (subscribed = true),
-      () => {},
-    );
-  });
+  keepSubscribed(listener, CHANNEL, () => (subscribed = true));
   listener.on('close', () => (subscribed = false));
   listener.on('message', (_channel: string, key: string) => landed(key));
   // Only a process that hears landings waits for one; the others ask alone.
