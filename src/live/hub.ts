@@ -61,6 +61,8 @@ export interface Coordinator {
    * up and leaves it to another replica for `ms`, which may see the upstream answer.
    */
   standDown(key: string, ms: number): void;
+  /** This replica's poll of `key` was answered by the upstream (not from a stale store). */
+  polled(key: string): void;
   /** Changes polled by other replicas. */
   onChange(listener: (key: string, snapshot: Snapshot) => void): void;
   /** This replica watches `key` (again) or no longer. */
@@ -73,6 +75,7 @@ export const localCoordinator = (): Coordinator => ({
   lead: async () => true,
   publish() {},
   standDown() {},
+  polled() {},
   onChange() {},
   watch() {},
   unwatch() {},
@@ -279,6 +282,7 @@ class Poller {
       if (this.stopped) return;
       // A stored answer served because the upstream failed is no poll of now: nobody's baseline.
       this.accept(response, lead, true, response.stale ? undefined : poll);
+      if (!response.stale) hub.coordinator.polled(def.key);
     } catch (error) {
       if (this.stopped) return;
       hub.events.poll(def.kind, 'error');

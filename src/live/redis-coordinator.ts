@@ -73,8 +73,13 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
   let listening = false;
   let closing = false;
   let subscriptions = 0;
-  /** Per watched key: the subscription this replica last polled it under. */
+  /**
+   * Per watched key: the subscription this replica last polled it under, and the one a poll owed
+   * since went out under. Owed until answered: a poll that paused (breaker, quota) or failed saw
+   * nothing, and the change it was for would reach this replica's subscribers only with the next.
+   */
   const polledUnder = new Map<string, number>();
+  const owedUnder = new Map<string, number>();
 
   const tryLease = async (key: string) => {
     const lease = leases.get(key);
@@ -120,7 +125,7 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
       // Without Redis, or deaf to it, every replica decides alone.
       if (redisDown || !listening) return true;
       if (polledUnder.get(key) !== subscriptions) {
-        polledUnder.set(key, subscriptions);
+        owedUnder.set(key, subscriptions);
         return true;
       }
       return leases.get(key)?.held === true;
@@ -128,6 +133,12 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
     publish(key, snapshot) {
       const message: Message = { from: id, key, status: snapshot.status, etag: snapshot.etag, body: snapshot.body.toString('base64') };
       redis.publish(channel, JSON.stringify(message)).catch(() => {});
+    },
+    polled(key) {
+      const under = owedUnder.get(key);
+      if (under === undefined) return;
+      owedUnder.delete(key);
+      polledUnder.set(key, under);
     },
     standDown(key, ms) {
       const lease = leases.get(key);
@@ -153,6 +164,7 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
       clearInterval(lease.timer);
       leases.delete(key);
       polledUnder.delete(key);
+      owedUnder.delete(key);
       if (lease.held) redis.eval(RELEASE, 1, leaseKey(key), id).catch(() => {});
     },
     async close() {
