@@ -16,7 +16,7 @@ import { startRedis, stopRedis } from '../redis.js';
 import { toBrc20 } from '../support.js';
 
 const QUERY = 'subscription { brc20Token(ticker: "pepe") { token { ticker txCount } } }';
-const QUOTA_WAIT_SECONDS = 6;
+const QUOTA_WAIT_SECONDS = 10;
 let redis: ChildProcess;
 let admin: Redis;
 let sample: SampleUpstream;

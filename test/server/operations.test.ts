@@ -476,7 +476,8 @@ describe('READYZ_REQUIRE_UPSTREAM', () => {
     const stack = await startStack({
       READYZ_REQUIRE_UPSTREAM: 'ordinals',
       BREAKER_THRESHOLD: '1',
-      BREAKER_COOLDOWN_MS: '300',
+      // Long enough that /readyz is asked before it ends, however busy the machine.
+      BREAKER_COOLDOWN_MS: '2000',
       TRUST_PROXY: 'on',
     });
     try {
