@@ -15,7 +15,7 @@ export type LiveService = Pick<UpstreamService, 'health' | 'request' | 'parse' |
 export function liveSource<A extends unknown[], T>(operation: SourcedOperation<A, T>, ...args: A): LiveService {
   const { backend } = operation;
   return {
-    health: (now?: number): ServiceHealth => backend.health(now),
+    health: (now?: number, client?: string): ServiceHealth => backend.health(now, client),
     request: (req: UpstreamRequest): Promise<UpstreamResponse> => {
       let stale: UpstreamResponse['stale'];
       const call: CallOptions = {

@@ -139,8 +139,8 @@ export class UpstreamService implements AnswerSource {
   }
 
   /** /readyz: see GuardSet.health. */
-  health(now = Date.now()): ServiceHealth {
-    return this.guardSet.health(now);
+  health(now = Date.now(), client?: string): ServiceHealth {
+    return this.guardSet.health(now, client);
   }
 
   /**

@@ -11,6 +11,19 @@ function failRun(breaker: CircuitBreaker, clients: string[], at = T) {
 }
 
 describe('circuit breaker', () => {
+  test("opened by one client's failures alone: open to that client, half-open to any other", () => {
+    const breaker = new CircuitBreaker(3);
+    failRun(breaker, ['a']);
+    // /readyz asks for no client: any other than the one failing.
+    expect([breaker.stateAt(T, 'a'), breaker.stateAt(T, 'b'), breaker.stateAt(T)]).toEqual(['open', 'half-open', 'half-open']);
+    // The gateway's own polls failing alone: its polls pause, clients' requests are still sent.
+    const polled = new CircuitBreaker(3);
+    failRun(polled, ['']);
+    expect([polled.stateAt(T, ''), polled.stateAt(T, 'b')]).toEqual(['open', 'half-open']);
+    // Past the cooldown, the failing client's request is the probe.
+    expect(breaker.stateAt(T + 5_000, 'a')).toBe('half-open');
+  });
+
   test('three addresses failing while another client was served a second ago: closed', () => {
     const breaker = new CircuitBreaker(5);
     breaker.success('victim', T - 1_000);

@@ -67,14 +67,17 @@ export class CircuitBreaker {
   }
 
   /**
-   * The state as another client's request would find it now: an open breaker past its cooldown lets
-   * the probe through, and one opened by one client's failures alone lets every other client's
-   * request through. Read by /readyz and live polling, which must not wait for some other request to
-   * move it, nor take a replica out of rotation on one client's say-so.
+   * The state as a request of `client` would find it now (undefined: any client but the one whose
+   * failures alone opened it): an open breaker past its cooldown lets the probe through, and one
+   * opened by one client's failures alone lets every other client's request through. Read by
+   * /readyz, which must not take a replica out of rotation on one client's say-so, and by live
+   * polling for the client of its poll ('' for the gateway's own); neither waits for some other
+   * request to move it.
    */
-  stateAt(now = Date.now()): BreakerState {
+  stateAt(now = Date.now(), client?: string): BreakerState {
     if (this.state !== 'open') return this.state;
-    return this.byOneClient || now - this.openedAt >= this.cooldownMs ? 'half-open' : 'open';
+    if (this.byOneClient && client !== this.failing) return 'half-open';
+    return now - this.openedAt >= this.cooldownMs ? 'half-open' : 'open';
   }
 
   /** The probe went without an answer (its client left): the next request may probe instead. */

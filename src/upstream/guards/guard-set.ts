@@ -92,10 +92,13 @@ export class GuardSet {
 
   /**
    * /readyz: the service's breaker and quota wait; for a per-tenant service, how many tenants it
-   * knows and how many of them are refused (never one tenant's state as the service's).
+   * knows and how many of them are refused (never one tenant's state as the service's). `client`:
+   * whose request would meet the breaker (CircuitBreaker.stateAt).
    */
-  health(now = Date.now()): ServiceHealth {
-    if (this.service) return { breaker: this.service.breaker.stateAt(now), quotaWaitSeconds: this.service.quota.waitSeconds(now) };
+  health(now = Date.now(), client?: string): ServiceHealth {
+    if (this.service) {
+      return { breaker: this.service.breaker.stateAt(now, client), quotaWaitSeconds: this.service.quota.waitSeconds(now) };
+    }
     return { breaker: 'per-tenant', ...this.tenantCounts(now) };
   }
 
