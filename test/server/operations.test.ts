@@ -369,7 +369,7 @@ describe('graceful shutdown', () => {
 describe('graceful shutdown with SHUTDOWN_DELAY_MS', () => {
   test('first /readyz turns 503 while requests are still served, each closing its connection; then the drain', async () => {
     // Long enough that the requests below, sent once the first line is out, land inside it.
-    const stack = await startStack({ SHUTDOWN_DELAY_MS: '3000', SHUTDOWN_TIMEOUT_MS: '5000' });
+    const stack = await startStack({ SHUTDOWN_DELAY_MS: '5000', SHUTDOWN_TIMEOUT_MS: '5000' });
     const fresh = (path: string, body?: string) => ask(`${stack.gatewayUrl}${path}`, false, body).then(({ answer }) => answer);
     const query = JSON.stringify({ query: '{ etchings(limit: 1) { total } }' });
     const stopped = stack.close();
