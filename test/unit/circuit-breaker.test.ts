@@ -63,6 +63,13 @@ describe('circuit breaker', () => {
     expect(breaker.state).toBe('closed');
   });
 
+  test("another replica's opening makes one client's opening here everyone's", () => {
+    const breaker = new CircuitBreaker(3);
+    failRun(breaker, ['a']);
+    breaker.openUntil(T + 4_000, T + 1_000);
+    expect([breaker.allow('b', T + 1_000), breaker.stateAt(T + 1_000), breaker.sharedOpenUntilTime]).toEqual([false, 'open', T + 4_000]);
+  });
+
   test("another replica's opening is taken only where no client served lately is still served", () => {
     const quiet = new CircuitBreaker(5);
     quiet.openUntil(T + 3_000, T);

@@ -134,10 +134,11 @@ export class CircuitBreaker {
    * Opens the breaker until `until` (another replica saw the service fail), unless it already is,
    * or a client here was served lately and has not failed since: this replica sees the service
    * answer, whatever the other saw (its clients' inputs, its network). No replica opens it for
-   * longer than one cooldown, so a later time (a bad Redis value) is cut.
+   * longer than one cooldown, so a later time (a bad Redis value) is cut. Open here by one client's
+   * failures alone, it becomes everyone's: the service fails for others' clients too.
    */
   openUntil(until: number, now = Date.now()): void {
-    if (this.state === 'open' || until <= now || this.othersServed(now)) return;
+    if ((this.state === 'open' && !this.byOneClient) || until <= now || this.othersServed(now)) return;
     this.openedAt = Math.min(until, now + this.cooldownMs) - this.cooldownMs;
     this.byOneClient = false;
     this.probing = false;
