@@ -40,7 +40,8 @@ describe('abuse: one platform tenant cannot lock out or slow another', () => {
         BREAKER_THRESHOLD: '3',
         BREAKER_COOLDOWN_MS: '60000',
         UPSTREAM_MAX_CONNECTIONS: '4',
-        UPSTREAM_TIMEOUT_MS: '2000',
+        // Long enough that B is answered before A's calls run out of it, even on a loaded machine.
+        UPSTREAM_TIMEOUT_MS: '6000',
         TRUST_PROXY: 'on',
       },
       { platformApiKeys: [A, B, ...MORE_KEYS] },
@@ -294,8 +295,8 @@ describe("abuse: one client's slow inputs open no breaker on the other replicas 
   });
 
   test('alone on a replica, a client opens its breaker there only; two clients failing open it on every replica', async () => {
-    // Offset 777 takes the runes upstream a second, past the deadline; one client asks it on b alone.
-    b.sample.inject({ path: '/runes/v1/etchings', query: /offset=777/, delayMs: 1000 });
+    // Offset 777 takes the runes upstream 10 s, far past the deadline; one client asks it on b alone.
+    b.sample.inject({ path: '/runes/v1/etchings', query: /offset=777/, delayMs: 10_000 });
     for (let i = 0; i < 3; i++) {
       const slow = await b.graphql('{ etchings(offset: 777, limit: 1) { total } }', undefined, from('203.0.113.66'));
       expect(slow.body).toEqual(timedOut('etchings', 'runes'));
@@ -313,7 +314,7 @@ describe("abuse: one client's slow inputs open no breaker on the other replicas 
 
     // The ordinals service down for two clients of b (three tickers: three calls, none joined): the
     // service, not an input. a follows.
-    b.sample.inject({ path: '/ordinals/*', delayMs: 1000 });
+    b.sample.inject({ path: '/ordinals/*', delayMs: 10_000 });
     const failed = await Promise.all(
       [
         ['ordi', '203.0.113.66'],
@@ -350,7 +351,8 @@ describe('abuse: a replica of another upstream opens no breaker here (REDIS_URL)
   });
 
   test("staging's ordinals down for its clients leaves production's breaker closed", async () => {
-    staging.sample.inject({ path: '/ordinals/*', delayMs: 1000 });
+    // Far past the 300 ms deadline: a stalled machine cannot see the answer arrive in time.
+    staging.sample.inject({ path: '/ordinals/*', delayMs: 10_000 });
     await Promise.all(
       ['ordi', 'pepe', 'sats'].map((ticker, i) =>
         staging.graphql(`{ brc20Token(ticker: "${ticker}") { token { ticker } } }`, undefined, from(`203.0.113.${70 + (i % 2)}`)),
