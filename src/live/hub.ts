@@ -245,14 +245,14 @@ class Poller {
     try {
       const lead = await hub.coordinator.lead(def.key, hub.interval());
       if (this.stopped) return;
-      const waiting = this.payer() !== NO_ONE;
+      const asker = this.payer();
+      const waiting = asker !== NO_ONE;
       // Another replica polls it: this one asks only for subscribers without a value (a baseline
       // must come from a poll started after the join, which another replica's change cannot show).
       if (!lead && !waiting) return;
       // As this poll's client would meet the breaker: one opened by that client's failures (or the
       // gateway's own polls') alone refuses it, so the poll pauses and hands its lease on.
-      const asker = this.payer();
-      const health = def.service.health(undefined, asker === NO_ONE ? '' : (asker ?? ''));
+      const health = def.service.health(undefined, (waiting && asker) || '');
       if (health.breaker === 'open' || ('quotaWaitSeconds' in health && health.quotaWaitSeconds > 0)) {
         hub.events.poll(def.kind, 'paused');
         // Another replica may reach the upstream: it polls for every replica meanwhile.
