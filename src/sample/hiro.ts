@@ -99,6 +99,13 @@ export const ordinalsApi: FastifyPluginAsync<OrdinalsOptions> = async (app, { ac
   // The ordinals ETag is global: the same for every ticker and block, found or not.
   app.addHook('preHandler', etagHook(activity.ordinalsEtag));
 
+  // The status route (bitcoin-indexer api/ordinals/src/api/routes/status.ts), the gateway's probe.
+  app.get('/', async () => ({
+    server_version: 'bitcoin-indexer-ordinals-api sample',
+    status: 'ready',
+    block_height: Math.max(...activity.brc20Tokens().map(({ token }) => token.block_height)),
+  }));
+
   if (tokenList) {
     app.get('/brc-20/tokens', { schema: { querystring: Brc20TokensQuery, response: { 200: Brc20TokensResponse } } }, async (request) => {
       const { ticker, offset = 0, limit = DEFAULT_LIMIT } = request.query as Static<typeof Brc20TokensQuery>;
@@ -141,6 +148,16 @@ export const ordinalsApi: FastifyPluginAsync<OrdinalsOptions> = async (app, { ac
 
 export const runesApi: FastifyPluginAsync<DataOptions> = async (app, { activity }) => {
   app.addHook('preHandler', etagHook(activity.runesEtag));
+
+  // The status route (bitcoin-indexer api/runes/src/api/routes/status.ts), the gateway's probe:
+  // at `/runes/v1` only, where a sample serving ord too has ord's `/runes` at the unversioned one.
+  if (app.prefix.endsWith('/v1')) {
+    app.get('/', async () => ({
+      server_version: 'bitcoin-indexer-runes-api sample',
+      status: 'ready',
+      block_height: activity.etchings()[0]?.location.block_height,
+    }));
+  }
 
   app.get('/etchings', { schema: { querystring: PageQuery, response: { 200: EtchingsResponse } } }, async (request) => {
     const { offset = 0, limit = DEFAULT_LIMIT } = request.query as Static<typeof PageQuery>;
