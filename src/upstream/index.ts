@@ -9,7 +9,7 @@ import { shareHashSecret } from './hash-secret.js';
 import { redisHealth } from './redis-health.js';
 import { createFlightBoard } from './shared-flights.js';
 import { createSharedSignals } from './shared-state.js';
-import type { CachePolicy, CacheStore } from './request.js';
+import type { CachePolicy, CacheStore, ProbePath } from './request.js';
 import { configuredServiceOptions } from './service-options.js';
 import { UpstreamService } from './service.js';
 import { createMetadataClient } from './metadata.js';
@@ -39,6 +39,17 @@ function createRedis(url: URL, logger: Logger): Redis {
   });
   return redis;
 }
+
+/**
+ * Each service's status route (UPSTREAM.md §0 and §1; bitcoin-indexer's status routes, under
+ * api/ordinals and api/runes), which the gateway asks as its breakers' half-open probe. The platform's breakers are per API key,
+ * whose paths carry the key: a tenant's request is its own probe.
+ */
+const STATUS_PATHS: Partial<Record<ServiceName, ProbePath>> = {
+  metadata: { path: '/metadata/v1', route: '/metadata/v1' },
+  ordinals: { path: '/ordinals/v1', route: '/ordinals/v1' },
+  runes: { path: '/runes/v1', route: '/runes/v1' },
+};
 
 /** One pool per upstream service, created at start and closed on shutdown. */
 /**
@@ -86,6 +97,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
       perTenant: name === 'platform',
       // The platform's devnet node may answer anything; the others answer JSON only.
       ...(name === 'platform' ? {} : { answersJson: true, ...fairness(name) }),
+      probe: STATUS_PATHS[name],
     });
   const services = [
     service('metadata', config.metadataUrl, policy(false)),

@@ -70,6 +70,9 @@ export interface UpstreamRequest {
   notAfter?: number;
 }
 
+/** A service's probe path: answered cheaply by the service itself (e.g. `/ordinals/v1`, its status). */
+export type ProbePath = Pick<UpstreamRequest, 'path' | 'route'>;
+
 export interface LookupBudget {
   take(): void;
   /** `run` for each item, answers in order: on the lookup's own slot and the request's free ones. */
@@ -223,4 +226,9 @@ export interface ServiceOptions {
   quotaPerMinute?: number;
   /** Where clients' calls are counted (client-limits.ts); default: this process alone. */
   clientLimiter?: ClientCallLimiter;
+  /**
+   * A fixed, cheap path the service answers (its status route): the gateway asks it itself as the
+   * breaker's half-open probe (guards/service-probe.ts). Unset: a client's request is the probe.
+   */
+  probe?: ProbePath;
 }

@@ -9,8 +9,9 @@ import { UpstreamError, parseRetryAfter, type ServiceName } from '../errors.js';
 import type { UpstreamEvents } from '../observe/metrics.js';
 import type { Exchange } from './exchange.js';
 import type { ClientShare } from './guards/client-share.js';
-import type { GuardSet } from './guards/guard-set.js';
+import type { GuardSet, Guards } from './guards/guard-set.js';
 import { RetryBudget, backoffMs } from './guards/retry-budget.js';
+import { ServiceProbe } from './guards/service-probe.js';
 import type { ServiceOptions, UpstreamRequest, UpstreamResponse } from './request.js';
 
 const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
@@ -18,6 +19,8 @@ const RETRYABLE_STATUS = new Set([429, 502, 503, 504]);
 export class Retries {
   private readonly name: ServiceName;
   private readonly retryBudget = new RetryBudget();
+  /** The gateway's own half-open probe, for a service with a probe path. */
+  private readonly probe: ServiceProbe | undefined;
 
   constructor(
     /** The stage below: one HTTP exchange. */
@@ -30,6 +33,7 @@ export class Retries {
     private readonly events: UpstreamEvents,
   ) {
     this.name = options.name;
+    this.probe = options.probe && new ServiceProbe(options.probe, next, options.timeoutMs);
   }
 
   /**
@@ -62,7 +66,7 @@ export class Retries {
       const wait = guards.quota.until > waitedOut ? guards.quota.waitSeconds() : 0;
       // The upstream said its quota is spent: asking again now would only cost more of it.
       if (wait > 0) throw new UpstreamError(this.name, 'status', 429, wait);
-      if (!guards.breaker.allow(req.client)) {
+      if (!guards.breaker.allow(req.client) && !(await this.probed(guards, req, exchange))) {
         throw new UpstreamError(this.name, 'unavailable', undefined, guards.breaker.retryAfterSeconds());
       }
       // A retry was counted when it was decided on, below. (Awaited only when counted elsewhere.)
@@ -108,9 +112,23 @@ export class Retries {
       try {
         await sleep(delay, undefined, { signal });
       } catch {
-        if (req.signal?.aborted) throw req.signal.reason;
-        throw new UpstreamError(this.name, 'timeout');
+        throw this.cutShort(req);
       }
     }
+  }
+
+  /** Whether the service's own probe, past the cooldown, has closed the breaker for this request. */
+  private async probed(guards: Guards, req: UpstreamRequest, exchange: ExchangeSignal): Promise<boolean> {
+    if (!this.probe) return false;
+    try {
+      return await this.probe.admits(guards, req.client, exchange.signal);
+    } catch {
+      throw this.cutShort(req);
+    }
+  }
+
+  /** A wait ended by the client leaving (its reason) or by the deadline. */
+  private cutShort(req: UpstreamRequest): unknown {
+    return req.signal?.aborted ? req.signal.reason : new UpstreamError(this.name, 'timeout');
   }
 }

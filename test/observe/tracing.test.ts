@@ -462,7 +462,7 @@ describe('retries and the circuit breaker', () => {
     expect(stack.sample.requests.map((r) => r.headers.traceparent)).toEqual(attempts.map(traceparent));
   });
 
-  test('the breaker: open (no attempt), then a half-open probe', async () => {
+  test("the breaker: open (no attempt), then the request sent once the gateway's probe closed it", async () => {
     const path = '/ordinals/v1/brc-20/tokens/sats';
     stack.sample.inject({ path, times: 2, status: 503, body: { message: 'down' } });
     expect((await get(stack, path, { 'x-request-id': 'breaker-1' })).status).toBe(503);
@@ -480,7 +480,7 @@ describe('retries and the circuit breaker', () => {
           error: true,
         },
       ],
-      [lookup('ordinals', TOKEN_ROUTE, 'miss', 200, [attempt('ordinals', TOKEN_ROUTE, 200, 0, 'half-open')])],
+      [lookup('ordinals', TOKEN_ROUTE, 'miss', 200, [attempt('ordinals', TOKEN_ROUTE, 200, 0, 'closed')])],
     ]);
   });
 });

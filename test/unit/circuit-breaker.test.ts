@@ -1,7 +1,7 @@
 // Who can open the breaker: a run of failures opens it only when every client served lately
 // failed in the run too (the HTTP side is in test/upstream/resilience.test.ts).
 import { describe, expect, test } from 'vitest';
-import { CircuitBreaker } from '../../src/upstream/guards/circuit-breaker.js';
+import { CircuitBreaker, GATEWAY_PROBE } from '../../src/upstream/guards/circuit-breaker.js';
 
 const T = 1_000_000;
 
@@ -92,5 +92,30 @@ describe('circuit breaker', () => {
     for (let i = 0; i < 32; i++) breaker.success(`old${i}`, T - 40_000 - i);
     failRun(breaker, ['a1', 'a2']);
     expect(breaker.state).toBe('closed');
+  });
+
+  test("with its own probe, no client's request is the probe; the probe's answer decides", () => {
+    const breaker = new CircuitBreaker(3, 5_000, () => {}, true);
+    failRun(breaker, ['a1', 'a2']);
+    // Past the cooldown: half-open, and every client is refused until the gateway's probe answers.
+    expect([breaker.stateAt(T + 5_000, 'a1'), breaker.allow('a1', T + 5_000), breaker.allow('b', T + 5_000)]).toEqual([
+      'half-open',
+      false,
+      false,
+    ]);
+    // Its success closes it, and serves no client: the next run of failures opens it again.
+    breaker.success(GATEWAY_PROBE, T + 5_100);
+    expect([breaker.state, breaker.allow('a1', T + 5_100)]).toEqual(['closed', true]);
+    failRun(breaker, ['a1', 'a2'], T + 6_000);
+    expect(breaker.state).toBe('open');
+  });
+
+  test("the gateway's probe failing makes an opening by one client everyone's", () => {
+    const breaker = new CircuitBreaker(3, 5_000, () => {}, true);
+    failRun(breaker, ['a']);
+    expect(breaker.sharedOpenUntilTime).toBe(0);
+    breaker.allow('a', T + 5_000);
+    breaker.failure(GATEWAY_PROBE, T + 5_000);
+    expect([breaker.stateAt(T + 5_000, 'b'), breaker.sharedOpenUntilTime]).toEqual(['open', T + 10_000]);
   });
 });

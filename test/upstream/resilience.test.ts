@@ -137,13 +137,14 @@ describe('circuit breaker (BREAKER_THRESHOLD=3, BREAKER_COOLDOWN_MS=500)', () =>
     // Opened by this one client's failures: another client's request would still be sent.
     expect(ready.body).toMatchObject({ status: 'ready', services: { ordinals: { breaker: 'half-open' }, runes: { breaker: 'closed' } } });
 
-    // After the cooldown one probe goes; the upstream is back, so the breaker closes.
+    // After the cooldown the gateway probes the service's status route itself; the upstream is
+    // back, so the breaker closes and the request that waited for the probe is sent.
     stack.sample.clearFaults();
     await pause(550);
     stack.sample.clearLog();
     expect(await stack.graphql(ORDI_QUERY)).toEqual({ status: 200, body: { data: ORDI_DATA } });
     expect(await stack.graphql(ORDI_QUERY)).toEqual({ status: 200, body: { data: ORDI_DATA } });
-    expect(stack.upstreamCalls()).toEqual([`GET ${ORDI_PATH}`, `GET ${ORDI_PATH}`]);
+    expect(stack.upstreamCalls()).toEqual(['GET /ordinals/v1', `GET ${ORDI_PATH}`, `GET ${ORDI_PATH}`]);
   });
 });
 
@@ -220,32 +221,88 @@ describe('circuit breaker opened by one client alone (BREAKER_THRESHOLD=3, BREAK
   });
 });
 
-describe('circuit breaker probe abandoned (BREAKER_THRESHOLD=1, BREAKER_COOLDOWN_MS=300)', () => {
+describe("the breaker's probe is the gateway's own (BREAKER_THRESHOLD=3, BREAKER_COOLDOWN_MS=500, UPSTREAM_TIMEOUT_MS=300)", () => {
   let stack: Stack;
   beforeAll(async () => {
-    stack = await startStack({ BREAKER_THRESHOLD: '1', BREAKER_COOLDOWN_MS: '300' });
+    stack = await startStack({ BREAKER_THRESHOLD: '3', BREAKER_COOLDOWN_MS: '500', UPSTREAM_TIMEOUT_MS: '300', TRUST_PROXY: 'on' });
+  });
+  afterAll(() => stack.close());
+  afterEach(() => stack.sample.reset());
+
+  const page = (offset: number, address: string) =>
+    stack.graphql(`{ etchings(offset: ${offset}, limit: 1) { offset } }`, undefined, { 'x-forwarded-for': address });
+  const failed = (code: string, extensions: Record<string, unknown> = {}) => ({
+    status: 200,
+    body: { data: { etchings: null }, errors: [fieldError(['etchings'], { code, service: 'runes', ...extensions })] },
+  });
+  const breaker = async () =>
+    ((await rest(`${stack.gatewayUrl}/readyz`)).body as { services: { runes: { breaker: string } } }).services.runes.breaker;
+
+  test('two addresses whose inputs time out cannot keep it open by taking each probe', async () => {
+    // Offsets from 8880 on take the upstream a second: past the deadline. Nobody else asks.
+    stack.sample.inject({ path: '/runes/v1/etchings', query: /offset=888\d/, delayMs: 1000 });
+    const attack = await Promise.all([page(8880, '203.0.113.9'), page(8881, '203.0.113.10'), page(8882, '203.0.113.9')]);
+    expect(attack).toEqual([failed('UPSTREAM_TIMEOUT'), failed('UPSTREAM_TIMEOUT'), failed('UPSTREAM_TIMEOUT')]);
+    expect(await breaker()).toBe('open');
+    await pause(550);
+    stack.sample.clearLog();
+    // Past the cooldown the attacker asks first, as it would to take the probe: the gateway asks
+    // the service's status route itself, which answers, and both requests are sent.
+    const held = page(8883, '203.0.113.10');
+    while (!stack.upstreamCalls().includes('GET /runes/v1/etchings?offset=8883&limit=1')) await pause(5);
+    expect(await page(1, '198.51.100.7')).toEqual({ status: 200, body: { data: { etchings: { offset: 1 } } } });
+    expect(await held).toEqual(failed('UPSTREAM_TIMEOUT'));
+    expect(stack.upstreamCalls()).toEqual([
+      'GET /runes/v1',
+      'GET /runes/v1/etchings?offset=8883&limit=1',
+      'GET /runes/v1/etchings?offset=1&limit=1',
+    ]);
+    // The client served holds it closed against the attacker's next run.
+    const again = await Promise.all([page(8884, '203.0.113.9'), page(8885, '203.0.113.10'), page(8886, '203.0.113.9')]);
+    expect(again).toEqual([failed('UPSTREAM_TIMEOUT'), failed('UPSTREAM_TIMEOUT'), failed('UPSTREAM_TIMEOUT')]);
+    expect(await breaker()).toBe('closed');
+  });
+
+  test('the status route down too: the probe opens it again for everyone, and the waiting request is not sent', async () => {
+    stack.sample.inject({ path: '/runes/*', status: 504 });
+    const down = await Promise.all([page(1, '198.51.100.7'), page(2, '198.51.100.8'), page(3, '198.51.100.7')]);
+    expect(down).toEqual([504, 504, 504].map((httpStatus) => failed('UPSTREAM_ERROR', { httpStatus })));
+    await pause(550);
+    stack.sample.clearLog();
+    expect(await page(4, '198.51.100.9')).toEqual(failed('UPSTREAM_UNAVAILABLE', { retryAfter: 1 }));
+    expect(stack.upstreamCalls()).toEqual(['GET /runes/v1']);
+    expect(await breaker()).toBe('open');
+  });
+});
+
+describe("while the gateway's probe is in flight (BREAKER_THRESHOLD=2, UPSTREAM_RETRIES=0)", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ BREAKER_THRESHOLD: '2', BREAKER_COOLDOWN_MS: '300', UPSTREAM_RETRIES: '0', TRUST_PROXY: 'on' });
   });
   afterAll(() => stack.close());
 
-  test('a probe whose client leaves does not leave the breaker half-open for good: the next request probes', async () => {
-    stack.sample.inject({ path: ORDI_PATH, times: 1, reset: true });
-    expect((await rest(`${stack.gatewayUrl}${ORDI_PATH}`)).status).toBe(502);
+  const page = (offset: number, address: string) =>
+    stack.graphql(`{ etchings(offset: ${offset}, limit: 1) { offset } }`, undefined, { 'x-forwarded-for': address });
+
+  test("the client whose request sent it waits for it and is served; another's fails fast, unsent", async () => {
+    stack.sample.inject({ path: '/runes/v1/etchings', status: 504, times: 2 });
+    const [a, b] = ['198.51.100.7', '198.51.100.8'];
+    expect((await Promise.all([page(1, a), page(2, b)])).map(({ body }) => body.data)).toEqual([{ etchings: null }, { etchings: null }]);
     await pause(350);
-    // The probe hangs upstream, and its only client leaves.
-    stack.sample.inject({ path: ORDI_PATH, times: 1, hang: true });
+    stack.sample.inject({ path: '/runes/v1', delayMs: 1500 });
     stack.sample.clearLog();
-    const client = new AbortController();
-    const probe = fetch(`${stack.gatewayUrl}${ORDI_PATH}`, { signal: client.signal }).catch(() => 'left');
-    while (stack.upstreamCalls().length === 0) await pause(10);
-    client.abort();
-    expect(await probe).toBe('left');
-    // Once the gateway has seen the client go, the next request is the new probe, and it succeeds.
-    let answer = await rest(`${stack.gatewayUrl}${ORDI_PATH}`);
-    for (let i = 0; i < 20 && answer.status !== 200; i++) {
-      await pause(50);
-      answer = await rest(`${stack.gatewayUrl}${ORDI_PATH}`);
-    }
-    expect([answer.status, answer.body]).toEqual([200, ordi]);
+    const probed = page(3, a);
+    while (stack.upstreamCalls().length === 0) await pause(5);
+    expect(await page(4, b)).toEqual({
+      status: 200,
+      body: {
+        data: { etchings: null },
+        errors: [fieldError(['etchings'], { code: 'UPSTREAM_UNAVAILABLE', service: 'runes', retryAfter: 1 })],
+      },
+    });
+    expect(await probed).toEqual({ status: 200, body: { data: { etchings: { offset: 3 } } } });
+    expect(stack.upstreamCalls()).toEqual(['GET /runes/v1', 'GET /runes/v1/etchings?offset=3&limit=1']);
   });
 });
 

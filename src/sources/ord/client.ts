@@ -50,6 +50,8 @@ export function createOrdClient({ config, logger, store, events, flights, fairne
     cache: ttlCachePolicy(config, store, flights),
     events,
     ...fairness('ord'),
+    // The breaker's half-open probe (guards/service-probe.ts): ord's status (JSON under our Accept).
+    probe: { path: '/status', route: '/status' },
   });
 
   /**

@@ -14,6 +14,12 @@ export function isServiceDown(status: number): boolean {
   return SERVICE_DOWN_STATUS.has(status);
 }
 
+/**
+ * The client the gateway's own probe (service-probe.ts) is sent as: its success is no client
+ * served, and its failure is the service's, whoever's failures opened the breaker.
+ */
+export const GATEWAY_PROBE = '\0probe';
+
 /** How recently another client must have been served for some clients' failures not to open the breaker. */
 const SERVED_OTHERS_MS = 30_000;
 /** The clients served that the breaker keeps apart: the last ones, by when they were served. */
@@ -22,6 +28,9 @@ const TRACKED_CLIENTS = 32;
 /**
  * Opens after `threshold` consecutive failures; while open, requests fail fast. After `cooldownMs`
  * one probe is let through (half-open): its success closes the breaker, its failure re-opens it.
+ * With `probesItself`, the probe is the gateway's own call to a fixed status path (sent by the
+ * caller, service-probe.ts), never a client's request: clients whose inputs the upstream times
+ * out on could otherwise take every probe and hold the breaker open for everyone.
  * A failure is the service not answering (isServiceDown); a success is any other answer.
  *
  * A timeout can be one input's (an offset the upstream's database is slow on): a run of failures
@@ -49,6 +58,8 @@ export class CircuitBreaker {
     readonly threshold = 5,
     readonly cooldownMs = 5_000,
     private readonly onChange: (state: BreakerState) => void = () => {},
+    /** The half-open probe is the gateway's own call (GATEWAY_PROBE), not a client's request. */
+    readonly probesItself = false,
   ) {}
 
   /** May a request of `client` (a keyed hash; '' for the gateway's own calls) go to the upstream now? */
@@ -59,7 +70,7 @@ export class CircuitBreaker {
     // opening everyone's), so the one client cannot hold it open by taking every probe.
     if (this.byOneClient && client !== this.failing) return true;
     if (this.state === 'open' && now - this.openedAt >= this.cooldownMs) this.set('half-open');
-    if (this.state === 'half-open' && !this.probing) {
+    if (this.state === 'half-open' && !this.probing && !this.probesItself) {
       this.probing = true;
       return true;
     }
@@ -88,13 +99,12 @@ export class CircuitBreaker {
   /** `client`: who asked (a keyed hash); '' for the gateway's own calls. */
   success(client = '', now = Date.now()): void {
     this.failures = 0;
-    this.byOneClient = false;
-    this.failing = undefined;
-    this.failingSeveral = false;
-    if (this.servedThenFailed.size > 0) this.servedThenFailed.clear();
-    this.probing = false;
-    if (!this.served.has(client) && this.served.size >= TRACKED_CLIENTS) this.forgetLongestServed();
-    this.served.set(client, now);
+    this.endRun();
+    // The gateway's own probe serves no client: it holds nothing closed against the next run.
+    if (client !== GATEWAY_PROBE) {
+      if (!this.served.has(client) && this.served.size >= TRACKED_CLIENTS) this.forgetLongestServed();
+      this.served.set(client, now);
+    }
     if (this.state !== 'closed') this.set('closed');
   }
 
@@ -102,13 +112,23 @@ export class CircuitBreaker {
     this.failures++;
     this.probing = false;
     if (this.failing === undefined) this.failing = client;
-    else if (this.failing !== client) this.failingSeveral = true;
+    // The gateway's own probe failing is the service failing, for everyone.
+    if (this.failing !== client || client === GATEWAY_PROBE) this.failingSeveral = true;
     if (this.served.has(client)) this.servedThenFailed.add(client);
     if (this.state === 'half-open' || (this.failures >= this.threshold && !this.othersServed(now))) {
       this.openedAt = now;
       this.byOneClient = !this.failingSeveral;
       if (this.state !== 'open') this.set('open');
     }
+  }
+
+  /** A success ends the run of failures: who failed in it is forgotten. */
+  private endRun(): void {
+    this.byOneClient = false;
+    this.failing = undefined;
+    this.failingSeveral = false;
+    if (this.servedThenFailed.size > 0) this.servedThenFailed.clear();
+    this.probing = false;
   }
 
   /** A client that has not failed in the run was served lately. */

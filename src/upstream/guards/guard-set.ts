@@ -63,11 +63,16 @@ export class GuardSet {
     } else {
       const guards: Guards = {
         quota: new QuotaGate(retry.maxWaitMs, (until) => options.shared?.quotaBlocked(keys, until)),
-        breaker: new CircuitBreaker(retry.breakerThreshold, retry.breakerCooldownMs, (state) => {
-          events.breaker(name, state);
-          this.logger.warn({ state }, 'circuit breaker');
-          if (state === 'open') options.shared?.breakerOpened(keys, guards.breaker.sharedOpenUntilTime);
-        }),
+        breaker: new CircuitBreaker(
+          retry.breakerThreshold,
+          retry.breakerCooldownMs,
+          (state) => {
+            events.breaker(name, state);
+            this.logger.warn({ state }, 'circuit breaker');
+            if (state === 'open') options.shared?.breakerOpened(keys, guards.breaker.sharedOpenUntilTime);
+          },
+          options.probe !== undefined,
+        ),
       };
       this.service = guards;
     }
