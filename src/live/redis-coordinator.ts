@@ -60,8 +60,8 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
   const id = randomUUID();
   const log = logger.child({ component: 'live-redis' });
   let intervalMs = defaultIntervalMs;
-  /** Per watched key: whether this replica holds the lease, the renewal timer, and until when it leaves the lease to others. */
-  const leases = new Map<string, { held: boolean; timer: NodeJS.Timeout; asideUntil?: number }>();
+  /** Per watched key: whether this replica holds the lease, the next renewal's timer, and until when it leaves the lease to others. */
+  const leases = new Map<string, { held: boolean; timer?: NodeJS.Timeout; asideUntil?: number }>();
   const listeners: Array<(key: string, snapshot: Snapshot) => void> = [];
   let redisDown = false;
   /**
@@ -95,6 +95,19 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
       if (!redisDown) log.warn({ err: error instanceof Error ? error.message : String(error) }, 'redis unreachable: polling alone');
       redisDown = true;
     }
+  };
+
+  /**
+   * Takes or renews the lease of `key` now, and again a third of the interval later: re-armed each
+   * time from the interval now, since the lease's TTL follows it. A period kept from a longer
+   * interval let a shorter TTL lapse between renewals, and another replica poll beside this one.
+   */
+  const renew = (key: string) => {
+    const lease = leases.get(key);
+    if (!lease) return;
+    lease.timer = setTimeout(() => renew(key), Math.max(10, Math.floor(intervalMs / 3)));
+    lease.timer.unref();
+    void tryLease(key);
   };
 
   keepSubscribed(subscriber, channel, () => {
@@ -152,16 +165,14 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
     },
     watch(key) {
       if (leases.has(key)) return;
-      const timer = setInterval(() => void tryLease(key), Math.max(10, Math.floor(intervalMs / 3)));
-      timer.unref();
-      leases.set(key, { held: false, timer });
+      leases.set(key, { held: false });
       polledUnder.set(key, subscriptions);
-      void tryLease(key);
+      renew(key);
     },
     unwatch(key) {
       const lease = leases.get(key);
       if (!lease) return;
-      clearInterval(lease.timer);
+      clearTimeout(lease.timer);
       leases.delete(key);
       polledUnder.delete(key);
       owedUnder.delete(key);
