@@ -25,6 +25,7 @@ import { Repeater, SlidingBuffer } from 'graphql-yoga';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { UpstreamError } from '../errors.js';
+import { RequestStats } from '../http/request-stats.js';
 import { noLiveEvents, type LiveEvents } from '../observe/metrics.js';
 import type { UpstreamResponse } from '../upstream/request.js';
 import type { Upstreams } from '../upstream/index.js';
@@ -252,11 +253,14 @@ class Poller {
       if (!lead && !waiting) return;
       // As this poll's client would meet the breaker: one opened by that client's failures (or the
       // gateway's own polls') alone refuses it, so the poll pauses and hands its lease on.
-      const health = def.service.health(undefined, (waiting && asker) || '');
-      if (health.breaker === 'open' || ('quotaWaitSeconds' in health && health.quotaWaitSeconds > 0)) {
+      const pause = () => {
         hub.events.poll(def.kind, 'paused');
         // Another replica may reach the upstream: it polls for every replica meanwhile.
         if (lead) hub.coordinator.standDown(def.key, next);
+      };
+      const health = def.service.health(undefined, (waiting && asker) || '');
+      if (health.breaker === 'open' || ('quotaWaitSeconds' in health && health.quotaWaitSeconds > 0)) {
+        pause();
         return;
       }
       // A poll for subscribers without a value waits in the turn of the client it will be charged
@@ -268,13 +272,25 @@ class Poller {
       const client = payer === NO_ONE ? undefined : payer;
       const poll = this.baselines.start();
       sent = true;
+      // Counts the upstream calls this poll sends: none, and its slot was not spent.
+      const stats = new RequestStats();
       let response: UpstreamResponse;
       try {
         // A baseline is asked past the cache and past calls in flight: they may predate the join.
         const fresh = def.baselineAfterJoin && payer !== NO_ONE ? true : undefined;
-        response = await def.service.request({ ...def.request, signal, client, fresh });
+        response = await def.service.request({ ...def.request, signal, client, fresh, stats });
       } catch (error) {
-        if (!(error instanceof UpstreamError && error.kind === 'client-limit')) throw error;
+        if (!(error instanceof UpstreamError)) throw error;
+        if (error.kind === 'unavailable' && stats.upstreamCalls === 0) {
+          // The breaker refused it before any call (it opened for this client since the check above,
+          // the client changed, or another request holds its half-open probe): the slot goes to the
+          // next poll, and this one pauses as it would have before its admission.
+          slot.refund();
+          sent = false;
+          pause();
+          return;
+        }
+        if (error.kind !== 'client-limit') throw error;
         // Refused before any call: the slot goes to the next poll, and the others waiting ask as themselves, now.
         slot.refund();
         if (this.stopped || payer === NO_ONE) return;

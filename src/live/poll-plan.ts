@@ -4,8 +4,8 @@
  * in any sliding minute. A poll past it waits, and waiting polls take turns by owner (a client, or
  * the process for re-polls): each admission takes the oldest waiting poll of the owner served
  * least recently, so one owner's backlog delays only itself. A new subscription's first value may
- * come later, never outside the plan. A slot whose poll sent nothing (the client's share was spent)
- * is given back.
+ * come later, never outside the plan. A slot whose poll sent nothing (the client's share was spent,
+ * or the breaker refused it) is given back.
  *
  * Turns alone cannot help a window that one client has already emptied: a client that asks for
  * ten new tickers at once would take all ten polls of a 10-a-minute plan in its first second, and

@@ -22,6 +22,8 @@ export function liveSource<A extends unknown[], T>(operation: SourcedOperation<A
         signal: req.signal,
         client: req.client,
         requestId: req.requestId,
+        // The poll's count of the calls it sent (live/hub.ts): a source's pages count too.
+        stats: req.stats,
         // An answer made of stored pages the source failed to confirm is no poll of now.
         onStale: (ageSeconds) => (stale = { ageSeconds: Math.max(ageSeconds, stale?.ageSeconds ?? 0) }),
       };
