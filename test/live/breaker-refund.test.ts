@@ -1,6 +1,6 @@
 /**
  * A live poll the circuit breaker refuses after the polling plan admitted it (its half-open probe
- * taken by a query still in flight) sends nothing upstream: its place in the plan, and in its
+ * in flight for another client's query) sends nothing upstream: its place in the plan, and in its
  * client's share of the plan, is given back, as for a poll refused by the client's call limit, and
  * the poll pauses as it would have before admission. One whose first attempt reached the upstream
  * and whose retry the breaker refused keeps its place. The sample upstream's request log says what
@@ -46,7 +46,7 @@ const paths = () => stack.sample.requests.map((r) => r.path);
 
 it("a poll the breaker refuses after its admission gives its place back: the client's next first poll goes at once", async () => {
   stack = await startPlanned({ BREAKER_THRESHOLD: '2', BREAKER_COOLDOWN_MS: '300', UPSTREAM_TIMEOUT_MS: '5000' });
-  // Two clients' queries fail: the breaker opens for everyone; after its cooldown it lets one probe through.
+  // Two clients' queries fail: the breaker opens for everyone; after its cooldown the gateway probes it.
   stack.sample.inject({ path: tokenPath('ordi'), status: 503, times: 2 });
   await stack.graphql(QUERY('ordi'), undefined, from('203.0.113.1'));
   await stack.graphql(QUERY('ordi'), undefined, from('203.0.113.2'));
@@ -58,9 +58,10 @@ it("a poll the breaker refuses after its admission gives its place back: the cli
   }
   expect(state).toBe('half-open');
 
-  // A slow query takes the probe. Meanwhile X subscribes: its first poll, admitted (a half-open
-  // breaker may let it through), meets the breaker busy with the probe and sends nothing.
-  stack.sample.inject({ path: tokenPath('sats'), delayMs: 3000, times: 1 });
+  // A query has the gateway probe the service, which is slow to answer. Meanwhile X subscribes: its
+  // first poll, admitted (a half-open breaker may let it through), meets the breaker busy with
+  // another client's probe and sends nothing.
+  stack.sample.inject({ path: '/ordinals/v1', delayMs: 3000, times: 1 });
   const probe = stack.graphql(QUERY('sats'), undefined, from('203.0.113.3'));
   await until(() => paths().length === 3, 'the probe at the upstream');
   const pepe = sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('pepe'), X);
@@ -73,7 +74,7 @@ it("a poll the breaker refuses after its admission gives its place back: the cli
   const ordi = sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('ordi'), X);
   await until(() => ordi.results.length > 0, "the first value of X's second resource");
   expect([ordi.results, pepe.results]).toEqual([[token('ordi')], []]);
-  expect(paths()).toEqual([tokenPath('ordi'), tokenPath('ordi'), tokenPath('sats'), tokenPath('ordi')]);
+  expect(paths()).toEqual([tokenPath('ordi'), tokenPath('ordi'), '/ordinals/v1', tokenPath('sats'), tokenPath('ordi')]);
   expect([await polls('paused'), await polls('error')]).toEqual([1, 0]);
 });
 
