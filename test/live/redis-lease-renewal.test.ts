@@ -15,7 +15,11 @@ import { startRedis, stopRedis } from '../redis.js';
 
 const KEY_A = 'replica-a-key-5d1f0c';
 const KEY_B = 'replica-b-key-93e7aa';
-/** Resources A watches besides pepe: with them, A's interval is 30 × 200 ms, its lease's renewal every 2 s. */
+/**
+ * Resources A watches besides pepe: with them, A's interval is 30 × 200 ms, its lease's renewal
+ * every 2 s. Alone, 600 ms: a TTL of 300 ms renewed every 200 ms, which a loaded machine's stalls
+ * of up to 100 ms do not lapse.
+ */
 const OTHERS = Array.from({ length: 29 }, (_, i) => `zl${String(i).padStart(2, '0')}`);
 let redis: ChildProcess;
 let sample: SampleUpstream;
@@ -28,7 +32,7 @@ beforeAll(async () => {
   sample = await startSampleUpstream();
   const env = {
     REDIS_URL: `redis://127.0.0.1:${port}`,
-    LIVE_POLL_INTERVAL_MS: '200',
+    LIVE_POLL_INTERVAL_MS: '600',
     // A plan of 300 polls a minute: each watched resource stretches the interval by 200 ms.
     LIVE_RATE_LIMIT_PER_MINUTE: '600',
     LIVE_QUOTA_SHARE: '0.5',
@@ -63,13 +67,13 @@ test('a replica whose interval shrinks keeps its lease: the other replica does n
   const onB = ws(wsClient(b.gatewayUrl, '198.51.100.2'), TOKEN_SUBSCRIPTION('pepe'));
   await until(() => onB.results.length > 0, 'the first value on B');
 
-  // A stops watching the others: its interval shrinks to 200 ms, and with it the lease's TTL.
+  // A stops watching the others: its interval shrinks to 600 ms, and with it the lease's TTL.
   const from = sample.requests.length;
   for (const watch of others) watch.stop();
   await until(() => a.gateway.live.watched === 1, 'A to watch pepe alone');
   await until(() => pepePollers(from).length > 0, "A's first poll at the short interval", 8000);
-  // Two renewal periods of the long interval: the lease lapsed after the first, before the second.
-  await sleep(4500);
+  // Three renewal periods of the long interval: the lease lapsed in each, before the next renewal.
+  await sleep(6500);
 
   // Before: A's lease lapsed between renewals, B took it while A still believed it held it, and
   // both polled pepe (A, B, A, B, ...) until A's next renewal. Now A keeps it; a lease that passes
@@ -77,7 +81,7 @@ test('a replica whose interval shrinks keeps its lease: the other replica does n
   const pollers = pepePollers(from);
   const turns = pollers.filter((poller, i) => i === 0 || pollers[i - 1] !== poller);
   expect(turns.length).toBeLessThanOrEqual(2);
-  expect(pollers.length).toBeGreaterThanOrEqual(10);
+  expect(pollers.length).toBeGreaterThanOrEqual(8);
   expect([onA.results, onB.results]).toEqual([
     [{ data: { brc20Token: { token: { ticker: 'pepe' } } } }],
     [{ data: { brc20Token: { token: { ticker: 'pepe' } } } }],
