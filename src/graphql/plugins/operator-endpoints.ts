@@ -47,8 +47,8 @@ export function useOperations({ upstreams, metrics, isDraining, requiredUpstream
         );
         // The gateway can serve (cached, stale or error answers) whatever the upstreams do, unless
         // the operator said it must not without some of them. Only while a breaker cools down: past
-        // it (half-open) the load balancer must send the request whose call probes the service, or a
-        // replica out of rotation would never see it back.
+        // it (half-open) the load balancer must send a request, which has the gateway probe the
+        // service, or a replica out of rotation would never see it back.
         const unavailable = requiredUpstreams.filter((name) => services[name]?.breaker === 'open');
         const readiness = isDraining() ? 'draining' : unavailable.length ? 'unready' : 'ready';
         // Redis down is not unready: every replica serves from local state meanwhile (docs/operating.md#redis).
