@@ -18,6 +18,18 @@ const ORDI_DATA = {
 const STATUS_QUERY = '{ status { status } }';
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A page of one etching at `offset` for the client at `address` (an X-Forwarded-For: TRUST_PROXY). */
+const etchingsPage = (stack: Stack, offset: number, address: string) =>
+  stack.graphql(`{ etchings(offset: ${offset}, limit: 1) { offset } }`, undefined, { 'x-forwarded-for': address });
+/** That page's answer when its field failed with `code`. */
+const etchingsFailed = (code: string, extensions: Record<string, unknown> = {}) => ({
+  status: 200,
+  body: { data: { etchings: null }, errors: [fieldError(['etchings'], { code, service: 'runes', ...extensions })] },
+});
+/** The runes breaker's state in /readyz. */
+const runesBreaker = async (stack: Stack) =>
+  ((await rest(`${stack.gatewayUrl}/readyz`)).body as { services: { runes: { breaker: string } } }).services.runes.breaker;
+
 describe('retries (UPSTREAM_RETRIES=2)', () => {
   let stack: Stack;
   beforeAll(async () => {
@@ -156,16 +168,10 @@ describe('circuit breaker against inputs the upstream is slow on (BREAKER_THRESH
   afterAll(() => stack.close());
   afterEach(() => stack.sample.reset());
 
-  const from = (address: string) => ({ 'x-forwarded-for': address });
-  const page = (offset: number, address: string) =>
-    stack.graphql(`{ etchings(offset: ${offset}, limit: 1) { offset } }`, undefined, from(address));
-  const TIMED_OUT = {
-    status: 200,
-    body: { data: { etchings: null }, errors: [fieldError(['etchings'], { code: 'UPSTREAM_TIMEOUT', service: 'runes' })] },
-  };
+  const page = (offset: number, address: string) => etchingsPage(stack, offset, address);
+  const TIMED_OUT = etchingsFailed('UPSTREAM_TIMEOUT');
   const served = (offset: number) => ({ status: 200, body: { data: { etchings: { offset } } } });
-  const breaker = async () =>
-    ((await rest(`${stack.gatewayUrl}/readyz`)).body as { services: { runes: { breaker: string } } }).services.runes.breaker;
+  const breaker = () => runesBreaker(stack);
 
   test('a few clients’ timeouts, all at once, open no breaker while others are served; everyone’s do', async () => {
     // Offsets from 8880 on take the upstream a second: past the deadline.
@@ -194,14 +200,9 @@ describe('circuit breaker opened by one client alone (BREAKER_THRESHOLD=3, BREAK
   });
   afterAll(() => stack.close());
 
-  const page = (offset: number, address: string) =>
-    stack.graphql(`{ etchings(offset: ${offset}, limit: 1) { offset } }`, undefined, { 'x-forwarded-for': address });
-  const failed = (code: string, extensions: Record<string, unknown> = {}) => ({
-    status: 200,
-    body: { data: { etchings: null }, errors: [fieldError(['etchings'], { code, service: 'runes', ...extensions })] },
-  });
-  const breaker = async () =>
-    ((await rest(`${stack.gatewayUrl}/readyz`)).body as { services: { runes: { breaker: string } } }).services.runes.breaker;
+  const page = (offset: number, address: string) => etchingsPage(stack, offset, address);
+  const failed = etchingsFailed;
+  const breaker = () => runesBreaker(stack);
 
   test('fails fast for that client only: another is asked for, and its answer closes it', async () => {
     // The upstream's proxy times out on one deep offset only, which a lone client asks for.
@@ -229,14 +230,9 @@ describe("the breaker's probe is the gateway's own (BREAKER_THRESHOLD=3, BREAKER
   afterAll(() => stack.close());
   afterEach(() => stack.sample.reset());
 
-  const page = (offset: number, address: string) =>
-    stack.graphql(`{ etchings(offset: ${offset}, limit: 1) { offset } }`, undefined, { 'x-forwarded-for': address });
-  const failed = (code: string, extensions: Record<string, unknown> = {}) => ({
-    status: 200,
-    body: { data: { etchings: null }, errors: [fieldError(['etchings'], { code, service: 'runes', ...extensions })] },
-  });
-  const breaker = async () =>
-    ((await rest(`${stack.gatewayUrl}/readyz`)).body as { services: { runes: { breaker: string } } }).services.runes.breaker;
+  const page = (offset: number, address: string) => etchingsPage(stack, offset, address);
+  const failed = etchingsFailed;
+  const breaker = () => runesBreaker(stack);
 
   test('two addresses whose inputs time out cannot keep it open by taking each probe', async () => {
     // Offsets from 8880 on take the upstream a second: past the deadline. Nobody else asks.
@@ -282,25 +278,19 @@ describe("while the gateway's probe is in flight (BREAKER_THRESHOLD=2, UPSTREAM_
   });
   afterAll(() => stack.close());
 
-  const page = (offset: number, address: string) =>
-    stack.graphql(`{ etchings(offset: ${offset}, limit: 1) { offset } }`, undefined, { 'x-forwarded-for': address });
+  const page = (offset: number, address: string) => etchingsPage(stack, offset, address);
 
   test("the client whose request sent it waits for it and is served; another's fails fast, unsent", async () => {
     stack.sample.inject({ path: '/runes/v1/etchings', status: 504, times: 2 });
     const [a, b] = ['198.51.100.7', '198.51.100.8'];
-    expect((await Promise.all([page(1, a), page(2, b)])).map(({ body }) => body.data)).toEqual([{ etchings: null }, { etchings: null }]);
+    const failed = etchingsFailed('UPSTREAM_ERROR', { httpStatus: 504 });
+    expect(await Promise.all([page(1, a), page(2, b)])).toEqual([failed, failed]);
     await pause(350);
     stack.sample.inject({ path: '/runes/v1', delayMs: 1500 });
     stack.sample.clearLog();
     const probed = page(3, a);
     while (stack.upstreamCalls().length === 0) await pause(5);
-    expect(await page(4, b)).toEqual({
-      status: 200,
-      body: {
-        data: { etchings: null },
-        errors: [fieldError(['etchings'], { code: 'UPSTREAM_UNAVAILABLE', service: 'runes', retryAfter: 1 })],
-      },
-    });
+    expect(await page(4, b)).toEqual(etchingsFailed('UPSTREAM_UNAVAILABLE', { retryAfter: 1 }));
     expect(await probed).toEqual({ status: 200, body: { data: { etchings: { offset: 3 } } } });
     expect(stack.upstreamCalls()).toEqual(['GET /runes/v1', 'GET /runes/v1/etchings?offset=3&limit=1']);
   });
