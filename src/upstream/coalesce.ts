@@ -9,6 +9,7 @@ import { merged } from '../lib/merge.js';
 import type { UpstreamEvents } from '../observe/metrics.js';
 import type { TraceSpan } from '../observe/tracing.js';
 import type { Cached, HttpCache } from './http-cache.js';
+import { JoinedClients } from './joined-clients.js';
 import type { UpstreamRequest, UpstreamResponse } from './request.js';
 
 export class Coalescer {
@@ -48,17 +49,21 @@ export class Coalescer {
     } else {
       // One call for every waiter: it is cancelled only when the last of them has gone away.
       const cancellation = new Cancellation();
+      const joined = new JoinedClients();
       const call: SharedCall = {
         waiters: 0,
         cancellation,
         client: req.client,
+        joined,
         trace: req.trace,
-        promise: this.cache.throughCache(key, merged(req, { signal: cancellation })).finally(() => this.inflight.delete(key)),
+        promise: this.cache.throughCache(key, merged(req, { signal: cancellation, joined })).finally(() => this.inflight.delete(key)),
       };
       this.inflight.set(key, call);
       shared = call;
     }
     const { client } = shared;
+    // Another client waits for the call too: where calls queue in turns by client, it goes in this one's.
+    if (joined && req.client !== undefined && req.client !== client) shared.joined.add(req.client);
     return wait(shared, req.signal).then(
       ({ response, outcome }) => {
         req.stats?.noteCache(outcome);
@@ -87,6 +92,8 @@ interface SharedCall {
   waiters: number;
   /** Who started it: charged for its upstream calls. */
   client: string | undefined;
+  /** The other clients waiting for it. */
+  joined: JoinedClients;
   /** Its lookup span, when traced: the joiners' spans link to it. */
   trace: TraceSpan | undefined;
 }

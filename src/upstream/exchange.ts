@@ -94,7 +94,7 @@ export class Exchange {
     if (this.options.beforeAttempt) {
       try {
         sendSlot = await this.sendSlots!.acquire(signal);
-        await this.options.beforeAttempt(signal, exchange.startBy, req.client);
+        await this.options.beforeAttempt(signal, exchange.startBy, req.client, req.joined);
       } catch (error) {
         sendSlot?.();
         // Nothing was sent: a probe this would have been lets the next request probe instead.

@@ -13,6 +13,7 @@ import type { TraceSpan } from '../observe/tracing.js';
 import type { ClientCallLimiter } from './client-limits.js';
 import type { ResponseBudget } from './response-budget.js';
 import type { FlightBoard } from './shared-flights.js';
+import type { JoinedClients } from './joined-clients.js';
 import type { SharedSignals } from './shared-state.js';
 
 export interface UpstreamRequest {
@@ -37,6 +38,8 @@ export interface UpstreamRequest {
   tenant?: string;
   /** Who asked (a keyed hash of the client's address): charged for the upstream calls it causes. */
   client?: string;
+  /** Other clients waiting for this call (coalesced): a queue by client serves it in their turns too. */
+  joined?: JoinedClients;
   /** The answer never changes (ord's deep block hashes): a stored result does not rest on it. */
   final?: boolean;
   /**
@@ -194,10 +197,10 @@ export interface ServiceOptions {
   headers?: Record<string, string>;
   /**
    * Awaited before each attempt is sent (a data source's calls-per-second budget, which takes
-   * waiting calls in turns by `client`): it may wait until `deadline` (epoch ms), or throw an
-   * UpstreamError; nothing is sent then.
+   * waiting calls in turns by `client`, and by the clients that `joined` it): it may wait until
+   * `deadline` (epoch ms), or throw an UpstreamError; nothing is sent then.
    */
-  beforeAttempt?: (signal: AbortSignal, deadline: number, client?: string) => Promise<void>;
+  beforeAttempt?: (signal: AbortSignal, deadline: number, client?: string, joined?: JoinedClients) => Promise<void>;
   timeoutMs: number;
   logger: Logger;
   /** The pool's connection cap: requests beyond it queue in the pool. */

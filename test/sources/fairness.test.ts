@@ -91,4 +91,29 @@ describe("UniSat's budget taken in turns (UNISAT_RATE_LIMIT_PER_SECOND=5, so 60 
     expect(ordi).toBeLessThanOrEqual(6);
     await first;
   }, 30_000);
+
+  test("a client joining another's call for the same ticker waits in its own turn, not behind the starter's backlog", async () => {
+    stack.sample.reset();
+    // 59 distinct tickers, then ordi: the client's whole minute, ordi last in its turn (12 s away).
+    const burst = Array.from({ length: 3 }, (_, r) =>
+      Array.from({ length: r < 2 ? 20 : 19 }, (_, i) => `j${r}${String(i).padStart(2, '0')}`),
+    );
+    const attacker = from('203.0.113.12');
+    const first = Promise.all(burst.map((list) => stack.graphql(lookups(list), undefined, attacker)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const attackersOrdi = stack.graphql(lookups(['ordi']), undefined, attacker);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Another client asks for ordi: it joins the call in flight, which goes in its turn.
+    const served = {
+      data: { t0: { token: { ticker: 'ordi' } } },
+      extensions: { sources: [{ source: 'unisat', height: BRC20_HEIGHT, unavailable: [] }] },
+    };
+    expect((await stack.graphql(lookups(['ordi']), undefined, from('203.0.113.13'))).body).toEqual(served);
+    expect((await attackersOrdi).body).toEqual(served);
+    // One call for both, among the first second's five and the next one or two.
+    const calls = dataRequests(stack.sample).map((r) => r.path);
+    expect(calls.filter((path) => path === '/v1/indexer/brc20/ordi/info')).toHaveLength(1);
+    expect(calls.indexOf('/v1/indexer/brc20/ordi/info')).toBeLessThanOrEqual(6);
+    await first;
+  }, 30_000);
 });

@@ -20,6 +20,7 @@ import type { Redis } from 'ioredis';
 import { UpstreamError, type ServiceName } from '../../errors.js';
 import type { UpstreamEvents } from '../../observe/metrics.js';
 import { Turns } from '../../lib/turns.js';
+import type { JoinedClients } from '../../upstream/joined-clients.js';
 import { ClusterWindow } from './cluster-window.js';
 import { LocalWindow, WINDOW_MS, type Window } from './local-window.js';
 
@@ -116,6 +117,8 @@ export interface CallBudgetOptions {
 /** A call waiting for room in the window. */
 interface Waiter {
   deadline: number;
+  /** The clients in whose turns it waits: its own, and those that joined its call (coalesced). */
+  owners: Set<string>;
   admit(): void;
   refuse(error: unknown): void;
 }
@@ -127,7 +130,8 @@ interface Waiter {
  * time there is room, the next waiting client's oldest call goes, and that client goes to the back.
  * So a client that sends a burst within its own share (CLIENT_UPSTREAM_CALLS_PER_MINUTE: 60 calls
  * at once fill 12 s of a 5-a-second budget) waits behind every other client's next call instead of
- * holding the budget until their deadlines pass.
+ * holding the budget until their deadlines pass. A call another client joined (an identical GET,
+ * coalesced) waits in that client's turn too: it goes in whichever comes first.
  */
 export function createCallBudget({ perSecond, workers, redis, service, scope = '', events }: CallBudgetOptions) {
   const share = new LocalWindow(Math.max(1, Math.floor(perSecond / workers)));
@@ -139,10 +143,16 @@ export function createCallBudget({ perSecond, workers, redis, service, scope = '
   const waiting = new Turns<string, Waiter>();
   let serving = false;
 
+  /** Takes `call` out of every turn it waits in. */
+  function dequeue(call: Waiter): void {
+    for (const owner of call.owners) waiting.remove(owner, call);
+  }
+
   /** The next client's oldest call; calls past their deadline refused. */
   function next(): Waiter | undefined {
     for (const client of waiting.owners()) {
       const call = waiting.serve(client);
+      dequeue(call);
       if (call.deadline > Date.now()) return call;
       call.refuse(refusal(0));
     }
@@ -161,9 +171,9 @@ export function createCallBudget({ perSecond, workers, redis, service, scope = '
         }
         // A call that cannot fit before its deadline is refused now, nothing sent.
         const now = Date.now();
-        for (const [client, call] of waiting.waiters()) {
+        for (const [, call] of waiting.waiters()) {
           if (now + waitMs < call.deadline) continue;
-          waiting.remove(client, call);
+          dequeue(call);
           call.refuse(refusal(waitMs));
         }
         if (waiting.size > 0) await sleep(waitMs);
@@ -173,7 +183,7 @@ export function createCallBudget({ perSecond, workers, redis, service, scope = '
     }
   }
 
-  return async (signal: AbortSignal, deadline: number, client = ''): Promise<void> => {
+  return async (signal: AbortSignal, deadline: number, client = '', joined?: JoinedClients): Promise<void> => {
     if (waiting.size === 0) {
       const waitMs = await window.take();
       if (waitMs <= 0) return;
@@ -181,24 +191,39 @@ export function createCallBudget({ perSecond, workers, redis, service, scope = '
     }
     if (signal.aborted) throw refusal(0);
     await new Promise<void>((resolve, reject) => {
+      let unwatch = () => {};
+      const settle = () => {
+        unwatch();
+        signal.removeEventListener('abort', abandon);
+      };
       const waiter: Waiter = {
         deadline,
+        owners: new Set([client]),
         admit: () => {
-          signal.removeEventListener('abort', abandon);
+          settle();
           resolve();
         },
         refuse: (error) => {
-          signal.removeEventListener('abort', abandon);
+          settle();
           reject(error);
         },
       };
       function abandon() {
-        waiting.remove(client, waiter);
+        dequeue(waiter);
+        unwatch();
         // The deadline passed in the queue (or the client left, which the exchange reports itself).
         reject(refusal(0));
       }
       signal.addEventListener('abort', abandon, { once: true });
       waiting.add(client, waiter);
+      // Each client that joins the call while it waits gives it a place in its own turn.
+      if (joined) {
+        unwatch = joined.each((other) => {
+          if (waiter.owners.has(other)) return;
+          waiter.owners.add(other);
+          waiting.add(other, waiter);
+        });
+      }
       if (!serving) void serve();
     });
   };
