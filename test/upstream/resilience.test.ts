@@ -363,6 +363,34 @@ describe('quota awareness', () => {
     expect((await stack.graphql(STATUS_QUERY)).body).toEqual({ data: { status: { status: 'ready' } } });
   });
 
+  test("a spent per-second window blocks for that second, not until the reset of Hiro's other window", async () => {
+    // Hiro's answer to the 20th call of a second: nothing left this second, most of the minute left.
+    stack.sample.inject({
+      path: '/metadata/v1',
+      times: 1,
+      status: 200,
+      headers: {
+        'ratelimit-limit': '500',
+        'ratelimit-remaining': '480',
+        'ratelimit-reset': String(Math.floor(Date.now() / 1000) + 55),
+        'x-ratelimit-limit-stacks-second': '20',
+        'x-ratelimit-remaining-stacks-second': '0',
+        'x-ratelimit-remaining-stacks-minute': '480',
+      },
+      body: { server_version: 'token-metadata-api v1.3.2 (master:abc1234)', status: 'ready', chain_tip: { block_height: 1 } },
+    });
+    expect((await stack.graphql(STATUS_QUERY)).body).toEqual({ data: { status: { status: 'ready' } } });
+    const blocked = await stack.graphql(STATUS_QUERY);
+    expect(blocked.body).toEqual({
+      data: { status: null },
+      errors: [fieldError(['status'], { code: 'RATE_LIMITED', service: 'metadata', httpStatus: 429, retryAfter: 1 })],
+    });
+    await pause(1100);
+    stack.sample.clearLog();
+    expect((await stack.graphql(STATUS_QUERY)).body).toEqual({ data: { status: { status: 'ready' } } });
+    expect(stack.upstreamCalls()).toEqual(['GET /metadata/v1']);
+  });
+
   test('ratelimit-remaining 0 with a reset time is respected before any 429', async () => {
     const reset = String(Math.floor(Date.now() / 1000) + 60);
     stack.sample.inject({

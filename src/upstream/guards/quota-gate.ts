@@ -29,9 +29,8 @@ export class QuotaGate {
     if (retryAfter !== undefined) {
       this.learn(now + retryAfter * 1000, now);
     } else if (remaining === 0) {
-      const reset = parseSeconds(headers['ratelimit-reset']);
-      // The docs say Unix time; the IETF draft says seconds from now. Small values are a delta.
-      if (reset !== undefined) this.learn(reset > 1e9 ? reset * 1000 : now + reset * 1000, now);
+      const until = spentUntil(headers, now);
+      if (until !== undefined) this.learn(until, now);
     }
   }
 
@@ -59,6 +58,32 @@ export class QuotaGate {
 /** Headers the upstream layer keeps from each answer: the rate-limit family. */
 export function isRateLimitHeader(name: string): boolean {
   return name.startsWith('ratelimit-') || name.startsWith('x-ratelimit-') || name === 'retry-after';
+}
+
+/** How long each window of `x-ratelimit-remaining-[<service>-]<window>` lasts. */
+const WINDOW_MS: Record<string, number> = { second: 1_000, minute: 60_000, hour: 3_600_000, day: 86_400_000 };
+const WINDOW_REMAINING = /^x-ratelimit-remaining-(?:[a-z]+-)?([a-z]+)$/;
+
+/**
+ * Until when nothing is left, by the answer's spent windows. `ratelimit-reset` is the end of the
+ * window `ratelimit-remaining` counts, not of every window: Hiro's answer to the 20th call of a
+ * second says 0 left in its per-second window, and blocking every client until the reset of the
+ * minute's (or month's) window refused them all for up to MAX_UPSTREAM_WAIT_MS. A spent window
+ * blocks until that reset at most, and at most for its own length.
+ */
+function spentUntil(headers: Record<string, string>, now: number): number | undefined {
+  const reset = parseSeconds(headers['ratelimit-reset']);
+  // The docs say Unix time; the IETF draft says seconds from now. Small values are a delta.
+  const resetAt = reset === undefined ? undefined : reset > 1e9 ? reset * 1000 : now + reset * 1000;
+  let until: number | undefined;
+  for (const [name, value] of Object.entries(headers)) {
+    const window = name === 'ratelimit-remaining' ? '' : WINDOW_REMAINING.exec(name)?.[1];
+    if (window === undefined || parseSeconds(value) !== 0) continue;
+    // A window of unknown length (a month's) ends at the reset, when there is one.
+    const end = Math.min(resetAt ?? Infinity, now + (WINDOW_MS[window] ?? Infinity));
+    if (end !== Infinity) until = Math.max(until ?? 0, end);
+  }
+  return until;
 }
 
 /** The lowest count among the headers `named` picks. */
