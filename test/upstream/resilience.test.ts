@@ -269,6 +269,22 @@ describe("the breaker's probe is the gateway's own (BREAKER_THRESHOLD=3, BREAKER
     expect(stack.upstreamCalls()).toEqual(['GET /runes/v1']);
     expect(await breaker()).toBe('open');
   });
+
+  test("the origin down behind Cloudflare (its 521 page): the breaker opens, and the CDN's answer to the probe does not close it", async () => {
+    // What the case before left open cools down, and the gateway's probe closes it.
+    await pause(550);
+    expect(await page(0, '198.51.100.7')).toEqual({ status: 200, body: { data: { etchings: { offset: 0 } } } });
+    const cdnPage = '<!DOCTYPE html><html><head><title>api.hiro.so | 521: Web server is down</title></head><body>Cloudflare</body></html>';
+    stack.sample.inject({ path: '/runes/*', status: 521, body: cdnPage });
+    const down = await Promise.all([page(1, '198.51.100.7'), page(2, '198.51.100.8'), page(3, '198.51.100.7')]);
+    expect(down).toEqual([521, 521, 521].map((httpStatus) => failed('UPSTREAM_ERROR', { httpStatus })));
+    expect(await breaker()).toBe('open');
+    await pause(550);
+    stack.sample.clearLog();
+    expect(await page(4, '198.51.100.9')).toEqual(failed('UPSTREAM_UNAVAILABLE', { retryAfter: 1 }));
+    expect(stack.upstreamCalls()).toEqual(['GET /runes/v1']);
+    expect(await breaker()).toBe('open');
+  });
 });
 
 describe("while the gateway's probe is in flight (BREAKER_THRESHOLD=2, UPSTREAM_RETRIES=0)", () => {

@@ -6,8 +6,11 @@ export type BreakerState = 'closed' | 'open' | 'half-open';
  * included, comes from a live server about that one request, and what it says depends on the
  * request's input (the ordinals API answers 500 to every `transfers?block=<hash>`): counting it
  * would let one client open the breaker for everybody with inputs of its choosing.
+ * Besides 502/503/504, those Cloudflare answers with when the origin behind it does not: 520 to
+ * 526 (no valid answer, refused, unreachable, timed out, TLS) and 530. Read as answers, they never
+ * opened the breaker of a service down behind it, and one answering the gateway's probe closed it.
  */
-const SERVICE_DOWN_STATUS = new Set([502, 503, 504]);
+const SERVICE_DOWN_STATUS = new Set([502, 503, 504, 520, 521, 522, 523, 524, 525, 526, 530]);
 
 /** Does this answer count as the service failing (see SERVICE_DOWN_STATUS)? */
 export function isServiceDown(status: number): boolean {
