@@ -99,7 +99,7 @@ export const ordinalsApi: FastifyPluginAsync<OrdinalsOptions> = async (app, { ac
   // The ordinals ETag is global: the same for every ticker and block, found or not.
   app.addHook('preHandler', etagHook(activity.ordinalsEtag));
 
-  // The status route (bitcoin-indexer api/ordinals/src/api/routes/status.ts), the gateway's probe.
+  // The status route (bitcoin-indexer api/ordinals/src/api/routes/status.ts).
   app.get('/', async () => ({
     server_version: 'bitcoin-indexer-ordinals-api sample',
     status: 'ready',
@@ -149,8 +149,8 @@ export const ordinalsApi: FastifyPluginAsync<OrdinalsOptions> = async (app, { ac
 export const runesApi: FastifyPluginAsync<DataOptions> = async (app, { activity }) => {
   app.addHook('preHandler', etagHook(activity.runesEtag));
 
-  // The status route (bitcoin-indexer api/runes/src/api/routes/status.ts), the gateway's probe:
-  // at `/runes/v1` only, where a sample serving ord too has ord's `/runes` at the unversioned one.
+  // The status route (bitcoin-indexer api/runes/src/api/routes/status.ts): at `/runes/v1` only,
+  // where a sample serving ord too has ord's `/runes` at the unversioned one.
   if (app.prefix.endsWith('/v1')) {
     app.get('/', async () => ({
       server_version: 'bitcoin-indexer-runes-api sample',

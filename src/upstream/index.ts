@@ -41,14 +41,17 @@ function createRedis(url: URL, logger: Logger): Redis {
 }
 
 /**
- * Each service's status route (UPSTREAM.md §0 and §1; bitcoin-indexer's status routes, under
- * api/ordinals and api/runes), which the gateway asks as its breakers' half-open probe. The platform's breakers are per API key,
- * whose paths carry the key: a tenant's request is its own probe.
+ * What the gateway asks as each service's half-open probe: a lookup of an item every mainnet index
+ * holds (the first BRC-20 token, the first rune), read from the tables clients' requests read, so
+ * that a service whose status route answers while its data routes hang stays open; and the
+ * token-metadata status, which reads its database and is the route the gateway uses. Elsewhere
+ * (testnet), the lookup's 404 is an answer too. The platform's breakers are per API key, whose
+ * paths carry the key: a tenant's request is its own probe.
  */
-const STATUS_PATHS: Partial<Record<ServiceName, ProbePath>> = {
+const PROBE_PATHS: Partial<Record<ServiceName, ProbePath>> = {
   metadata: { path: '/metadata/v1', route: '/metadata/v1' },
-  ordinals: { path: '/ordinals/v1', route: '/ordinals/v1' },
-  runes: { path: '/runes/v1', route: '/runes/v1' },
+  ordinals: { path: '/ordinals/v1/brc-20/tokens/ordi', route: '/ordinals/v1/brc-20/tokens/:ticker' },
+  runes: { path: '/runes/v1/etchings/1:0', route: '/runes/v1/etchings/:etching' },
 };
 
 /** One pool per upstream service, created at start and closed on shutdown. */
@@ -97,7 +100,7 @@ export function createUpstreams(config: Config, logger: Logger, events?: Upstrea
       perTenant: name === 'platform',
       // The platform's devnet node may answer anything; the others answer JSON only.
       ...(name === 'platform' ? {} : { answersJson: true, ...fairness(name) }),
-      probe: STATUS_PATHS[name],
+      probe: PROBE_PATHS[name],
     });
   const services = [
     service('metadata', config.metadataUrl, policy(false)),

@@ -230,8 +230,9 @@ export interface ServiceOptions {
   /** Where clients' calls are counted (client-limits.ts); default: this process alone. */
   clientLimiter?: ClientCallLimiter;
   /**
-   * A fixed, cheap path the service answers (its status route): the gateway asks it itself as the
-   * breaker's half-open probe (guards/service-probe.ts). Unset: a client's request is the probe.
+   * A fixed, cheap path the service answers (a well-known item's lookup): the gateway asks it
+   * itself as the breaker's half-open probe (guards/service-probe.ts). Unset: a client's request
+   * is the probe.
    */
   probe?: ProbePath;
 }

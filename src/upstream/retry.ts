@@ -117,14 +117,20 @@ export class Retries {
     }
   }
 
-  /** Whether the service's own probe, past the cooldown, has closed the breaker for this request. */
+  /**
+   * Whether the service's own probe, past the cooldown, has closed the breaker for this request;
+   * one whose field's deadline passed meanwhile is not sent.
+   */
   private async probed(guards: Guards, req: UpstreamRequest, exchange: ExchangeSignal): Promise<boolean> {
     if (!this.probe) return false;
+    let admitted: boolean;
     try {
-      return await this.probe.admits(guards, req.client, exchange.signal);
+      admitted = await this.probe.admits(guards, req.client, exchange.signal);
     } catch {
       throw this.cutShort(req);
     }
+    if (admitted && Date.now() >= exchange.startBy) throw new UpstreamError(this.name, 'timeout');
+    return admitted;
   }
 
   /** A wait ended by the client leaving (its reason) or by the deadline. */

@@ -61,7 +61,7 @@ it("a poll the breaker refuses after its admission gives its place back: the cli
   // A query has the gateway probe the service, which is slow to answer. Meanwhile X subscribes: its
   // first poll, admitted (a half-open breaker may let it through), meets the breaker busy with
   // another client's probe and sends nothing.
-  stack.sample.inject({ path: '/ordinals/v1', delayMs: 3000, times: 1 });
+  stack.sample.inject({ path: tokenPath('ordi'), delayMs: 3000, times: 1 });
   const probe = stack.graphql(QUERY('sats'), undefined, from('203.0.113.3'));
   await until(() => paths().length === 3, 'the probe at the upstream');
   const pepe = sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('pepe'), X);
@@ -74,7 +74,8 @@ it("a poll the breaker refuses after its admission gives its place back: the cli
   const ordi = sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('ordi'), X);
   await until(() => ordi.results.length > 0, "the first value of X's second resource");
   expect([ordi.results, pepe.results]).toEqual([[token('ordi')], []]);
-  expect(paths()).toEqual([tokenPath('ordi'), tokenPath('ordi'), '/ordinals/v1', tokenPath('sats'), tokenPath('ordi')]);
+  // The probe is ordi's lookup, the first BRC-20 token's.
+  expect(paths()).toEqual([tokenPath('ordi'), tokenPath('ordi'), tokenPath('ordi'), tokenPath('sats'), tokenPath('ordi')]);
   expect([await polls('paused'), await polls('error')]).toEqual([1, 0]);
 });
 

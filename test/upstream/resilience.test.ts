@@ -11,6 +11,8 @@ import { callsOf, fieldError } from '../support.js';
 
 const ordi = sampleData.brc20Tokens.find((t) => t.token.ticker === 'ordi')!;
 const ORDI_PATH = '/ordinals/v1/brc-20/tokens/ordi';
+/** The gateway's probe of the runes service: the first rune's lookup. */
+const RUNE_PROBE = '/runes/v1/etchings/1:0';
 const ORDI_QUERY = '{ brc20Token(ticker: "ordi") { token { ticker mintLimit } supply { holders } } }';
 const ORDI_DATA = {
   brc20Token: { token: { ticker: 'ordi', mintLimit: ordi.token.mint_limit }, supply: { holders: ordi.supply.holders } },
@@ -149,14 +151,15 @@ describe('circuit breaker (BREAKER_THRESHOLD=3, BREAKER_COOLDOWN_MS=500)', () =>
     // Opened by this one client's failures: another client's request would still be sent.
     expect(ready.body).toMatchObject({ status: 'ready', services: { ordinals: { breaker: 'half-open' }, runes: { breaker: 'closed' } } });
 
-    // After the cooldown the gateway probes the service's status route itself; the upstream is
+    // After the cooldown the gateway probes the service itself (ordi's lookup); the upstream is
     // back, so the breaker closes and the request that waited for the probe is sent.
     stack.sample.clearFaults();
     await pause(550);
     stack.sample.clearLog();
     expect(await stack.graphql(ORDI_QUERY)).toEqual({ status: 200, body: { data: ORDI_DATA } });
     expect(await stack.graphql(ORDI_QUERY)).toEqual({ status: 200, body: { data: ORDI_DATA } });
-    expect(stack.upstreamCalls()).toEqual(['GET /ordinals/v1', `GET ${ORDI_PATH}`, `GET ${ORDI_PATH}`]);
+    // The probe is the first BRC-20 token's lookup: ordi's, as these requests'.
+    expect(stack.upstreamCalls()).toEqual([`GET ${ORDI_PATH}`, `GET ${ORDI_PATH}`, `GET ${ORDI_PATH}`]);
   });
 });
 
@@ -243,13 +246,13 @@ describe("the breaker's probe is the gateway's own (BREAKER_THRESHOLD=3, BREAKER
     await pause(550);
     stack.sample.clearLog();
     // Past the cooldown the attacker asks first, as it would to take the probe: the gateway asks
-    // the service's status route itself, which answers, and both requests are sent.
+    // the first rune's lookup itself, which answers, and both requests are sent.
     const held = page(8883, '203.0.113.10');
     while (!stack.upstreamCalls().includes('GET /runes/v1/etchings?offset=8883&limit=1')) await pause(5);
     expect(await page(1, '198.51.100.7')).toEqual({ status: 200, body: { data: { etchings: { offset: 1 } } } });
     expect(await held).toEqual(failed('UPSTREAM_TIMEOUT'));
     expect(stack.upstreamCalls()).toEqual([
-      'GET /runes/v1',
+      `GET ${RUNE_PROBE}`,
       'GET /runes/v1/etchings?offset=8883&limit=1',
       'GET /runes/v1/etchings?offset=1&limit=1',
     ]);
@@ -259,14 +262,14 @@ describe("the breaker's probe is the gateway's own (BREAKER_THRESHOLD=3, BREAKER
     expect(await breaker()).toBe('closed');
   });
 
-  test('the status route down too: the probe opens it again for everyone, and the waiting request is not sent', async () => {
+  test('the probe failing too: it opens the breaker again for everyone, and the waiting request is not sent', async () => {
     stack.sample.inject({ path: '/runes/*', status: 504 });
     const down = await Promise.all([page(1, '198.51.100.7'), page(2, '198.51.100.8'), page(3, '198.51.100.7')]);
     expect(down).toEqual([504, 504, 504].map((httpStatus) => failed('UPSTREAM_ERROR', { httpStatus })));
     await pause(550);
     stack.sample.clearLog();
     expect(await page(4, '198.51.100.9')).toEqual(failed('UPSTREAM_UNAVAILABLE', { retryAfter: 1 }));
-    expect(stack.upstreamCalls()).toEqual(['GET /runes/v1']);
+    expect(stack.upstreamCalls()).toEqual([`GET ${RUNE_PROBE}`]);
     expect(await breaker()).toBe('open');
   });
 
@@ -282,8 +285,39 @@ describe("the breaker's probe is the gateway's own (BREAKER_THRESHOLD=3, BREAKER
     await pause(550);
     stack.sample.clearLog();
     expect(await page(4, '198.51.100.9')).toEqual(failed('UPSTREAM_UNAVAILABLE', { retryAfter: 1 }));
-    expect(stack.upstreamCalls()).toEqual(['GET /runes/v1']);
+    expect(stack.upstreamCalls()).toEqual([`GET ${RUNE_PROBE}`]);
     expect(await breaker()).toBe('open');
+  });
+});
+
+describe('the probe reads what clients read (BREAKER_THRESHOLD=2, UPSTREAM_TIMEOUT_MS=300)', () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({
+      BREAKER_THRESHOLD: '2',
+      BREAKER_COOLDOWN_MS: '300',
+      UPSTREAM_TIMEOUT_MS: '300',
+      UPSTREAM_RETRIES: '0',
+      TRUST_PROXY: 'on',
+    });
+  });
+  afterAll(() => stack.close());
+
+  const page = (offset: number, address: string) => etchingsPage(stack, offset, address);
+
+  test('the status route answering while the data routes hang keeps it open: no request reaches the upstream', async () => {
+    // The etchings' routes take a second, past the deadline; `/runes/v1` (status) answers at once.
+    stack.sample.inject({ path: '/runes/v1/etchings*', delayMs: 1000 });
+    const timedOut = etchingsFailed('UPSTREAM_TIMEOUT');
+    expect(await Promise.all([page(1, '198.51.100.7'), page(2, '198.51.100.8')])).toEqual([timedOut, timedOut]);
+    await pause(350);
+    stack.sample.clearLog();
+    const first = page(3, '198.51.100.7');
+    while (stack.upstreamCalls().length === 0) await pause(5);
+    const others = await Promise.all([4, 5, 6, 7].map((offset) => page(offset, `198.51.100.${offset + 6}`)));
+    // The first waited for the probe past its deadline; the others failed fast, nothing sent.
+    expect([await first, others]).toEqual([timedOut, [4, 5, 6, 7].map(() => etchingsFailed('UPSTREAM_UNAVAILABLE', { retryAfter: 1 }))]);
+    expect(stack.upstreamCalls()).toEqual([`GET ${RUNE_PROBE}`]);
   });
 });
 
@@ -302,13 +336,13 @@ describe("while the gateway's probe is in flight (BREAKER_THRESHOLD=2, UPSTREAM_
     const failed = etchingsFailed('UPSTREAM_ERROR', { httpStatus: 504 });
     expect(await Promise.all([page(1, a), page(2, b)])).toEqual([failed, failed]);
     await pause(350);
-    stack.sample.inject({ path: '/runes/v1', delayMs: 1500 });
+    stack.sample.inject({ path: RUNE_PROBE, delayMs: 1500 });
     stack.sample.clearLog();
     const probed = page(3, a);
     while (stack.upstreamCalls().length === 0) await pause(5);
     expect(await page(4, b)).toEqual(etchingsFailed('UPSTREAM_UNAVAILABLE', { retryAfter: 1 }));
     expect(await probed).toEqual({ status: 200, body: { data: { etchings: { offset: 3 } } } });
-    expect(stack.upstreamCalls()).toEqual(['GET /runes/v1', 'GET /runes/v1/etchings?offset=3&limit=1']);
+    expect(stack.upstreamCalls()).toEqual([`GET ${RUNE_PROBE}`, 'GET /runes/v1/etchings?offset=3&limit=1']);
   });
 });
 

@@ -50,7 +50,8 @@ export function createOrdClient({ config, logger, store, events, flights, fairne
     cache: ttlCachePolicy(config, store, flights),
     events,
     ...fairness('ord'),
-    // The breaker's half-open probe (guards/service-probe.ts): ord's status (JSON under our Accept).
+    // The breaker's half-open probe (guards/service-probe.ts): ord's status (JSON under our Accept),
+    // read from the index its other routes read, in the same process.
     probe: { path: '/status', route: '/status' },
   });
 

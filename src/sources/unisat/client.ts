@@ -65,8 +65,8 @@ export function createUnisatClient({ config, logger, store, events, redis, fligh
     // A client's fair share is of UniSat's budget, which UniSat does not advertise.
     ...fairness('unisat'),
     quotaPerMinute: unisatRatePerSecond * 60,
-    // The breaker's half-open probe (guards/service-probe.ts): the BRC-20 index's height, one call.
-    probe: { path: '/v1/indexer/brc20/bestheight', route: '/v1/indexer/brc20/bestheight' },
+    // The breaker's half-open probe (guards/service-probe.ts): the first BRC-20 token's lookup.
+    probe: { path: '/v1/indexer/brc20/ordi/info', route: '/v1/indexer/brc20/:ticker/info' },
   });
 
   /**

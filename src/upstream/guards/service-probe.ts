@@ -1,7 +1,7 @@
 /**
  * The gateway's own half-open probe: once an open breaker's cooldown has passed, the gateway asks
- * a fixed, cheap path of the service itself (its status route) instead of letting a client's
- * request be the probe. Clients' inputs never decide whether the service is back: two addresses
+ * a fixed, cheap path of the service itself (a well-known item's lookup, upstream/index.ts)
+ * instead of letting a client's request be the probe. Clients' inputs never decide whether the service is back: two addresses
  * sending inputs the upstream times out on took every client probe, and held the breaker open for
  * everyone. Any answer but the service saying it is down (the breaker's own rule) closes it.
  *
@@ -20,7 +20,7 @@ import type { Guards } from './guard-set.js';
 
 export class ServiceProbe {
   /** The probe in flight, and the client whose request sent it. */
-  private flight: { client: string | undefined; answered: Promise<void> } | undefined;
+  private flight: { client: string; answered: Promise<void> } | undefined;
   private readonly request: UpstreamRequest;
 
   constructor(
@@ -37,8 +37,10 @@ export class ServiceProbe {
    * Rejects with `waiting`'s reason when that aborts first (the probe runs on).
    */
   async admits(guards: Guards, client: string | undefined, waiting: AbortSignal): Promise<boolean> {
-    if (this.flight ? this.flight.client !== client : guards.breaker.stateAt(Date.now(), client) !== 'half-open') return false;
-    this.flight ??= { client, answered: this.send(guards).finally(() => (this.flight = undefined)) };
+    // As the breaker reads a request without a client: the gateway's own ('').
+    const asked = client ?? '';
+    if (this.flight ? this.flight.client !== asked : guards.breaker.stateAt(Date.now(), asked) !== 'half-open') return false;
+    this.flight ??= { client: asked, answered: this.send(guards).finally(() => (this.flight = undefined)) };
     await untilSettled(this.flight.answered, waiting);
     return guards.breaker.allow(client);
   }
