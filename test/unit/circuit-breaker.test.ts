@@ -118,4 +118,18 @@ describe('circuit breaker', () => {
     breaker.failure(GATEWAY_PROBE, T + 5_000);
     expect([breaker.stateAt(T + 5_000, 'b'), breaker.sharedOpenUntilTime]).toEqual(['open', T + 10_000]);
   });
+
+  test('addresses served once each to push out a client served a moment ago still open nothing', () => {
+    const breaker = new CircuitBreaker(5);
+    breaker.success('victim', T - 1_000);
+    // 32 addresses, each served once: the table of 32 forgets the victim to make room.
+    const attackers = Array.from({ length: 32 }, (_, i) => `a${i}`);
+    for (const attacker of attackers) breaker.success(attacker, T);
+    failRun(breaker, attackers);
+    for (const attacker of attackers) breaker.failure(attacker, T);
+    expect(breaker.state).toBe('closed');
+    // Once the victim's service is 30 s old, the same run opens it.
+    failRun(breaker, attackers, T + 29_000);
+    expect(breaker.state).toBe('open');
+  });
 });

@@ -25,7 +25,10 @@ export const GATEWAY_PROBE = '\0probe';
 
 /** How recently another client must have been served for some clients' failures not to open the breaker. */
 const SERVED_OTHERS_MS = 30_000;
-/** The clients served that the breaker keeps apart: the last ones, by when they were served. */
+/**
+ * The clients served that a breaker keeps apart by default: the last ones, by when they were
+ * served. A service's breaker keeps more (guard-set.ts): past the table, clients are forgotten.
+ */
 const TRACKED_CLIENTS = 32;
 
 /**
@@ -38,7 +41,8 @@ const TRACKED_CLIENTS = 32;
  *
  * A timeout can be one input's (an offset the upstream's database is slow on): a run of failures
  * opens the breaker only if every client served in the last SERVED_OTHERS_MS (of the last
- * TRACKED_CLIENTS served) failed in the run too. So clients that are never served, however many
+ * `trackedClients` served) failed in the run too; a client forgotten to make room, served in that
+ * time and not failed, counts as served. So clients that are never served, however many
  * addresses one attacker has and however many inputs they send at once, cannot fail fast for
  * the others; when the service is down, every client fails. Alone, a client opens it as before.
  */
@@ -47,8 +51,15 @@ export class CircuitBreaker {
   /** The run's first failing client, and whether another has failed in the run since. */
   private failing: string | undefined;
   private failingSeveral = false;
-  /** When each of the last TRACKED_CLIENTS distinct clients was served. */
+  /** When each of the last `trackedClients` distinct clients was served. */
   private readonly served = new Map<string, number>();
+  /**
+   * When the latest client forgotten to make room was served: many addresses each served once
+   * (then failing) would otherwise push out a client served a moment ago, and open the breaker
+   * for everyone. The cost: where more clients than the table holds are served within
+   * SERVED_OTHERS_MS, an outage opens the breaker up to that much later.
+   */
+  private forgottenServedAt = -Infinity;
   /** The clients of `served` that failed in the run. */
   private readonly servedThenFailed = new Set<string>();
   /** Opened by one client's failures where no other was served: this process's view alone. */
@@ -63,6 +74,8 @@ export class CircuitBreaker {
     private readonly onChange: (state: BreakerState) => void = () => {},
     /** The half-open probe is the gateway's own call (GATEWAY_PROBE), not a client's request. */
     readonly probesItself = false,
+    /** How many clients served it keeps apart (see `served`). */
+    private readonly trackedClients = TRACKED_CLIENTS,
   ) {}
 
   /** May a request of `client` (a keyed hash; '' for the gateway's own calls) go to the upstream now? */
@@ -105,7 +118,7 @@ export class CircuitBreaker {
     this.endRun();
     // The gateway's own probe serves no client: it holds nothing closed against the next run.
     if (client !== GATEWAY_PROBE) {
-      if (!this.served.has(client) && this.served.size >= TRACKED_CLIENTS) this.forgetLongestServed();
+      if (!this.served.has(client) && this.served.size >= this.trackedClients) this.forgetLongestServed();
       this.served.set(client, now);
     }
     if (this.state !== 'closed') this.set('closed');
@@ -136,6 +149,7 @@ export class CircuitBreaker {
 
   /** A client that has not failed in the run was served lately. */
   private othersServed(now: number): boolean {
+    if (now - this.forgottenServedAt < SERVED_OTHERS_MS) return true;
     for (const [client, at] of this.served) {
       if (now - at < SERVED_OTHERS_MS && !this.servedThenFailed.has(client)) return true;
     }
@@ -149,6 +163,8 @@ export class CircuitBreaker {
       if (at < oldestAt) [oldest, oldestAt] = [client, at];
     }
     if (oldest === undefined) return;
+    // Made room for on a success, which ended the run: the client forgotten has not failed in it.
+    this.forgottenServedAt = Math.max(this.forgottenServedAt, oldestAt);
     this.served.delete(oldest);
     this.servedThenFailed.delete(oldest);
   }

@@ -33,6 +33,12 @@ export type ServiceHealth = { breaker: BreakerState; quotaWaitSeconds: number } 
  * objects, about 1 KB: 10,000 tenants are ~10 MB at most.
  */
 const MAX_TENANTS = 10_000;
+/**
+ * The clients served that a service's breaker keeps apart (circuit-breaker.ts): about 100 bytes
+ * each, 400 KB a service at most. A tenant's keeps the breaker's default 32: its clients are few,
+ * and there are up to MAX_TENANTS of them.
+ */
+const SERVICE_TRACKED_CLIENTS = 4096;
 
 export class GuardSet {
   /** The service's breaker and quota gate; undefined where they are kept per tenant. */
@@ -72,6 +78,7 @@ export class GuardSet {
             if (state === 'open') options.shared?.breakerOpened(keys, guards.breaker.sharedOpenUntilTime);
           },
           options.probe !== undefined,
+          SERVICE_TRACKED_CLIENTS,
         ),
       };
       this.service = guards;
