@@ -132,4 +132,25 @@ describe('circuit breaker', () => {
     failRun(breaker, attackers, T + 29_000);
     expect(breaker.state).toBe('open');
   });
+
+  test("after the gateway's probe, the one client whose failures opened it opens it again at its next failure", () => {
+    const breaker = new CircuitBreaker(3, 5_000, () => {}, true);
+    failRun(breaker, ['a']);
+    breaker.allow('a', T + 5_000);
+    breaker.success(GATEWAY_PROBE, T + 5_000);
+    breaker.failure('a', T + 5_100);
+    expect([breaker.stateAt(T + 5_100, 'a'), breaker.stateAt(T + 5_100, 'b'), breaker.sharedOpenUntilTime]).toEqual([
+      'open',
+      'half-open',
+      0,
+    ]);
+    // Another client served in between: the run starts over, as for any client.
+    const served = new CircuitBreaker(3, 5_000, () => {}, true);
+    failRun(served, ['a']);
+    served.allow('a', T + 5_000);
+    served.success(GATEWAY_PROBE, T + 5_000);
+    served.success('b', T + 5_050);
+    served.failure('a', T + 5_100);
+    expect(served.state).toBe('closed');
+  });
 });

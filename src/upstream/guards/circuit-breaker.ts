@@ -64,6 +64,12 @@ export class CircuitBreaker {
   private readonly servedThenFailed = new Set<string>();
   /** Opened by one client's failures where no other was served: this process's view alone. */
   private byOneClient = false;
+  /**
+   * The client whose failures alone opened the breaker the gateway's probe then closed: its inputs
+   * are what fails, so its next failure opens it again for that client, as its own probe failing
+   * did before the probe was the gateway's. Cleared by any client's success.
+   */
+  private suspect: string | undefined;
   private openedAt = 0;
   private probing = false;
   state: BreakerState = 'closed';
@@ -115,6 +121,7 @@ export class CircuitBreaker {
   /** `client`: who asked (a keyed hash); '' for the gateway's own calls. */
   success(client = '', now = Date.now()): void {
     this.failures = 0;
+    this.suspect = client === GATEWAY_PROBE && this.byOneClient ? this.failing : undefined;
     this.endRun();
     // The gateway's own probe serves no client: it holds nothing closed against the next run.
     if (client !== GATEWAY_PROBE) {
@@ -125,6 +132,7 @@ export class CircuitBreaker {
   }
 
   failure(client = '', now = Date.now()): void {
+    if (client === this.suspect && this.state === 'closed') return this.openFor(client, now);
     this.failures++;
     this.probing = false;
     if (this.failing === undefined) this.failing = client;
@@ -136,6 +144,16 @@ export class CircuitBreaker {
       this.byOneClient = !this.failingSeveral;
       if (this.state !== 'open') this.set('open');
     }
+  }
+
+  /** Opens it for `client` alone, as its own run of failures would have. */
+  private openFor(client: string, now: number): void {
+    this.failures = this.threshold;
+    this.failing = client;
+    this.failingSeveral = false;
+    this.openedAt = now;
+    this.byOneClient = true;
+    this.set('open');
   }
 
   /** A success ends the run of failures: who failed in it is forgotten. */
