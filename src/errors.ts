@@ -40,6 +40,12 @@ export class UpstreamError extends Error {
 
   /** The upstream's own message, where it gave a short one without secrets ("Chainhook not found"). */
   detail?: string;
+
+  /**
+   * A refusal of the asking client alone, nothing sent (a breaker its own failures opened): another
+   * client asking for the same may be answered (coalesce.ts asks again as each joined client).
+   */
+  clientOnly?: boolean;
 }
 
 function describe(service: ServiceName, kind: UpstreamError['kind'], status?: number, limit?: number): string {

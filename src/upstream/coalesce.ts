@@ -74,9 +74,10 @@ export class Coalescer {
       (error: unknown) => {
         req.stats?.noteCache('miss');
         if (!joined) req.trace?.set('satgate.cache.outcome', 'miss');
-        // Refused for the share of the client that started the call, not for this one's: a client
-        // joining a call never pays for it, nor is it refused for another's share. Ask as itself.
-        if (joined && client !== req.client && error instanceof UpstreamError && error.kind === 'client-limit') {
+        // Refused for the client that started the call (its share spent, a breaker its own failures
+        // opened), not for this one: a client joining a call never pays for it, nor is it refused
+        // for another's share or failures. Ask as itself.
+        if (joined && client !== req.client && error instanceof UpstreamError && (error.kind === 'client-limit' || error.clientOnly)) {
           return this.answer(key, req);
         }
         throw error;

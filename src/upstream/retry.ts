@@ -67,7 +67,9 @@ export class Retries {
       // The upstream said its quota is spent: asking again now would only cost more of it.
       if (wait > 0) throw new UpstreamError(this.name, 'status', 429, wait);
       if (!guards.breaker.allow(req.client) && !(await this.probed(guards, req, exchange))) {
-        throw new UpstreamError(this.name, 'unavailable', undefined, guards.breaker.retryAfterSeconds());
+        const refusal = new UpstreamError(this.name, 'unavailable', undefined, guards.breaker.retryAfterSeconds());
+        if (guards.breaker.refusesOnly(req.client)) refusal.clientOnly = true;
+        throw refusal;
       }
       // A retry was counted when it was decided on, below. (Awaited only when counted elsewhere.)
       const taken = attempt === 0 ? this.clients?.take(req.client) : undefined;

@@ -113,6 +113,11 @@ export class CircuitBreaker {
     return now - this.openedAt >= this.cooldownMs ? 'half-open' : 'open';
   }
 
+  /** Whether it refuses `client` alone: open by that client's failures alone. */
+  refusesOnly(client = ''): boolean {
+    return this.state === 'open' && this.byOneClient && client === this.failing;
+  }
+
   /** The probe went without an answer (its client left): the next request may probe instead. */
   abandon(): void {
     this.probing = false;
