@@ -5,9 +5,10 @@
  * one leaves. An unchanged answer (a 304: the same stored body) costs nothing more; a changed one
  * is decoded once and fanned out to every subscriber.
  *
- * Polling stays within LIVE_QUOTA_SHARE of the upstream's rate limit: intervals stretch evenly
- * when many resources are watched, and every poll, a new poller's first one included, is admitted
- * by the plan (poll-plan.ts), so a new subscription's first value may come later, never outside
+ * Polling stays within LIVE_QUOTA_SHARE of the upstream's rate limit: each client watching anything
+ * has an equal share of it, split over the resources it watches, and each resource's interval
+ * follows the shares its watchers give it (poll-shares.ts); every poll, a new poller's first one
+ * included, is admitted by the plan (poll-plan.ts), so a new subscription's first value may come later, never outside
  * it. Waiting polls take turns by client (a first poll is the paying client's; re-polls are the
  * process's, one more turn), so one client's backlog delays only itself. Until a poller has its
  * value, its calls are charged to the client of the oldest subscriber waiting for it
@@ -32,6 +33,7 @@ import type { Upstreams } from '../upstream/index.js';
 import { Baselines } from './baselines.js';
 import { ClientSeats, tooManySubscriptions } from './client-seats.js';
 import { PollPlan } from './poll-plan.js';
+import { PollShares } from './poll-shares.js';
 import { resourceDef, resourceKey, type LiveResource, type ResourceDef } from './resources.js';
 import { UnknownResources } from './unknown-resources.js';
 
@@ -132,16 +134,6 @@ export function pollsPerMinute(settings: PlanSettings): number {
 }
 
 /**
- * The interval between two polls of one resource when `watched` resources are polled: the
- * configured one, stretched evenly so that all of them together stay within the quota share.
- */
-export function pollIntervalMs(settings: PlanSettings, watched: number): number {
-  const perMinute = pollsPerMinute(settings);
-  if (perMinute === Infinity) return settings.intervalMs;
-  return Math.max(settings.intervalMs, Math.ceil((Math.max(1, watched) * 60_000) / perMinute));
-}
-
-/**
  * The plan's turn for re-polls of watched resources: charged to no client, they take turns with
  * the clients' first polls as one more client, so neither can starve the other.
  */
@@ -161,7 +153,8 @@ interface Subscriber {
 }
 
 interface PollerHub {
-  interval(): number;
+  /** The interval between two polls of `key` now (poll-shares.ts). */
+  interval(key: string): number;
   coordinator: Coordinator;
   events: LiveEvents;
   logger: Logger;
@@ -194,7 +187,7 @@ class Poller {
     }
     // Lately answered 404: that answer is the value now, and the next poll comes at the plan's pace.
     this.accept({ status: 404, headers: absence.etag ? { etag: absence.etag } : {}, body: absence.body }, false, false);
-    this.schedule(this.hub.interval());
+    this.schedule(this.hub.interval(this.def.key));
   }
 
   stop(): void {
@@ -241,10 +234,10 @@ class Poller {
     const { def, hub } = this;
     const signal = this.controller.signal;
     this.timer = undefined;
-    let next = hub.interval();
+    let next = hub.interval(def.key);
     let sent = false;
     try {
-      const lead = await hub.coordinator.lead(def.key, hub.interval());
+      const lead = await hub.coordinator.lead(def.key, next);
       if (this.stopped) return;
       const asker = this.payer();
       const waiting = asker !== NO_ONE;
@@ -377,10 +370,11 @@ export function createLiveHub({ upstreams, settings, logger, events = noLiveEven
   /** Each open stream's end, and how to drop its connection (HTTP streams; see `suspend`). */
   const streams = new Map<() => void, (() => void) | undefined>();
   const seats = new ClientSeats(settings);
+  const shares = new PollShares(settings.intervalMs, pollsPerMinute(settings));
   let active = 0;
   let closed = false;
   const hub: PollerHub = {
-    interval: () => pollIntervalMs(settings, pollers.size),
+    interval: (key) => shares.interval(key),
     coordinator,
     events,
     logger: logger.child({ component: 'live' }),
@@ -460,11 +454,13 @@ export function createLiveHub({ upstreams, settings, logger, events = noLiveEven
             stop();
           },
         };
+        shares.join(client, key);
         poller.add(subscriber);
         if (fresh) poller.start();
         await stop;
         streams.delete(stop);
         poller.remove(subscriber);
+        shares.leave(client, key);
         // The last subscriber is gone: no more polls.
         if (poller.subscribers.size === 0 && pollers.get(key) === poller) {
           poller.stop();

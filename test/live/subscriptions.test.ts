@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { MINTING_TICKER } from '../../src/sample/activity.js';
 import { findBrc20Token, sampleData } from '../../src/sample/data.js';
-import { liveSettings, pollIntervalMs, pollsPerMinute } from '../../src/live/hub.js';
+import { liveSettings, pollsPerMinute } from '../../src/live/hub.js';
 import { loadConfig } from '../../src/config.js';
 import { startStack, type Stack } from '../harness.js';
 import { stackOptions } from '../profiles.js';
@@ -474,13 +474,6 @@ describe('a rolling restart', () => {
     await cleanUp();
     expect(await ended).toEqual(['complete', 'complete']);
   });
-});
-
-it('polling stays within its share of the rate limit: intervals stretch evenly', () => {
-  const settings = { intervalMs: 5000, quotaShare: 0.2, rateLimitPerMinute: 500, maxSubscriptions: 10 };
-  // 100 polls a minute: up to 8 resources every 5 s, then each one less often.
-  expect([1, 8, 9, 50].map((watched) => pollIntervalMs(settings, watched))).toEqual([5000, 5000, 5400, 30000]);
-  expect(pollIntervalMs({ ...settings, rateLimitPerMinute: 0 }, 50)).toBe(5000);
 });
 
 it("polling a resource UniSat serves plans with UniSat's budget when it is the smaller", () => {
