@@ -1,9 +1,10 @@
 /**
  * With REDIS_URL, replicas share the polling: for each watched resource one replica holds a lease
  * in Redis and polls it; what it sees change goes to every replica through Redis pub/sub. Leases
- * are short (half an interval) and renewed every third of an interval, so a replica that dies hands
- * its leases on within one interval; one whose polling pauses (its breaker open, its quota spent)
- * gives them up for an interval, since another replica may reach the upstream. When Redis cannot
+ * are short (half the resource's poll interval, which each resource has its own of) and renewed
+ * every third of it, so a replica that dies hands its leases on within one interval; one whose
+ * polling pauses (its breaker open, its quota spent) gives them up for an interval, since another
+ * replica may reach the upstream. When Redis cannot
  * be reached each replica polls for itself: more upstream calls, never a silent subscription.
  *
  * Only replicas that take each watched resource from the same place share it (liveDataScope): the
@@ -59,9 +60,11 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
   subscriber.on('error', () => {});
   const id = randomUUID();
   const log = logger.child({ component: 'live-redis' });
-  let intervalMs = defaultIntervalMs;
-  /** Per watched key: whether this replica holds the lease, the next renewal's timer, and until when it leaves the lease to others. */
-  const leases = new Map<string, { held: boolean; timer?: NodeJS.Timeout; asideUntil?: number }>();
+  /**
+   * Per watched key: whether this replica holds the lease, the next renewal's timer, until when it
+   * leaves the lease to others, and its poll interval (each resource has its own: poll-shares.ts).
+   */
+  const leases = new Map<string, { held: boolean; timer?: NodeJS.Timeout; asideUntil?: number; intervalMs: number }>();
   const listeners: Array<(key: string, snapshot: Snapshot) => void> = [];
   let redisDown = false;
   /**
@@ -84,7 +87,7 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
   const tryLease = async (key: string) => {
     const lease = leases.get(key);
     if (!lease || (lease.asideUntil ?? 0) > Date.now()) return;
-    const ttl = String(Math.max(20, Math.ceil(intervalMs / 2)));
+    const ttl = String(Math.max(20, Math.ceil(lease.intervalMs / 2)));
     try {
       lease.held = lease.held
         ? (await redis.eval(RENEW, 1, leaseKey(key), id, ttl)) === 1 || (await redis.set(leaseKey(key), id, 'PX', ttl, 'NX')) === 'OK'
@@ -98,14 +101,14 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
   };
 
   /**
-   * Takes or renews the lease of `key` now, and again a third of the interval later: re-armed each
-   * time from the interval now, since the lease's TTL follows it. A period kept from a longer
+   * Takes or renews the lease of `key` now, and again a third of its interval later: re-armed each
+   * time from its interval now, since the lease's TTL follows it. A period kept from a longer
    * interval let a shorter TTL lapse between renewals, and another replica poll beside this one.
    */
   const renew = (key: string) => {
     const lease = leases.get(key);
     if (!lease) return;
-    lease.timer = setTimeout(() => renew(key), Math.max(10, Math.floor(intervalMs / 3)));
+    lease.timer = setTimeout(() => renew(key), Math.max(10, Math.floor(lease.intervalMs / 3)));
     lease.timer.unref();
     void tryLease(key);
   };
@@ -134,7 +137,8 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
 
   return {
     async lead(key, interval) {
-      intervalMs = interval;
+      const lease = leases.get(key);
+      if (lease) lease.intervalMs = interval;
       // Without Redis, or deaf to it, every replica decides alone.
       if (redisDown || !listening) return true;
       if (polledUnder.get(key) !== subscriptions) {
@@ -165,7 +169,7 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
     },
     watch(key) {
       if (leases.has(key)) return;
-      leases.set(key, { held: false });
+      leases.set(key, { held: false, intervalMs: defaultIntervalMs });
       polledUnder.set(key, subscriptions);
       renew(key);
     },
