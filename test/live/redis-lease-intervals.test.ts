@@ -1,0 +1,62 @@
+/**
+ * With REDIS_URL, each resource's lease follows that resource's own poll interval: a ticker one
+ * client watches alone keeps a short lease, and the 29 tickers another client shares its part of
+ * the plan between keep long ones. One interval for the process (the last any poller led with)
+ * gave the 29 the short lease, renewed every 200 ms, and could give the short one a lease that
+ * outlives a dead replica by seconds. The leases' TTLs are read from Redis itself.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { freePort, startStack, type Stack } from '../harness.js';
+import { TOKEN_SUBSCRIPTION, disposeAll, sse, until, ws, wsClient } from '../live-clients.js';
+import { startRedis, stopRedis } from '../redis.js';
+
+const OTHERS = Array.from({ length: 29 }, (_, i) => `zi${String(i).padStart(2, '0')}`);
+let redis: ChildProcess;
+let admin: Redis;
+let stack: Stack;
+
+beforeAll(async () => {
+  const port = await freePort();
+  redis = await startRedis(port);
+  admin = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 0 });
+  stack = await startStack({
+    TRUST_PROXY: '1',
+    REDIS_URL: `redis://127.0.0.1:${port}`,
+    LIVE_POLL_INTERVAL_MS: '600',
+    // A plan of 300 polls a minute, half each client's: ordi every 600 ms (a lease of 300 ms), each
+    // of the 29 others every 11.6 s (a lease of 5.8 s).
+    LIVE_RATE_LIMIT_PER_MINUTE: '600',
+    LIVE_QUOTA_SHARE: '0.5',
+    CLIENT_UPSTREAM_CALLS_PER_MINUTE: '0',
+  });
+});
+
+afterAll(async () => {
+  await disposeAll();
+  await stack?.close();
+  admin?.disconnect();
+  if (redis) await stopRedis(redis);
+});
+
+test("each resource's lease lasts half its own poll interval", async () => {
+  const one = sse(stack.gatewayUrl, TOKEN_SUBSCRIPTION('ordi'), '198.51.100.1');
+  const many = wsClient(stack.gatewayUrl, '198.51.100.2');
+  const others = OTHERS.map((ticker) => ws(many, TOKEN_SUBSCRIPTION(ticker)));
+  await until(() => one.results.length > 0 && others.every((w) => w.results.length > 0), 'the first values');
+  // Several of ordi's polls and the leases' renewals since.
+  await sleep(1500);
+
+  const keys = await admin.keys('satgate:v1:live:*:lease:*');
+  const ttls = await Promise.all(keys.map((key) => admin.pttl(key)));
+  const lasting = (ttl: number) => (ttl > 300 ? 'long' : 'short');
+  const counts = { short: 0, long: 0 };
+  for (const ttl of ttls) counts[lasting(ttl)]++;
+  expect(counts).toEqual({ short: 1, long: 29 });
+  expect([one.results, others.map((w) => w.results)]).toEqual([
+    [{ data: { brc20Token: { token: { ticker: 'ordi' } } } }],
+    OTHERS.map(() => [{ data: { brc20Token: null } }]),
+  ]);
+}, 30_000);
