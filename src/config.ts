@@ -142,7 +142,7 @@ export interface Config {
   readyzRequireUpstream: ServiceName[];
   /** How often a watched upstream resource is re-asked (with If-None-Match). */
   livePollIntervalMs: number;
-  /** The most of the upstream's known rate limit that polling may use; intervals stretch past it. */
+  /** The most of the upstream's known rate limit that polling may use; intervals stretch past it, per client (live/poll-shares.ts). */
   liveQuotaShare: number;
   /** The upstream's rate limit per minute that polling plans with; 0 when unknown (no stretching). */
   liveRateLimitPerMinute: number;
