@@ -20,7 +20,8 @@ beforeAll(async () => {
     TRUST_PROXY: '1',
     LIVE_POLL_INTERVAL_MS: '500',
     // A plan of 600 polls a minute. Before, one interval for all 51 resources: 5.1 s. Now half the
-    // plan is the victim's (ordi at most every 500 ms), half the other client's (each ticker every 10 s).
+    // plan is the victim's (ordi at most every 500 ms), half the other client's, with what ordi
+    // leaves of the victim's: each ticker every 6.25 s.
     LIVE_RATE_LIMIT_PER_MINUTE: '3000',
     LIVE_QUOTA_SHARE: '0.2',
     CLIENT_UPSTREAM_CALLS_PER_MINUTE: '0',
