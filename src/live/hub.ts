@@ -8,14 +8,14 @@
  * Polling stays within LIVE_QUOTA_SHARE of the upstream's rate limit: each client watching anything
  * has an equal share of it, split over the resources it watches, and each resource's interval
  * follows the shares its watchers give it (poll-shares.ts); every poll, a new poller's first one
- * included, is admitted by the plan (poll-plan.ts), so a new subscription's first value may come later, never outside
- * it. Waiting polls take turns by client (a first poll is the paying client's; re-polls are the
- * process's, one more turn), so one client's backlog delays only itself. Until a poller has its
- * value, its calls are charged to the client of the oldest subscriber waiting for it
+ * included, is admitted by the plan (poll-plan.ts), so a new subscription's first value may come
+ * later, never outside it. Waiting polls take turns by client (a first poll is the paying client's;
+ * re-polls are the process's, one more turn), so one client's backlog delays only itself. Until a
+ * poller has its value, its calls are charged to the client of the oldest subscriber waiting for it
  * (CLIENT_UPSTREAM_CALLS_PER_MINUTE, through the upstream layer's client windows); a client whose
  * share is spent gets RATE_LIMITED with retryAfter on that subscription, which then ends, as a
- * query's field would. A new subscriber of an event resource (etchingAdded) starts from a poll
- * that began after it joined, made for it like a first poll (baselines.ts). Unknown tickers are
+ * query's field would. A new subscriber of an event resource (etchingAdded) starts from a poll that
+ * began after it joined, made for it like a first poll (baselines.ts). Unknown tickers are
  * remembered (unknown-resources.ts), and each client's subscriptions and watched resources are
  * bounded (client-seats.ts). Polling pauses, without ending subscriptions, while the service's
  * quota is spent or its breaker is open. With several replicas a Coordinator (Redis) lets one of
