@@ -121,7 +121,7 @@ export class Retries {
 
   /**
    * Whether the service's own probe, past the cooldown, has closed the breaker for this request;
-   * one whose field's deadline passed meanwhile is not sent.
+   * one whose field's deadline passed meanwhile, or whose quota the probe found spent, is not sent.
    */
   private async probed(guards: Guards, req: UpstreamRequest, exchange: ExchangeSignal): Promise<boolean> {
     if (!this.probe) return false;
@@ -131,8 +131,12 @@ export class Retries {
     } catch {
       throw this.cutShort(req);
     }
-    if (admitted && Date.now() >= exchange.startBy) throw new UpstreamError(this.name, 'timeout');
-    return admitted;
+    if (!admitted) return false;
+    if (Date.now() >= exchange.startBy) throw new UpstreamError(this.name, 'timeout');
+    // The probe's answer may have said the quota is spent (a 429): this request would only cost more of it.
+    const wait = guards.quota.waitSeconds();
+    if (wait > 0) throw new UpstreamError(this.name, 'status', 429, wait);
+    return true;
   }
 
   /** A wait ended by the client leaving (its reason) or by the deadline. */

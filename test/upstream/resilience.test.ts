@@ -346,6 +346,31 @@ describe("while the gateway's probe is in flight (BREAKER_THRESHOLD=2, UPSTREAM_
   });
 });
 
+describe("the gateway's probe answered 429 (BREAKER_THRESHOLD=2, UPSTREAM_RETRIES=0)", () => {
+  let stack: Stack;
+  beforeAll(async () => {
+    stack = await startStack({ BREAKER_THRESHOLD: '2', BREAKER_COOLDOWN_MS: '300', UPSTREAM_RETRIES: '0', TRUST_PROXY: 'on' });
+  });
+  afterAll(() => stack.close());
+
+  test('it closes the breaker, but the request that waited for it is not sent into the spent quota', async () => {
+    stack.sample.inject({ path: '/runes/v1/etchings', status: 504, times: 2 });
+    const failed = etchingsFailed('UPSTREAM_ERROR', { httpStatus: 504 });
+    expect(await Promise.all([etchingsPage(stack, 1, '198.51.100.7'), etchingsPage(stack, 2, '198.51.100.8')])).toEqual([failed, failed]);
+    await pause(350);
+    stack.sample.inject({
+      path: RUNE_PROBE,
+      status: 429,
+      times: 1,
+      headers: { 'retry-after': '30' },
+      body: { error: 'Too Many Requests' },
+    });
+    stack.sample.clearLog();
+    expect(await etchingsPage(stack, 3, '198.51.100.7')).toEqual(etchingsFailed('RATE_LIMITED', { httpStatus: 429, retryAfter: 30 }));
+    expect([stack.upstreamCalls(), await runesBreaker(stack)]).toEqual([[`GET ${RUNE_PROBE}`], 'closed']);
+  });
+});
+
 describe('stale-if-error (CACHE_TTL_MS=100, STALE_IF_ERROR_MS=60000)', () => {
   let stack: Stack;
   beforeAll(async () => {
