@@ -156,7 +156,7 @@ export class Exchange {
       quota.observe(response.statusCode, rateLimit);
       // A tenant's quota is its own: only the service's is a metric.
       if (!this.options.perTenant && quota.remaining !== undefined) this.events.quotaRemaining(this.name, quota.remaining);
-      // The service answered: only its saying it is down (502/503/504) counts against it.
+      // The service answered: only its saying it is down (isServiceDown: 502/503/504, a CDN's 52x) counts against it.
       if (isServiceDown(response.statusCode)) breaker.failure(req.client);
       else breaker.success(req.client);
       return { status: response.statusCode, headers: kept, body };

@@ -85,13 +85,18 @@ describe('circuit breaker', () => {
     expect(serving.state).toBe('open');
   });
 
-  test('of many clients served, the one served longest ago is forgotten, not the first seen', () => {
+  test('of many clients served, the one served least recently is forgotten: one served again stays', () => {
     const breaker = new CircuitBreaker(5);
+    breaker.success('recent', T - 40_000);
+    for (let i = 0; i < 31; i++) breaker.success(`old${i}`, T - 39_000);
+    // Served again: it goes last, and the next new client pushes out old0 instead.
     breaker.success('recent', T - 2_000);
-    // 32 more, told of later but served long ago (a replica's clock, a slow answer): one must go.
-    for (let i = 0; i < 32; i++) breaker.success(`old${i}`, T - 40_000 - i);
+    breaker.success('new', T - 38_000);
     failRun(breaker, ['a1', 'a2']);
     expect(breaker.state).toBe('closed');
+    // 'recent', served 2 s before, held it: 30 s later, nothing does.
+    failRun(breaker, ['a1', 'a2'], T + 28_001);
+    expect(breaker.state).toBe('open');
   });
 
   test("with its own probe, no client's request is the probe; the probe's answer decides", () => {
