@@ -1,16 +1,17 @@
 /**
  * The gateway's own half-open probe: once an open breaker's cooldown has passed, the gateway asks
  * a fixed, cheap path of the service itself (a well-known item's lookup, upstream/index.ts)
- * instead of letting a client's request be the probe. Clients' inputs never decide whether the service is back: two addresses
- * sending inputs the upstream times out on took every client probe, and held the breaker open for
- * everyone. Any answer but the service saying it is down (the breaker's own rule) closes it.
+ * instead of letting a client's request be the probe. Clients' inputs never decide whether the
+ * service is back: two addresses sending inputs the upstream times out on took every client
+ * probe, and held the breaker open for everyone. Any answer but the service saying it is down
+ * (the breaker's own rule) closes it.
  *
  * One probe at a time per service and process. The request that found the cooldown over waits for
  * it (within its own deadline) and goes if it closed the breaker, as a client's probe would have,
  * and so do that client's other calls meanwhile (a GraphQL request's fields side by side); other
  * clients' fail fast, as while the breaker is open, rather than each wait out a service that hangs.
  * The probe is the gateway's call: no client is charged for it. It spends at most one call a
- * cooldown.
+ * cooldown in each process.
  */
 import { ExchangeSignal } from '../../lib/cancellation.js';
 import type { Exchange } from '../exchange.js';
