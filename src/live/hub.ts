@@ -5,11 +5,11 @@
  * one leaves. An unchanged answer (a 304: the same stored body) costs nothing more; a changed one
  * is decoded once and fanned out to every subscriber.
  *
- * Polling stays within LIVE_QUOTA_SHARE of the upstream's rate limit: each client watching anything
- * has an equal share of it, split over the resources it watches, and each resource's interval
- * follows the shares its watchers give it (poll-shares.ts); every poll, a new poller's first one
- * included, is admitted by the plan (poll-plan.ts), so a new subscription's first value may come
- * later, never outside it. Waiting polls take turns by client (a first poll is the paying client's;
+ * Polling stays within LIVE_QUOTA_SHARE of the upstream's rate limit, split between the watched
+ * resources by weight: 1 / the number a client watches, the most any watcher gives
+ * (poll-shares.ts), so one client's many resources slow only its own; every poll, a new poller's
+ * first one included, is admitted by the plan (poll-plan.ts), so a new subscription's first value
+ * may come later, never outside it. Waiting polls take turns by client (a first poll is the paying client's;
  * re-polls are the process's, one more turn), so one client's backlog delays only itself. Until a
  * poller has its value, its calls are charged to the client of the oldest subscriber waiting for it
  * (CLIENT_UPSTREAM_CALLS_PER_MINUTE, through the upstream layer's client windows); a client whose

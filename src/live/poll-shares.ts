@@ -1,11 +1,14 @@
 /**
- * Fair shares of the polling plan: each client watching anything in this process gets an equal
- * share of the plan's polls a minute, split evenly over the resources it watches, and a resource
- * is polled at the sum of the shares its watchers give it, never more often than
- * LIVE_POLL_INTERVAL_MS. Together they stay within the plan; a resource many clients watch is
- * polled as often as one client's alone, or more; and one client watching many resources (unknown
- * tickers included) slows only its own. One interval stretched with every resource the process
- * watched let one client's 50 tickers take everyone else's from 1 s to 31 s.
+ * Fair shares of the polling plan, by client: each client watching anything in this process gives
+ * each resource it watches a weight of 1 / the number it watches, a resource weighs the most any
+ * of its watchers gives it, and the plan's polls a minute are split between the resources by
+ * weight, never more often than LIVE_POLL_INTERVAL_MS each. So one client watching many resources
+ * (unknown tickers included) weighs as much as one resource and slows only its own: one interval
+ * stretched with every resource the process watched let one client's 50 tickers take everyone
+ * else's from 1 s to 31 s. A client watching one resource gives it a whole weight, as one
+ * interval for every resource did. The most, not the sum: a resource many clients watch summed
+ * their parts, and a resource one client of a hundred watched, on a plan of 10 polls a minute,
+ * was polled every 20 minutes.
  *
  * A resource polled every LIVE_POLL_INTERVAL_MS may be given more than it can use (a popular
  * ticker): what it leaves goes to the other resources, each in proportion to its fair rate (the
@@ -13,9 +16,10 @@
  *
  * Clients are the keyed hashes the fairness windows use; the subscribers that cannot be told apart
  * count as one client. Intervals are computed again only after a subscriber joins or leaves; the
- * boost, which looks at every watched resource, at most every BOOST_EVERY_MS (a burst of
- * subscriptions, as after a deploy, works it out a few times, not once per subscription), and an
- * interval asked meanwhile is the unboosted one: longer, never past the plan.
+ * resources' total weight and the boost, which look at every watched resource, at most every
+ * BOOST_EVERY_MS (a burst of subscriptions, as after a deploy, works them out a few times, not
+ * once per subscription). An interval asked meanwhile uses the last total, unboosted: if joins
+ * since make it too short, the plan (poll-plan.ts) holds the polls to its minute.
  */
 
 /** The least time between two workings-out of the boost; meanwhile the last one stands. */
@@ -36,6 +40,8 @@ export class PollShares {
   private readonly computed = new Map<string, { generation: number; intervalMs: number }>();
   /** How much faster than its fair rate each resource not at LIVE_POLL_INTERVAL_MS is polled: at least 1. */
   private boost = 1;
+  /** The watched resources' weights together, as last worked out (with the boost). */
+  private totalWeight = 0;
   /** The version the boost was worked out for, and when. */
   private boosted = { version: 0, at: -Infinity };
 
@@ -83,6 +89,7 @@ export class PollShares {
   interval(key: string, now = Date.now()): number {
     if (this.perMinute === Infinity) return this.intervalMs;
     if (this.boosted.version !== this.version && now - this.boosted.at >= BOOST_EVERY_MS) {
+      this.totalWeight = this.sumWeights();
       this.boost = this.solveBoost();
       this.boosted = { version: this.version, at: now };
       this.generation++;
@@ -93,16 +100,30 @@ export class PollShares {
     const rate = this.fairRate(key) || this.perMinute / Math.max(1, this.clients.size);
     // A boost worked out before the last join or leave may overspend the plan: none until the next.
     const boost = this.boosted.version === this.version ? this.boost : 1;
-    const intervalMs = Math.max(this.intervalMs, Math.ceil(60_000 / (boost * rate)));
+    // Less a hair: a sum of weights like 50 × 1/50 is a hair past 1, and its ceiling a ms too long.
+    const intervalMs = Math.max(this.intervalMs, Math.ceil(60_000 / (boost * rate) - 1e-6));
     if (this.watchers.has(key)) this.computed.set(key, { generation: this.generation, intervalMs });
     return intervalMs;
   }
 
-  /** Polls a minute: Σ over the watchers c of `key` of perMinute / (clients × resources c watches). */
+  /** Polls a minute: the plan's, in proportion to `key`'s weight among the watched resources'. */
   private fairRate(key: string): number {
-    let shares = 0;
-    for (const client of this.watchers.get(key) ?? []) shares += 1 / this.clients.get(client)!.size;
-    return (this.perMinute * shares) / Math.max(1, this.clients.size);
+    const weight = this.weight(key);
+    // A total worked out before this resource joined may be short of its own weight.
+    return (this.perMinute * weight) / Math.max(this.totalWeight, weight);
+  }
+
+  /** The most any of `key`'s watchers gives it: 1 / the number of resources that client watches. */
+  private weight(key: string): number {
+    let weight = 0;
+    for (const client of this.watchers.get(key) ?? []) weight = Math.max(weight, 1 / this.clients.get(client)!.size);
+    return weight;
+  }
+
+  private sumWeights(): number {
+    let total = 0;
+    for (const key of this.watchers.keys()) total += this.weight(key);
+    return total;
   }
 
   /**

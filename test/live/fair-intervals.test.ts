@@ -1,6 +1,6 @@
-// Poll intervals are fair by client: with a known rate limit each client watching anything has an
-// equal share of the polling plan, split over the resources it watches, so one client watching
-// many tickers (unknown ones included) slows only its own subscriptions, not another client's.
+// Poll intervals are fair by client: with a known rate limit each client gives each resource it
+// watches a weight of 1 / the number it watches, and the plan is split by weight, so one client
+// watching many tickers (unknown ones included) slows only its own subscriptions, not another's.
 // Real graphql-sse and graphql-ws clients, told apart by X-Forwarded-For (TRUST_PROXY=1); the
 // sample upstream's request log says what was polled.
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,9 +19,9 @@ beforeAll(async () => {
   stack = await startStack({
     TRUST_PROXY: '1',
     LIVE_POLL_INTERVAL_MS: '500',
-    // A plan of 600 polls a minute. Before, one interval for all 51 resources: 5.1 s. Now half the
-    // plan is the victim's (ordi at most every 500 ms), half the other client's, with what ordi
-    // leaves of the victim's: each ticker every 6.25 s.
+    // A plan of 600 polls a minute. Before, one interval for all 51 resources: 5.1 s. Now ordi
+    // weighs 1 and the 50 others 1/50 each: half the plan is ordi's (at most every 500 ms), half
+    // the others', with what ordi leaves: each ticker every 6.25 s.
     LIVE_RATE_LIMIT_PER_MINUTE: '3000',
     LIVE_QUOTA_SHARE: '0.2',
     CLIENT_UPSTREAM_CALLS_PER_MINUTE: '0',

@@ -1,6 +1,6 @@
-// The polling plan's fair shares on their own: each client an equal share of the polls a minute,
-// split over the resources it watches; a resource's interval follows the shares its watchers give
-// it, and what resources at LIVE_POLL_INTERVAL_MS leave unused goes to the others.
+// The polling plan's fair shares on their own: each client gives each resource it watches a weight
+// of 1 / the number it watches, a resource weighs the most its watchers give it, the plan is split
+// by weight, and what resources at LIVE_POLL_INTERVAL_MS leave unused goes to the others.
 import { expect, test } from 'vitest';
 import { BOOST_EVERY_MS, PollShares } from '../../src/live/poll-shares.js';
 
@@ -25,23 +25,34 @@ test("one client's many resources stretch only its own: another client's keep th
   const plan = shares();
   plan.join('victim', 'ordi');
   for (const key of tickers('zz', 50)) plan.join('many', key);
-  // Before: one interval for the 51 resources, 30.6 s. Now half the plan each: 50 a minute for
-  // ordi, which takes 12; the 38 it leaves go to the 50 others, 1.76 a minute each (not 1).
+  // Before: one interval for the 51 resources, 30.6 s. Now ordi weighs 1, the 50 others 1/50
+  // each: 50 a minute for ordi, which takes 12; the 38 it leaves go to the 50 others, 1.76 a
+  // minute each (not 1).
   expect([plan.interval('ordi', later()), plan.interval('zz0', later())]).toEqual([5000, 34091]);
-  // Subscribers that cannot be told apart are one client together: a third each, 33, 16.7 and 0.67
-  // a minute; ordi, pepe and sats take 12 each, and the 50 others 1.28 (46,875 ms and a rounding).
+  // Subscribers that cannot be told apart are one client together, giving pepe and sats ½ each: 33,
+  // 16.7 and 0.67 a minute; ordi, pepe and sats take 12 each, and the 50 others 1.28 (46,875 ms).
   plan.join(undefined, 'pepe');
   plan.join(undefined, 'sats');
-  expect([plan.interval('ordi', later()), plan.interval('pepe', later()), plan.interval('zz0', later())]).toEqual([5000, 5000, 46876]);
+  expect([plan.interval('ordi', later()), plan.interval('pepe', later()), plan.interval('zz0', later())]).toEqual([5000, 5000, 46875]);
 });
 
-test('a resource many clients watch is polled at the sum of their shares', () => {
+test('a resource many clients watch weighs what its most generous watcher gives it', () => {
   const plan = shares();
   for (const key of tickers('a', 20)) plan.join('a', key);
   for (const key of tickers('b', 19)) plan.join('b', key);
   plan.join('b', 'a0');
-  // a0: 50/20 + 50/20 = 5 a minute; a1: 2.5 a minute.
-  expect([plan.interval('a0', later()), plan.interval('a1', later()), plan.interval('b0', later())]).toEqual([12000, 24000, 24000]);
+  // 39 resources of 1/20 each: the plan split evenly, 2.56 a minute each, a0 as the others.
+  expect([plan.interval('a0', later()), plan.interval('a1', later()), plan.interval('b0', later())]).toEqual([23400, 23400, 23400]);
+});
+
+test('a resource one client of many watches is not starved by a popular one (a plan of 10 a minute)', () => {
+  const plan = new PollShares(5000, 10);
+  for (let i = 0; i < 100; i++) plan.join(`c${i}`, 'ordi');
+  plan.join('niche', 'pepe');
+  plan.join('niche', 'sats');
+  // ordi weighs 1, pepe and sats ½ each: 5, 2.5 and 2.5 a minute. Summing its watchers' parts
+  // gave ordi 9.9 a minute, and pepe and sats one poll every 20 minutes.
+  expect([plan.interval('ordi', later()), plan.interval('pepe', later()), plan.interval('sats', later())]).toEqual([12000, 24000, 24000]);
 });
 
 test('leaving gives the share back; more subscriptions to one resource are one watcher', () => {
@@ -64,8 +75,9 @@ test('a boost worked out before a join is not used: intervals are the unboosted 
   const at = later();
   expect(plan.interval('ordi', at)).toBe(5000);
   for (const key of tickers('zz', 50)) plan.join('many', key);
-  // The boost of ordi alone (every resource at 12 a minute) would poll the 50 every 5 s.
-  expect(plan.interval('zz0', at + BOOST_EVERY_MS - 1)).toBe(60000);
+  // The boost of ordi alone (every resource at 12 a minute) would poll the 50 every 5 s. Meanwhile
+  // the total weight is ordi's alone: the 50 at 2 a minute each, which the plan holds to its minute.
+  expect(plan.interval('zz0', at + BOOST_EVERY_MS - 1)).toBe(30000);
   expect(plan.interval('zz0', at + BOOST_EVERY_MS)).toBe(34091);
 });
 
