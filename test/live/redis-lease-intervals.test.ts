@@ -53,11 +53,19 @@ test("each resource's lease lasts half its own poll interval", async () => {
   // Several of ordi's polls and the leases' renewals since.
   await sleep(1000);
 
-  const keys = await admin.keys('satgate:v1:live:*:lease:*');
-  const ttls = await Promise.all(keys.map((key) => admin.pttl(key)));
-  const lasting = (ttl: number) => (ttl > 300 ? 'long' : 'short');
-  const counts = { short: 0, long: 0 };
-  for (const ttl of ttls) counts[lasting(ttl)]++;
+  const leases = async () => {
+    const keys = await admin.keys('satgate:v1:live:*:lease:*');
+    const counts = { short: 0, long: 0 };
+    for (const ttl of await Promise.all(keys.map((key) => admin.pttl(key)))) counts[ttl > 300 ? 'long' : 'short']++;
+    return counts;
+  };
+  // ordi's lease is renewed every 200 ms for 300: a stall of the loaded machine may let it lapse
+  // for a moment before the next renewal takes it again, so it is read again a few times.
+  let counts = await leases();
+  for (let i = 0; i < 10 && counts.short === 0; i++) {
+    await sleep(50);
+    counts = await leases();
+  }
   expect(counts).toEqual({ short: 1, long: 29 });
   expect([one.results, others.map((w) => w.results)]).toEqual([
     [{ data: { brc20Token: { token: { ticker: 'ordi' } } } }],
