@@ -49,21 +49,23 @@ export class Coalescer {
     } else {
       // One call for every waiter: it is cancelled only when the last of them has gone away.
       const cancellation = new Cancellation();
-      const joined = new JoinedClients();
+      const joiners = new JoinedClients();
       const call: SharedCall = {
         waiters: 0,
         cancellation,
         client: req.client,
-        joined,
+        joiners,
         trace: req.trace,
-        promise: this.cache.throughCache(key, merged(req, { signal: cancellation, joined })).finally(() => this.inflight.delete(key)),
+        promise: this.cache
+          .throughCache(key, merged(req, { signal: cancellation, joined: joiners }))
+          .finally(() => this.inflight.delete(key)),
       };
       this.inflight.set(key, call);
       shared = call;
     }
     const { client } = shared;
     // Another client waits for the call too: where calls queue in turns by client, it goes in this one's.
-    if (joined && req.client !== undefined && req.client !== client) shared.joined.add(req.client);
+    if (joined && req.client !== undefined && req.client !== client) shared.joiners.add(req.client);
     return wait(shared, req.signal).then(
       ({ response, outcome }) => {
         req.stats?.noteCache(outcome);
@@ -94,7 +96,7 @@ interface SharedCall {
   /** Who started it: charged for its upstream calls. */
   client: string | undefined;
   /** The other clients waiting for it. */
-  joined: JoinedClients;
+  joiners: JoinedClients;
   /** Its lookup span, when traced: the joiners' spans link to it. */
   trace: TraceSpan | undefined;
 }
