@@ -89,8 +89,10 @@ export class PollShares {
   interval(key: string, now = Date.now()): number {
     if (this.perMinute === Infinity) return this.intervalMs;
     if (this.boosted.version !== this.version && now - this.boosted.at >= BOOST_EVERY_MS) {
-      this.totalWeight = this.sumWeights();
-      this.boost = this.solveBoost();
+      // Each resource's weight once, for the total and the boost.
+      const weights = [...this.watchers.keys()].map((watched) => this.weight(watched));
+      this.totalWeight = weights.reduce((sum, weight) => sum + weight, 0);
+      this.boost = this.solveBoost(weights);
       this.boosted = { version: this.version, at: now };
       this.generation++;
     }
@@ -108,8 +110,11 @@ export class PollShares {
 
   /** Polls a minute: the plan's, in proportion to `key`'s weight among the watched resources'. */
   private fairRate(key: string): number {
-    const weight = this.weight(key);
-    // A total worked out before this resource joined may be short of its own weight.
+    return this.rateOf(this.weight(key));
+  }
+
+  /** The rate of a resource of `weight`: a total worked out before it joined may be short of it. */
+  private rateOf(weight: number): number {
     return (this.perMinute * weight) / Math.max(this.totalWeight, weight);
   }
 
@@ -120,19 +125,14 @@ export class PollShares {
     return weight;
   }
 
-  private sumWeights(): number {
-    let total = 0;
-    for (const key of this.watchers.keys()) total += this.weight(key);
-    return total;
-  }
-
   /**
-   * The boost k ≥ 1 with Σ min(most, k × fair rate) = perMinute over the watched resources (`most`:
-   * a poll every LIVE_POLL_INTERVAL_MS); Infinity when every resource fits at that pace.
+   * The boost k ≥ 1 with Σ min(most, k × fair rate) = perMinute over the watched resources, of
+   * `weights` (`most`: a poll every LIVE_POLL_INTERVAL_MS); Infinity when every resource fits at
+   * that pace.
    */
-  private solveBoost(): number {
+  private solveBoost(weights: number[]): number {
     const most = 60_000 / this.intervalMs;
-    const rates = [...this.watchers.keys()].map((key) => this.fairRate(key)).sort((a, b) => b - a);
+    const rates = weights.map((weight) => this.rateOf(weight)).sort((a, b) => b - a);
     let left = this.perMinute;
     let rest = rates.reduce((sum, rate) => sum + rate, 0);
     // The fastest first: each one the boost would take past `most` is held there, and gives the rest back.
