@@ -9,9 +9,10 @@
  * resources by weight: 1 / the number a client watches, the most any watcher gives
  * (poll-shares.ts), so one client's many resources slow only its own; every poll, a new poller's
  * first one included, is admitted by the plan (poll-plan.ts), so a new subscription's first value
- * may come later, never outside it. Waiting polls take turns by client (a first poll is the paying client's;
- * re-polls are the process's, one more turn), so one client's backlog delays only itself. Until a
- * poller has its value, its calls are charged to the client of the oldest subscriber waiting for it
+ * may come later, never outside it. Waiting polls take turns by client (a first poll is the paying
+ * client's; re-polls are the process's, one more turn), so one client's backlog delays only
+ * itself. Until a poller has its value, its calls are charged to the client of the oldest
+ * subscriber waiting for it
  * (CLIENT_UPSTREAM_CALLS_PER_MINUTE, through the upstream layer's client windows); a client whose
  * share is spent gets RATE_LIMITED with retryAfter on that subscription, which then ends, as a
  * query's field would. A new subscriber of an event resource (etchingAdded) starts from a poll that

@@ -4,8 +4,8 @@
  * are short (half the resource's poll interval, which each resource has its own of) and renewed
  * every third of it, so a replica that dies hands its leases on within one interval; one whose
  * polling pauses (its breaker open, its quota spent) gives them up for an interval, since another
- * replica may reach the upstream. When Redis cannot
- * be reached each replica polls for itself: more upstream calls, never a silent subscription.
+ * replica may reach the upstream. When Redis cannot be reached each replica polls for itself: more
+ * upstream calls, never a silent subscription.
  *
  * Only replicas that take each watched resource from the same place share it (liveDataScope): the
  * channel and the lease keys carry a hash of that place, so a replica of another configuration
@@ -145,7 +145,7 @@ export function createRedisCoordinator(url: URL, defaultIntervalMs: number, logg
         owedUnder.set(key, subscriptions);
         return true;
       }
-      return leases.get(key)?.held === true;
+      return lease?.held === true;
     },
     publish(key, snapshot) {
       const message: Message = { from: id, key, status: snapshot.status, etag: snapshot.etag, body: snapshot.body.toString('base64') };
